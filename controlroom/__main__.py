@@ -1,0 +1,5 @@
+"""``python -m controlroom`` runs the command line."""
+
+from controlroom.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Events, the game-state projection, the game clock and rule deadlines (pure)."""

@@ -1,0 +1,117 @@
+"""A character's condition and the records GameState keeps: warnings, deadlines, scenarios, STOPPs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controlroom.game.roster import Member
+from controlroom.rules.armour import ArmourPoints
+from controlroom.rules.profile import RulesProfile
+
+ACTIVE = "active"
+UNCONSCIOUS = "unconscious"
+KNOCKED_OUT = "knocked_out"
+DEAD = "dead"
+CONDITIONS = (ACTIVE, UNCONSCIOUS, KNOCKED_OUT, DEAD)
+
+DIES, WAKES, REGAINS_HP, RESPAWNS, STOPP_OVERDUE = "dies", "wakes", "regains_hp", "respawns", "stopp_overdue"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleWarning:
+    """An event the rules forbid (or a timer that no longer applies): logged, not applied."""
+
+    index: int
+    t: int
+    type: str
+    badge: int | None
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A pending rule deadline.  ``due`` is on the timeline, None while a STOPP holds it."""
+
+    kind: str
+    due: int | None
+    remaining: int
+    badge: int | None = None
+    stopp: str | None = None
+
+
+@dataclass(slots=True)
+class Scenario:
+    name: str = "(no scenario started)"
+    respawn: bool = False
+    respawn_ms: int = 0
+    started: int = 0
+    ended: int | None = None
+
+
+@dataclass(slots=True)
+class Stopp:
+    id: str
+    called: int
+    covered: frozenset[int]
+    groups: tuple[str, ...]
+    badges: tuple[int, ...]
+    caller: int | None
+    reason: str
+    lat: float | None = None
+    lon: float | None = None
+    lifted: int | None = None
+    trivial: bool = False
+    overdue_alerted: bool = False
+
+
+class Character:
+    """One character's condition; mutated only by GameState."""
+
+    __slots__ = (
+        "member", "max_hp", "hp", "full_ap", "ap", "condition",
+        "dying_at", "wake_at", "regen_at", "regen_period", "respawn_at",
+        "bound", "carer", "patients", "deaths", "in_valhalla", "knockouts", "healed",
+        "touches_used", "stops", "frozen_since", "frozen_ms",
+    )
+
+    def __init__(self, member: Member, profile: RulesProfile) -> None:
+        self.member = member
+        self.max_hp = member.max_hp(profile)
+        self.full_ap: ArmourPoints = member.armour_points(profile)
+        self.deaths = 0
+        self.knockouts = 0
+        self.healed = 0
+        self.stops = 0
+        self.frozen_since = 0
+        self.frozen_ms = 0
+        self.patients: set[int] = set()
+        self.reset()
+
+    def reset(self) -> None:
+        """Full hit and armour points, conscious, no timers (scenario start, respawn)."""
+        self.hp = self.max_hp
+        self.ap = self.full_ap
+        self.condition = ACTIVE
+        self.dying_at = self.wake_at = self.regen_at = self.respawn_at = None
+        self.regen_period = 0
+        self.bound = False
+        self.carer: int | None = None
+        self.in_valhalla = False
+        self.touches_used = 0
+
+    @property
+    def badge(self) -> int:
+        return self.member.badge
+
+    def clock(self, t: int) -> int:
+        """This character's game clock at timeline time ``t``."""
+        if self.stops:
+            return self.frozen_since - self.frozen_ms
+        return t - self.frozen_ms
+
+    def due(self, at: int | None) -> int | None:
+        """Timeline time of a deadline kept on this character's clock (None while stopped)."""
+        if at is None or self.stops:
+            return None
+        return at + self.frozen_ms

@@ -1,0 +1,83 @@
+"""Game time: milliseconds on the game's timeline, parsed from and written as HH:MM:SS."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Protocol
+
+_HMS = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d{1,3})?)$")
+
+
+class TimeFormatError(ValueError):
+    """A time that is not HH:MM:SS, MM:SS or a number of seconds."""
+
+
+def parse_time(value: object) -> int:
+    """Milliseconds from ``"01:02:03"``, ``"02:03.5"`` or a number of seconds (>= 0)."""
+    if isinstance(value, bool):
+        raise TimeFormatError(f"bad time {value!r}: give HH:MM:SS or seconds")
+    if isinstance(value, (int, float)):
+        if value < 0 or value != value or value in (float("inf"),):
+            raise TimeFormatError(f"bad time {value!r}: must be zero or more seconds")
+        return int(round(value * 1000))
+    if isinstance(value, str):
+        text = value.strip()
+        m = _HMS.match(text)
+        if m:
+            hours = int(m.group(1) or 0)
+            minutes = int(m.group(2))
+            seconds = float(m.group(3))
+            if m.group(1) is not None and minutes >= 60 or seconds >= 60:
+                raise TimeFormatError(f"bad time {value!r}: minutes and seconds must be below 60")
+            return int(round((hours * 3600 + minutes * 60 + seconds) * 1000))
+        try:
+            return parse_time(float(text))
+        except ValueError:
+            pass
+    raise TimeFormatError(f"bad time {value!r}: give HH:MM:SS, MM:SS or seconds")
+
+
+def format_time(ms: int) -> str:
+    """``HH:MM:SS`` (with ``.mmm`` when not a whole second); negative values get a sign."""
+    sign = "-" if ms < 0 else ""
+    ms = abs(int(ms))
+    seconds, millis = divmod(ms, 1000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{sign}{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{text}.{millis:03d}" if millis else text
+
+
+class Clock(Protocol):
+    """Where the timeline's 'now' comes from: the wall in production, a variable in tests."""
+
+    def now_ms(self) -> int: ...
+
+
+class WallClock:
+    """Game time from a monotonic clock, counted from a game start time."""
+
+    def __init__(self, start_ms: int = 0) -> None:
+        self._origin = time.monotonic_ns() // 1_000_000 - start_ms
+
+    def now_ms(self) -> int:
+        return time.monotonic_ns() // 1_000_000 - self._origin
+
+
+class VirtualClock:
+    """A clock that moves only when told to: ten game-minutes in a microsecond."""
+
+    def __init__(self, start_ms: int = 0) -> None:
+        self._now = start_ms
+
+    def now_ms(self) -> int:
+        return self._now
+
+    def advance_to(self, ms: int) -> None:
+        if ms < self._now:
+            raise ValueError(f"a clock cannot run backwards ({format_time(ms)} < {format_time(self._now)})")
+        self._now = ms
+
+    def advance(self, ms: int) -> None:
+        self.advance_to(self._now + ms)

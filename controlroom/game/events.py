@@ -1,0 +1,161 @@
+"""Events: every change in a game is one immutable event with a time, a type, a source and fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+# Where an event came from.  Radio reports use "marshal:<device id>" or
+# "tracker:<device id>"; a game master's entries "gm" (or "gm:<name>"); events a
+# rule timer fired "timer"; scripted scenarios "script".
+SOURCE_TIMER = "timer"
+SOURCE_GM = "gm"
+SOURCE_SCRIPT = "script"
+
+STOPP_REASONS = ("unpleasant", "injury", "danger")
+DEATH_CAUSES = ("bled_out", "reported", "permanent_kill")
+
+
+class EventError(ValueError):
+    """An event that does not have the fields its type needs."""
+
+
+@dataclass(frozen=True, slots=True, eq=True)
+class Event:
+    """One fact of the game.  ``t`` is milliseconds on the game timeline."""
+
+    t: int
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    source: str = SOURCE_GM
+
+    @property
+    def badge(self) -> int | None:
+        return self.data.get("badge")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "type": self.type, "source": self.source, **self.data}
+
+
+# Field kinds: "badge" a positive whole number; "int" a whole number >= 0;
+# "count" a whole number >= 1; "bool"; "str" non-empty text; "badges" a list of
+# badges; "strs" a list of texts; "num" any number; "reason" one of STOPP_REASONS;
+# "cause" one of DEATH_CAUSES.  A field spec is (name, kind, default); the
+# default REQUIRED marks a field that must be given; None means optional.
+REQUIRED = object()
+
+_CHAR = ("badge", "badge", REQUIRED)
+
+SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
+    # Casualties reported by marshals (or entered by a game master).
+    "strike": (_CHAR, ("count", "count", 1), ("on_armour", "bool", True)),
+    "big_stone": (_CHAR, ("on_shield", "bool", False)),
+    "knocked_out": (_CHAR, ("helmet", "bool", None), ("saw_attacker", "bool", False)),
+    "down": (_CHAR,),
+    "bound": (_CHAR, ("by", "badge", None)),
+    "cared_for": (_CHAR, ("carer", "badge", REQUIRED)),
+    "care_ended": (_CHAR,),
+    "strenuous": (_CHAR,),
+    "bandage_removed": (_CHAR,),
+    "healer_touch": (_CHAR, ("healer", "badge", REQUIRED)),
+    "died": (_CHAR, ("cause", "cause", "reported")),
+    "permanent_kill": (_CHAR, ("by", "badge", None)),
+    "valhalla_checkin": (_CHAR,),
+    "respawned": (_CHAR,),
+    # Fired by rule timers.
+    "woke": (_CHAR,),
+    "hp_regained": (_CHAR,),
+    "stopp_overdue": (("stopp", "str", REQUIRED),),
+    # A game master's rulings.
+    "hp_set": (_CHAR, ("max_hp", "count", REQUIRED)),
+    "armour_set": (
+        _CHAR,
+        ("helmet", "str", None),
+        ("armour", "strs", ()),
+        ("inadequate", "bool", False),
+        ("ap", "int", None),
+    ),
+    "scenario_started": (("name", "str", REQUIRED), ("respawn", "bool", False), ("respawn_time", "num", None)),
+    "scenario_ended": (),
+    "stopp_called": (
+        ("stopp", "str", REQUIRED),
+        ("groups", "strs", ()),
+        ("badges", "badges", ()),
+        ("caller", "badge", None),
+        ("reason", "reason", "danger"),
+        ("lat", "num", None),
+        ("lon", "num", None),
+    ),
+    "stopp_lifted": (("stopp", "str", REQUIRED), ("trivial", "bool", False)),
+    "note": (("text", "str", REQUIRED),),
+}
+
+# Events the rule timers create (never sent by a marshal as such).
+TIMER_TYPES = frozenset({"woke", "hp_regained", "stopp_overdue"})
+
+
+def _check(name: str, kind: str, value: Any) -> Any:
+    if kind == "badge":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise EventError(f"'{name}' must be a badge number (a whole number above 0), not {value!r}")
+    elif kind in ("int", "count"):
+        low = 1 if kind == "count" else 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise EventError(f"'{name}' must be a whole number of at least {low}, not {value!r}")
+    elif kind == "num":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise EventError(f"'{name}' must be a number, not {value!r}")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            raise EventError(f"'{name}' must be true or false, not {value!r}")
+    elif kind == "str":
+        if not isinstance(value, str) or not value.strip():
+            raise EventError(f"'{name}' must be a non-empty text, not {value!r}")
+        value = value.strip()
+    elif kind in ("badges", "strs"):
+        if not isinstance(value, (list, tuple)):
+            raise EventError(f"'{name}' must be a list, not {value!r}")
+        inner = "badge" if kind == "badges" else "str"
+        value = tuple(_check(name, inner, v) for v in value)
+    elif kind == "reason":
+        if value not in STOPP_REASONS:
+            raise EventError(f"'{name}' must be one of {', '.join(STOPP_REASONS)}, not {value!r}")
+    elif kind == "cause":
+        if value not in DEATH_CAUSES:
+            raise EventError(f"'{name}' must be one of {', '.join(DEATH_CAUSES)}, not {value!r}")
+    return value
+
+
+def validate(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of an event of ``type_``, checked and with defaults filled in.
+
+    Raises EventError naming the unknown type, the missing or the bad field.
+    Unknown extra fields are refused too, so that a misspelt field is never
+    silently ignored.
+    """
+    spec = SCHEMA.get(type_)
+    if spec is None:
+        raise EventError(f"unknown event type {type_!r} (known: {', '.join(sorted(SCHEMA))})")
+    known = {name for name, _, _ in spec}
+    extra = sorted(set(fields) - known)
+    if extra:
+        allowed = ", ".join(sorted(known)) or "none"
+        raise EventError(f"{type_}: unknown field {extra[0]!r} (fields of {type_}: {allowed})")
+    out: dict[str, Any] = {}
+    for name, kind, default in spec:
+        if name in fields and fields[name] is not None:
+            out[name] = _check(name, kind, fields[name])
+        elif default is REQUIRED:
+            raise EventError(f"{type_}: missing field '{name}'")
+        elif default is not None:
+            out[name] = default
+    if type_ == "stopp_called" and out.get("groups") and out.get("badges"):
+        raise EventError("stopp_called: give 'groups' or 'badges' (or neither, for everyone), not both")
+    return out
+
+
+def make_event(t: int, type_: str, source: str = SOURCE_GM, **fields: Any) -> Event:
+    """A checked event (the one way code outside this module builds events)."""
+    if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+        raise EventError(f"event time must be whole milliseconds >= 0, not {t!r}")
+    return Event(t=t, type=type_, data=validate(type_, fields), source=source)

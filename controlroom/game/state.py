@@ -1,0 +1,489 @@
+"""GameState: the fold of the event log into every character's condition and rule deadlines.
+
+Time.  Events carry ``t``, milliseconds on the game's timeline.  Every
+character also has a game clock of its own that stands still while a STOPP
+covers them: ``clock = t - frozen_ms`` (minus the running stop, if any).  Rule
+deadlines are kept on the character's clock, so a STOPP of length L moves every
+deadline of the characters it covers by exactly L and no other.
+
+Forbidden events (a sixth healer's touch, a knock-out on a helmet, a strike on
+the dead) stay in the log; folding them changes nothing and records a
+RuleWarning instead.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from controlroom.game.character import (  # noqa: F401  (re-exported: the state's vocabulary)
+    ACTIVE, CONDITIONS, DEAD, DIES, KNOCKED_OUT, REGAINS_HP, RESPAWNS, STOPP_OVERDUE, UNCONSCIOUS, WAKES,
+    Character, Deadline, RuleWarning, Scenario, Stopp,
+)
+from controlroom.game.events import SOURCE_TIMER, Event, make_event
+from controlroom.game.roster import Member, Roster
+from controlroom.rules.armour import ArmourPoints, armour_points
+from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
+from controlroom.rules.profile import RulesProfile, default_profile
+
+class GameState:
+    """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
+
+    def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
+        self.profile = profile or default_profile()
+        if not isinstance(roster, Roster):
+            roster = Roster.of(roster)
+        self.roster = roster
+        self.characters: dict[int, Character] = {
+            b: Character(m, self.profile) for b, m in roster.members.items()
+        }
+        self.t = 0
+        self.events_applied = 0
+        self.scenario = Scenario()
+        self.scenarios: list[Scenario] = []
+        self.stopps: dict[str, Stopp] = {}
+        self.active_stopps: dict[str, Stopp] = {}
+        self.deaths: list[tuple[int, int, str, str]] = []      # (t, badge, cause, source)
+        self.valhalla: list[tuple[int, int]] = []              # (t, badge) check-ins
+        self.warnings: list[RuleWarning] = []
+        self._dirty: set[int] = set()
+        self._dirty_stopps: set[str] = set()
+        self._event: Event | None = None
+        self._handlers: dict[str, Callable[[Event], None]] = {
+            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_e_")
+        }
+
+    # -- folding ---------------------------------------------------------
+    def apply(self, event: Event) -> list[RuleWarning]:
+        """Fold one event.  Returns the rule warnings it raised (also kept in ``warnings``).
+
+        An event older than the last one folded counts at the last one's time:
+        the log's order is the order of the game.
+        """
+        if event.t > self.t:
+            self.t = event.t
+        self._event = event
+        before = len(self.warnings)
+        handler = self._handlers.get(event.type)
+        if handler is None:
+            self._warn("unknown_type", f"unknown event type {event.type!r}")
+        else:
+            badge = event.data.get("badge")
+            if badge is not None and badge not in self.characters:
+                self._warn("unknown_badge", f"badge {badge} is not in the roster")
+            else:
+                handler(event)
+        self.events_applied += 1
+        return self.warnings[before:]
+
+    def apply_all(self, events: Iterable[Event]) -> None:
+        for ev in events:
+            self.apply(ev)
+
+    def take_dirty(self) -> tuple[set[int], set[str]]:
+        """Badges and STOPPs whose deadlines may have changed since the last call."""
+        badges, stopps = self._dirty, self._dirty_stopps
+        self._dirty, self._dirty_stopps = set(), set()
+        return badges, stopps
+
+    def _warn(self, code: str, message: str) -> None:
+        ev = self._event
+        assert ev is not None
+        self.warnings.append(
+            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, message)
+        )
+
+    def _char(self, ev: Event) -> Character:
+        ch = self.characters[ev.data["badge"]]
+        self._dirty.add(ch.badge)
+        return ch
+
+    def _living(self, ev: Event) -> Character | None:
+        ch = self._char(ev)
+        if ch.condition == DEAD:
+            self._warn("target_dead", f"{_who(ch)} is dead: {ev.type.replace('_', ' ')} does not apply")
+            return None
+        return ch
+
+    # -- transitions shared by several events ----------------------------
+    def _fall(self, ch: Character) -> None:
+        """Hit points reached 0: unconscious and dying (a fresh 10 minutes)."""
+        c = ch.clock(self.t)
+        ch.hp = 0
+        if ch.condition != UNCONSCIOUS:
+            ch.condition = UNCONSCIOUS
+            ch.dying_at = c + self.profile.dying_ms
+        ch.wake_at = None
+        self._unbind(ch)
+        self._release_patients(ch)
+
+    def _unbind(self, ch: Character) -> None:
+        ch.bound = False
+        ch.regen_at = None
+        self._release_carer(ch)
+
+    def _release_carer(self, ch: Character) -> None:
+        if ch.carer is not None:
+            carer = self.characters[ch.carer]
+            carer.patients.discard(ch.badge)
+            ch.carer = None
+            self._set_regen_rate(ch, self.profile.regen_bound_ms)
+
+    def _release_patients(self, carer: Character) -> None:
+        for badge in sorted(carer.patients):
+            patient = self.characters[badge]
+            patient.carer = None
+            self._set_regen_rate(patient, self.profile.regen_bound_ms)
+            self._dirty.add(badge)
+        carer.patients.clear()
+
+    def _set_regen_rate(self, ch: Character, period: int) -> None:
+        """Change the regeneration rate, keeping the share of the current point already healed."""
+        if ch.regen_at is None or ch.regen_period == period:
+            ch.regen_period = period
+            return
+        c = ch.clock(self.t)
+        remaining = max(0, ch.regen_at - c)
+        ch.regen_at = c + remaining * period // ch.regen_period
+        ch.regen_period = period
+
+    def _start_regen(self, ch: Character) -> None:
+        if ch.bound and ch.hp < ch.max_hp and ch.regen_at is None:
+            ch.regen_period = self.profile.regen_cared_ms if ch.carer else self.profile.regen_bound_ms
+            ch.regen_at = ch.clock(self.t) + ch.regen_period
+
+    def _die(self, ch: Character, cause: str) -> None:
+        ch.hp = 0
+        ch.condition = DEAD
+        ch.deaths += 1
+        ch.dying_at = ch.wake_at = None
+        self._unbind(ch)
+        self._release_patients(ch)
+        if self.scenario.respawn and self.scenario.ended is None:
+            ch.respawn_at = ch.clock(self.t) + self.scenario.respawn_ms
+        assert self._event is not None
+        self.deaths.append((self.t, ch.badge, cause, self._event.source))
+
+    def _vitals(self, ch: Character) -> Vitals:
+        return Vitals(hp=ch.hp, max_hp=ch.max_hp, ap=ch.ap)
+
+    def _take(self, ch: Character, v: Vitals) -> None:
+        was_zero = ch.hp == 0
+        ch.hp, ch.ap = v.hp, v.ap
+        if ch.hp == 0:
+            if not was_zero or ch.condition != UNCONSCIOUS:
+                self._fall(ch)
+        elif ch.bound:
+            self._unbind(ch)        # fighting again: the wounds open
+
+    # -- casualty events ---------------------------------------------------
+    def _e_strike(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if ch:
+            self._take(ch, strike(self.profile, self._vitals(ch), ev.data["count"], ev.data["on_armour"]))
+
+    def _e_big_stone(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        if ev.data["on_shield"]:
+            if ch.condition != ACTIVE:
+                self._warn("not_conscious", f"{_who(ch)} is {ch.condition.replace('_', ' ')}: cannot take a big stone on a shield")
+                return
+            ch.condition = KNOCKED_OUT
+            ch.wake_at = ch.clock(self.t) + self.profile.big_stone_on_shield_ms
+            ch.knockouts += 1
+            self._release_patients(ch)
+        else:
+            self._take(ch, big_stone(self.profile, self._vitals(ch)))
+
+    def _e_knocked_out(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        helmet = ev.data.get("helmet")
+        if helmet is None:
+            helmet = ch.member.helmet is not None
+        refusal = knockout_refusal(self.profile, helmet, ev.data["saw_attacker"])
+        if refusal:
+            self._warn("knockout_refused", f"{_who(ch)}: {refusal}")
+        elif ch.condition != ACTIVE:
+            self._warn("not_conscious", f"{_who(ch)} is already {ch.condition.replace('_', ' ')}")
+        else:
+            ch.condition = KNOCKED_OUT
+            ch.wake_at = ch.clock(self.t) + self.profile.knockout_ms
+            ch.knockouts += 1
+            self._release_patients(ch)
+
+    def _e_down(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if ch and ch.condition != UNCONSCIOUS:
+            self._fall(ch)
+
+    def _e_bound(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        if ch.hp >= ch.max_hp:
+            self._warn("no_wounds", f"{_who(ch)} has all hit points: no wounds to bind")
+            return
+        if ch.condition == UNCONSCIOUS:
+            ch.condition = ACTIVE
+            ch.dying_at = None
+        ch.bound = True
+        self._start_regen(ch)
+
+    def _e_cared_for(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        carer_badge = ev.data["carer"]
+        carer = self.characters.get(carer_badge)
+        if carer is None:
+            self._warn("unknown_badge", f"carer badge {carer_badge} is not in the roster")
+        elif carer is ch:
+            self._warn("self_care", f"{_who(ch)} cannot care for themself")
+        elif carer.condition != ACTIVE:
+            self._warn("carer_not_conscious", f"carer {_who(carer)} is {carer.condition.replace('_', ' ')}")
+        elif not ch.bound or ch.regen_at is None:
+            self._warn("not_bound", f"{_who(ch)} must be tended and bound before being cared for")
+        elif ch.carer == carer_badge:
+            return
+        else:
+            limit = self.profile.character_class(carer.member.cls).max_cared
+            if limit and len(carer.patients) >= limit:
+                self._warn("care_limit", f"{_who(carer)} already cares for {limit}: a healer may care for at most {limit} at once")
+                return
+            self._release_carer(ch)
+            ch.carer = carer_badge
+            carer.patients.add(ch.badge)
+            self._set_regen_rate(ch, self.profile.regen_cared_ms)
+
+    def _e_care_ended(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if ch:
+            self._release_carer(ch)
+
+    def _e_strenuous(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if ch and ch.bound:
+            self._unbind(ch)
+            if ch.hp == 0:
+                self._fall(ch)
+
+    _e_bandage_removed = _e_strenuous
+
+    def _e_healer_touch(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        healer = self.characters.get(ev.data["healer"])
+        if healer is None:
+            self._warn("unknown_badge", f"healer badge {ev.data['healer']} is not in the roster")
+            return
+        allowed = self.profile.character_class(healer.member.cls).healer_touches
+        if allowed == 0:
+            self._warn("not_a_healer", f"{_who(healer)} is a {healer.member.cls}, not a healer")
+        elif healer.condition != ACTIVE:
+            self._warn("healer_not_conscious", f"healer {_who(healer)} is {healer.condition.replace('_', ' ')}")
+        elif healer.touches_used >= allowed:
+            self._warn("touches_exhausted", f"healer {_who(healer)} has used all {allowed} healing touches of this scenario")
+        else:
+            healer.touches_used += 1
+            self._dirty.add(healer.badge)
+            self._unbind(ch)
+            ch.hp = ch.max_hp
+            ch.condition = ACTIVE
+            ch.dying_at = ch.wake_at = None
+            ch.healed += 1
+
+    def _e_died(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if not ch:
+            return
+        cause = ev.data["cause"]
+        if cause == "bled_out" and (ch.dying_at is None or ch.clock(self.t) < ch.dying_at):
+            self._warn("stale_timer", f"{_who(ch)} is not bleeding out at this time")
+            return
+        self._die(ch, cause)
+
+    def _e_permanent_kill(self, ev: Event) -> None:
+        ch = self._living(ev)
+        if ch:
+            self._die(ch, "permanent_kill")
+
+    def _e_valhalla_checkin(self, ev: Event) -> None:
+        ch = self._char(ev)
+        if ch.condition != DEAD:
+            self._warn("not_dead", f"{_who(ch)} is not dead: only the dead report to Valhalla")
+        elif ch.in_valhalla:
+            self._warn("already_in_valhalla", f"{_who(ch)} has already checked in at Valhalla")
+        else:
+            ch.in_valhalla = True
+            self.valhalla.append((self.t, ch.badge))
+
+    def _e_respawned(self, ev: Event) -> None:
+        ch = self._char(ev)
+        if ch.condition != DEAD:
+            self._warn("not_dead", f"{_who(ch)} is not dead: nothing to respawn")
+            return
+        if ev.source == SOURCE_TIMER and (ch.respawn_at is None or ch.clock(self.t) < ch.respawn_at):
+            self._warn("stale_timer", f"{_who(ch)} is not due to respawn at this time")
+            return
+        touches = ch.touches_used       # healer touches are counted per scenario, not per life
+        ch.reset()
+        ch.touches_used = touches
+
+    # -- rule timers -----------------------------------------------------
+    def _e_woke(self, ev: Event) -> None:
+        ch = self._char(ev)
+        if ch.condition != KNOCKED_OUT:
+            self._warn("stale_timer", f"{_who(ch)} is not knocked out")
+        elif ev.source == SOURCE_TIMER and ch.clock(self.t) < ch.wake_at:
+            self._warn("stale_timer", f"{_who(ch)} is not due to wake at this time")
+        else:
+            ch.condition = ACTIVE
+            ch.wake_at = None
+
+    def _e_hp_regained(self, ev: Event) -> None:
+        ch = self._char(ev)
+        c = ch.clock(self.t)
+        if ch.condition == DEAD or ch.regen_at is None or c < ch.regen_at:
+            self._warn("stale_timer", f"{_who(ch)} is not due to regain a hit point")
+            return
+        ch.hp += 1
+        if ch.hp >= ch.max_hp:
+            self._unbind(ch)        # healed: the bandage may come off
+        else:
+            ch.regen_at = c + ch.regen_period
+
+    def _e_stopp_overdue(self, ev: Event) -> None:
+        s = self.active_stopps.get(ev.data["stopp"])
+        if s is None or s.overdue_alerted or self.t - s.called < self.profile.stopp_overdue_ms:
+            self._warn("stale_timer", f"STOPP {ev.data['stopp']!r} is not overdue")
+            return
+        s.overdue_alerted = True
+        self._dirty_stopps.add(s.id)
+
+    # -- a game master's rulings -------------------------------------------
+    def _e_hp_set(self, ev: Event) -> None:
+        ch = self._char(ev)
+        new = ev.data["max_hp"]
+        if ch.hp == ch.max_hp and ch.condition != DEAD:
+            ch.hp = new
+        ch.hp = min(ch.hp, new)
+        ch.max_hp = new
+
+    def _e_armour_set(self, ev: Event) -> None:
+        ch = self._char(ev)
+        d = ev.data
+        try:
+            full = armour_points(self.profile, d.get("helmet"), d["armour"], d["inadequate"], d.get("ap"))
+        except ValueError as exc:
+            self._warn("bad_armour", f"{_who(ch)}: {exc}")
+            return
+        if ch.ap == ch.full_ap:
+            ch.ap = full
+        else:   # armour points are never restored during a scenario
+            ch.ap = ArmourPoints(min(ch.ap.body, full.body), min(ch.ap.helmet, full.helmet))
+        ch.full_ap = full
+
+    def _e_scenario_started(self, ev: Event) -> None:
+        d = ev.data
+        respawn_ms = self.profile.respawn_ms
+        if d.get("respawn_time") is not None:
+            respawn_ms = int(round(d["respawn_time"] * 1000))
+        self.scenario = Scenario(d["name"], d["respawn"], respawn_ms, self.t)
+        self.scenarios.append(self.scenario)
+        for ch in self.characters.values():
+            ch.patients.clear()
+            ch.reset()
+        self._dirty.update(self.characters)
+
+    def _e_scenario_ended(self, ev: Event) -> None:
+        self.scenario.ended = self.t
+        for ch in self.characters.values():
+            ch.dying_at = ch.wake_at = ch.regen_at = ch.respawn_at = None
+        self._dirty.update(self.characters)
+
+    def _e_stopp_called(self, ev: Event) -> None:
+        d = ev.data
+        if d["stopp"] in self.active_stopps:
+            self._warn("stopp_active", f"STOPP {d['stopp']!r} is already in force")
+            return
+        if d["badges"]:
+            covered = frozenset(b for b in d["badges"] if b in self.characters)
+        elif d["groups"]:
+            groups = set(d["groups"])
+            covered = frozenset(b for b, ch in self.characters.items() if ch.member.group in groups)
+        else:
+            covered = frozenset(self.characters)
+        s = Stopp(d["stopp"], self.t, covered, d["groups"], d["badges"], d.get("caller"), d["reason"], d.get("lat"), d.get("lon"))
+        self.stopps[s.id] = self.active_stopps[s.id] = s
+        for b in covered:
+            ch = self.characters[b]
+            if ch.stops == 0:
+                ch.frozen_since = self.t
+            ch.stops += 1
+        self._dirty.update(covered)
+        self._dirty_stopps.add(s.id)
+
+    def _e_stopp_lifted(self, ev: Event) -> None:
+        s = self.active_stopps.pop(ev.data["stopp"], None)
+        if s is None:
+            self._warn("stopp_unknown", f"no STOPP {ev.data['stopp']!r} is in force")
+            return
+        s.lifted = self.t
+        s.trivial = ev.data["trivial"]
+        for b in s.covered:
+            ch = self.characters[b]
+            ch.stops -= 1
+            if ch.stops == 0:
+                ch.frozen_ms += self.t - ch.frozen_since
+        self._dirty.update(s.covered)
+        self._dirty_stopps.add(s.id)
+        if s.trivial and self.profile.trivial_stopp_unconscious and s.caller in self.characters:
+            caller = self.characters[s.caller]
+            if caller.condition != DEAD:
+                self._dirty.add(caller.badge)
+                self._fall(caller)
+
+    def _e_note(self, ev: Event) -> None:
+        pass
+
+    # -- deadlines ---------------------------------------------------------
+    def deadlines_of(self, badge: int) -> list[Deadline]:
+        """The pending rule deadlines of one character."""
+        ch = self.characters[badge]
+        c = ch.clock(self.t)
+        out = []
+        for kind, at in ((DIES, ch.dying_at), (WAKES, ch.wake_at), (REGAINS_HP, ch.regen_at), (RESPAWNS, ch.respawn_at)):
+            if at is not None:
+                out.append(Deadline(kind, ch.due(at), max(0, at - c), badge=badge))
+        return out
+
+    def stopp_deadline(self, stopp_id: str) -> Deadline | None:
+        s = self.active_stopps.get(stopp_id)
+        if s is None or s.overdue_alerted:
+            return None
+        due = s.called + self.profile.stopp_overdue_ms
+        return Deadline(STOPP_OVERDUE, due, max(0, due - self.t), stopp=stopp_id)
+
+    def pending_deadlines(self) -> list[Deadline]:
+        """Every pending rule deadline, soonest first (deadlines held by a STOPP last)."""
+        out = [d for b in self.characters for d in self.deadlines_of(b)]
+        out += [d for s in self.active_stopps if (d := self.stopp_deadline(s))]
+        out.sort(key=lambda d: (d.due is None, d.due if d.due is not None else d.remaining, d.badge or 0))
+        return out
+
+    def deadline_event(self, d: Deadline) -> Event:
+        """The event a rule timer records when deadline ``d`` falls due."""
+        assert d.due is not None
+        if d.kind == STOPP_OVERDUE:
+            return make_event(d.due, "stopp_overdue", SOURCE_TIMER, stopp=d.stopp)
+        kind = {DIES: "died", WAKES: "woke", REGAINS_HP: "hp_regained", RESPAWNS: "respawned"}[d.kind]
+        extra = {"cause": "bled_out"} if d.kind == DIES else {}
+        return make_event(d.due, kind, SOURCE_TIMER, badge=d.badge, **extra)
+
+
+def _who(ch: Character) -> str:
+    return f"{ch.member.name} (badge {ch.badge})"

@@ -1,0 +1,1 @@
+"""Radio link: frame codec, authentication, de-duplication, serial transport, simulator (no Qt)."""

@@ -1,0 +1,1 @@
+"""The seed ruleset as pure Python: no Qt, no database."""

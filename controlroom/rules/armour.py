@@ -1,0 +1,85 @@
+"""Armour points for costume (Appendix 2): pieces worn, the helmet, the caps."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from controlroom.rules.profile import ProfileError, RulesProfile
+
+
+@dataclass(frozen=True, slots=True)
+class ArmourPoints:
+    """Armour points split into body armour and the helmet (depleted last)."""
+
+    body: int = 0
+    helmet: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.body + self.helmet
+
+
+def armour_points(
+    profile: RulesProfile,
+    helmet: str | None = None,
+    pieces: Iterable[str] = (),
+    inadequate: bool = False,
+    gm_points: int | None = None,
+) -> ArmourPoints:
+    """Armour points for what a character wears.
+
+    Body armour is the arithmetic mean of the pieces worn, rounded up; the
+    helmet adds its full points.  The total never exceeds the profile's cap
+    (5); the body part is cut first because the helmet is depleted last.
+    Inadequate material or no real protection: at most 3 points, the game
+    master's choice (``gm_points``); ``gm_points`` also overrides any costume.
+    """
+    pieces = [p.strip().lower() for p in pieces if p and p.strip()]
+    body_values = []
+    for piece in pieces:
+        if piece not in profile.body_points:
+            known = ", ".join(sorted(profile.body_points))
+            raise ProfileError(f"unknown armour piece {piece!r} (known: {known})")
+        body_values.append(profile.body_points[piece])
+    body = math.ceil(sum(body_values) / len(body_values)) if body_values else 0
+    head = 0
+    if helmet:
+        key = helmet.strip().lower()
+        if key not in profile.helmet_points:
+            known = ", ".join(sorted(profile.helmet_points))
+            raise ProfileError(f"unknown helmet {helmet!r} (known: {known})")
+        head = profile.helmet_points[key]
+    cap = profile.armour_max_total
+    if inadequate or gm_points is not None:
+        cap = min(cap, profile.armour_inadequate_max) if inadequate else cap
+        if gm_points is not None:
+            if gm_points < 0:
+                raise ValueError(f"armour points cannot be negative ({gm_points})")
+            total = min(gm_points, cap)
+            head = min(head, total)
+            return ArmourPoints(body=total - head, helmet=head)
+    head = min(head, cap)
+    body = min(body, cap - head)
+    return ArmourPoints(body=body, helmet=head)
+
+
+def absorb(ap: ArmourPoints, damage: int, on_body_armour: bool) -> tuple[ArmourPoints, int]:
+    """Take ``damage`` points through armour; return the armour left and the damage to hit points.
+
+    A strike on body armour takes body points first, then the helmet's (the
+    helmet protects the whole body and is depleted last); a strike where no
+    body armour is worn meets only the helmet's points.
+    """
+    if damage < 0:
+        raise ValueError(f"damage cannot be negative ({damage})")
+    body, helmet = ap.body, ap.helmet
+    if on_body_armour:
+        used = min(body, damage)
+        body -= used
+        damage -= used
+    used = min(helmet, damage)
+    helmet -= used
+    damage -= used
+    return ArmourPoints(body=body, helmet=helmet), damage

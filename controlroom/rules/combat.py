@@ -1,0 +1,63 @@
+"""Combat rules: strikes, big stones, knock-outs, class hit points and healer limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controlroom.rules.armour import ArmourPoints, absorb
+from controlroom.rules.profile import RulesProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Vitals:
+    """Hit points and armour points of one character at one moment."""
+
+    hp: int
+    max_hp: int
+    ap: ArmourPoints = ArmourPoints()
+
+    def __post_init__(self) -> None:
+        if self.max_hp < 1:
+            raise ValueError(f"a character needs at least 1 hit point (got {self.max_hp})")
+        if not 0 <= self.hp <= self.max_hp:
+            raise ValueError(f"hit points {self.hp} outside 0..{self.max_hp}")
+
+
+def class_hit_points(profile: RulesProfile, class_name: str, override: int | None = None) -> int:
+    """Starting hit points of a class; a game master may set any character's number."""
+    if override is not None:
+        if override < 1:
+            raise ValueError(f"a game master's hit points must be at least 1 (got {override})")
+        return override
+    return profile.character_class(class_name).hit_points
+
+
+def strike(profile: RulesProfile, v: Vitals, count: int = 1, on_body_armour: bool = True) -> Vitals:
+    """Valid weapon strikes: one point each, armour points first; hit points never below 0."""
+    if count < 1:
+        raise ValueError(f"a strike report needs a count of at least 1 (got {count})")
+    ap, damage = absorb(v.ap, profile.strike_damage * count, on_body_armour)
+    return Vitals(hp=max(0, v.hp - damage), max_hp=v.max_hp, ap=ap)
+
+
+def big_stone(profile: RulesProfile, v: Vitals, on_shield: bool = False) -> Vitals:
+    """A big stone removes 2 hit points regardless of armour and helmet; on a shield, none."""
+    if on_shield:
+        return v
+    return Vitals(hp=max(0, v.hp - profile.big_stone_damage), max_hp=v.max_hp, ap=v.ap)
+
+
+def knockout_refusal(profile: RulesProfile, wears_helmet: bool, saw_attacker: bool) -> str | None:
+    """Why a knock-out does not work, or None when it does."""
+    if wears_helmet and profile.knockout_blocked_by_helmet:
+        return "a knock-out does not work on a target wearing a helmet"
+    if saw_attacker:
+        return "a knock-out does not work when the target sees the attacker"
+    return None
+
+
+def max_healers(profile: RulesProfile, paid_members: int) -> int:
+    """Healers a group may have: one for every five registered and paid members."""
+    if paid_members < 0:
+        raise ValueError(f"member count cannot be negative ({paid_members})")
+    return paid_members // profile.members_per_healer

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Set up controlroom from a source checkout and run it or its tests (idempotent).
+
+    python3 installer/quickstart.py run    # set up, then run the main job
+    python3 installer/quickstart.py test   # set up, then run the test suite
+
+On Windows: ``py installer\\quickstart.py run`` (or ``test``).  Extra
+arguments after the word are passed on (to ``controlroom`` or to pytest).
+
+It creates ``.venv`` beside this folder, installs the project with its test
+extra when ``pyproject.toml`` changed since the last install, checks the
+system libraries Qt needs (installing them with apt-get when run as root on
+Debian or Ubuntu, else printing the exact apt-get line), installs the
+MicroPython interpreter used by the firmware tests (npm), and runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+WINDOWS = os.name == "nt"
+BIN = VENV / ("Scripts" if WINDOWS else "bin")
+PY = BIN / ("python.exe" if WINDOWS else "python")
+STAMP = VENV / ".controlroom-installed"
+
+# The main job: the control room on the bundled example (until the window exists).
+MAIN_JOB = ["replay", str(ROOT / "resources" / "examples" / "battle.jsonl"), "--check"]
+
+# Shared libraries Qt loads, and the Debian package of each.
+DEBIAN_LIBS = {
+    "libGL.so.1": "libgl1",
+    "libEGL.so.1": "libegl1",
+    "libOpenGL.so.0": "libopengl0",
+    "libxkbcommon.so.0": "libxkbcommon0",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+    "libfontconfig.so.1": "libfontconfig1",
+    "libfreetype.so.6": "libfreetype6",
+    "libdbus-1.so.3": "libdbus-1-3",
+    "libglib-2.0.so.0": "libglib2.0-0",
+    "libX11.so.6": "libx11-6",
+    "libX11-xcb.so.1": "libx11-xcb1",
+    "libxcb.so.1": "libxcb1",
+    "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-cursor.so.0": "libxcb-cursor0",
+    "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxcb-shape.so.0": "libxcb-shape0",
+    "libxcb-randr.so.0": "libxcb-randr0",
+    "libxcb-xinerama.so.0": "libxcb-xinerama0",
+    "libxcb-xkb.so.1": "libxcb-xkb1",
+}
+# Programs the tests use, and their Debian packages.
+DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm"}
+
+
+def say(text: str) -> None:
+    print(f"[quickstart] {text}", flush=True)
+
+
+def run(cmd: list[str], **kw) -> int:
+    return subprocess.call([str(c) for c in cmd], **kw)
+
+
+def ensure_venv() -> None:
+    if PY.exists():
+        return
+    say(f"creating a virtual environment in {VENV}")
+    if run([sys.executable, "-m", "venv", VENV]) != 0:
+        apt_or_advise(["python3-venv"], "Python's venv module")
+        if run([sys.executable, "-m", "venv", "--clear", VENV]) != 0:
+            sys.exit("[quickstart] could not create the virtual environment (see above)")
+
+
+def ensure_installed() -> None:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == digest:
+        return
+    say("installing controlroom and its test tools into .venv (first run or pyproject.toml changed)")
+    if run([PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f"{ROOT}[test]"]) != 0:
+        sys.exit("[quickstart] pip could not install the project (see above)")
+    STAMP.write_text(digest)
+
+
+_apt_updated = False
+
+
+def apt_or_advise(packages: list[str], what: str) -> bool:
+    """Install Debian packages when root with apt-get; otherwise print the command. True if installed."""
+    global _apt_updated
+    line = "sudo apt-get install -y " + " ".join(packages)
+    if WINDOWS or not shutil.which("apt-get"):
+        say(f"{what} needs: {' '.join(packages)} (install them with your system's package manager)")
+        return False
+    if os.geteuid() != 0:
+        say(f"{what} needs Debian packages that are missing. Run:\n    {line}")
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if not _apt_updated:
+        say("apt-get update")
+        run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        _apt_updated = True
+    say(f"installing {' '.join(packages)} for {what}")
+    return run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages], env=env, stdout=subprocess.DEVNULL) == 0
+
+
+def missing_qt_libraries() -> list[str]:
+    """Debian packages for the shared libraries Qt's widgets and platform plugins cannot find."""
+    if WINDOWS or sys.platform == "darwin" or not shutil.which("ldd"):
+        return []
+    code = "import PySide6, pathlib; print(pathlib.Path(PySide6.__file__).parent)"
+    qt = Path(subprocess.check_output([str(PY), "-c", code], text=True).strip()) / "Qt"
+    targets = [qt / "lib" / "libQt6Widgets.so.6", qt / "plugins" / "platforms" / "libqoffscreen.so",
+               qt / "plugins" / "platforms" / "libqxcb.so"]
+    missing = set()
+    for target in targets:
+        if not target.exists():
+            continue
+        out = subprocess.run(["ldd", str(target)], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if "not found" in line:
+                soname = line.split()[0]
+                missing.add(DEBIAN_LIBS.get(soname, soname))
+    return sorted(missing)
+
+
+def ensure_system_packages(for_tests: bool) -> None:
+    packages = missing_qt_libraries()
+    if for_tests and not WINDOWS:
+        packages += [pkg for tool, pkg in DEBIAN_TOOLS.items() if not shutil.which(tool)]
+    if packages:
+        apt_or_advise(sorted(set(packages)), "Qt and the test tools")
+
+
+def ensure_micropython() -> None:
+    """The real MicroPython interpreter (npm package) that the firmware tests run in."""
+    hw = ROOT / "hardware"
+    if not (hw / "package.json").exists():
+        return
+    if (hw / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").exists():
+        return
+    npm = shutil.which("npm")
+    if not npm:
+        say("npm is missing: the firmware tests under real MicroPython will be skipped")
+        return
+    say("installing the MicroPython interpreter for the firmware tests (npm)")
+    cmd = [npm, "ci" if (hw / "package-lock.json").exists() else "install", "--no-audit", "--no-fund", "--prefix", str(hw)]
+    if run(cmd) != 0:
+        say("npm could not install MicroPython: the firmware tests under MicroPython will be skipped")
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):
+        sys.exit(f"[quickstart] controlroom needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not argv or argv[0] not in ("run", "test"):
+        print(__doc__)
+        return 2
+    job, rest = argv[0], argv[1:]
+    ensure_venv()
+    ensure_installed()
+    ensure_system_packages(for_tests=job == "test")
+    env = dict(os.environ)
+    if job == "test":
+        ensure_micropython()
+        env.setdefault("QT_QPA_PLATFORM", "offscreen")
+        return run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+    exe = BIN / ("controlroom.exe" if WINDOWS else "controlroom")
+    return run([exe, *(rest or MAIN_JOB)], cwd=ROOT, env=env)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,115 @@
+"""Property tests: no event sequence breaks the rules' invariants; STOPPs shift exactly."""
+
+from game_helpers import ROSTER, Game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controlroom.game.state import DEAD
+
+BADGES = [m.badge for m in ROSTER]
+HEALERS = [m.badge for m in ROSTER if m.cls == "healer"]
+GROUPS = sorted({m.group for m in ROSTER})
+
+badge = st.sampled_from(BADGES + [999])
+casualty = st.one_of(
+    st.builds(lambda b, n, a: ("strike", {"badge": b, "count": n, "on_armour": a}), badge, st.integers(1, 4), st.booleans()),
+    st.builds(lambda b, s: ("big_stone", {"badge": b, "on_shield": s}), badge, st.booleans()),
+    st.builds(lambda b, s: ("knocked_out", {"badge": b, "saw_attacker": s}), badge, st.booleans()),
+    st.builds(lambda b: ("down", {"badge": b}), badge),
+    st.builds(lambda b: ("bound", {"badge": b}), badge),
+    st.builds(lambda b, c: ("cared_for", {"badge": b, "carer": c}), badge, st.sampled_from(BADGES)),
+    st.builds(lambda b: ("care_ended", {"badge": b}), badge),
+    st.builds(lambda b: ("strenuous", {"badge": b}), badge),
+    st.builds(lambda b: ("bandage_removed", {"badge": b}), badge),
+    st.builds(lambda b, h: ("healer_touch", {"badge": b, "healer": h}), badge, st.sampled_from(HEALERS + [2])),
+    st.builds(lambda b: ("died", {"badge": b}), badge),
+    st.builds(lambda b: ("permanent_kill", {"badge": b}), badge),
+    st.builds(lambda b: ("valhalla_checkin", {"badge": b}), badge),
+    st.builds(lambda b: ("respawned", {"badge": b}), badge),
+    st.builds(lambda b: ("woke", {"badge": b}), badge),
+    st.builds(lambda b: ("hp_regained", {"badge": b}), badge),
+    st.builds(lambda b, h: ("hp_set", {"badge": b, "max_hp": h}), badge, st.integers(1, 6)),
+)
+game_event = st.one_of(
+    casualty,
+    st.builds(lambda r: ("scenario_started", {"name": "s", "respawn": r, "respawn_time": 300}), st.booleans()),
+    st.just(("scenario_ended", {})),
+    st.builds(lambda i, g, c: ("stopp_called", {"stopp": f"S{i}", "groups": g, "caller": c}),
+              st.integers(0, 2), st.lists(st.sampled_from(GROUPS), max_size=1), st.sampled_from(BADGES)),
+    st.builds(lambda i, tr: ("stopp_lifted", {"stopp": f"S{i}", "trivial": tr}), st.integers(0, 2), st.booleans()),
+)
+timed = st.lists(st.tuples(st.integers(0, 900_000), game_event), max_size=60)
+
+
+def _play(steps):
+    g = Game()
+    t = 0
+    for gap, (type_, fields) in steps:
+        t += gap
+        g.at(t, type_, **fields)
+    return g
+
+
+def _checked(g):
+    """Wrap the state's fold so that every event, scripted or fired by a timer, is checked."""
+    state = g.state
+    fold = state.apply
+
+    def apply(event):
+        before = {b: (ch.condition, ch.deaths) for b, ch in state.characters.items()}
+        warnings = fold(event)
+        for b, ch in state.characters.items():
+            cond, deaths = before[b]
+            assert 0 <= ch.hp <= ch.max_hp, (event, ch.hp)
+            assert 0 <= ch.ap.body and 0 <= ch.ap.helmet and ch.ap.total <= 5
+            assert ch.condition != DEAD or ch.hp == 0
+            # A death is counted once: only on the step from alive to dead.
+            newly_dead = cond != DEAD and ch.condition == DEAD
+            assert ch.deaths == deaths + (1 if newly_dead else 0), (event, cond, ch.condition)
+        return warnings
+
+    state.apply = apply
+    return g
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(timed)
+def test_no_sequence_breaks_hit_point_armour_or_death_invariants(steps):
+    g = _checked(Game())
+    t = 0
+    for gap, (type_, fields) in steps:
+        t += gap
+        g.at(t, type_, **fields)
+    g.run_to(t + 3_600_000)
+    assert sum(ch.deaths for ch in g.state.characters.values()) == len(g.state.deaths)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    timed,
+    st.integers(1, 3_600_000),
+    st.lists(st.sampled_from(GROUPS), max_size=1),
+)
+def test_a_stopp_shifts_every_covered_deadline_by_its_length_and_no_other(steps, length, groups):
+    # No STOPPs of their own in the sequence: the one under test is the only one.
+    steps = [(gap, e) for gap, e in steps if not e[0].startswith("stopp")]
+    t_stop = sum(gap for gap, _ in steps) + 1
+    horizon = 4 * 3_600_000
+
+    a = _play(steps)
+    a.run_to(t_stop + horizon)
+
+    b = _play(steps)
+    b.at(t_stop, "stopp_called", stopp="X", groups=groups, source="gm")
+    b.at(t_stop + length, "stopp_lifted", stopp="X", source="gm")
+    b.run_to(t_stop + horizon + length)
+
+    covered = {m.badge for m in ROSTER if not groups or m.group in groups}
+
+    def timers(g):
+        return sorted((e.data.get("badge"), e.t, e.type) for e in g.fired if e.type != "stopp_overdue")
+
+    expected = sorted(
+        (bd, t + length if (bd in covered and t > t_stop) else t, ty) for bd, t, ty in timers(a)
+    )
+    assert timers(b) == expected
