@@ -8,4 +8,5 @@ when ``--help`` lists them, and none of them imports Qt at module level.
 COMMANDS = (
     "replay",
     "airtime",
+    "roster",
 )

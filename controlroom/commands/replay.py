@@ -8,11 +8,12 @@ import sys
 from typing import Any
 
 NAME = "replay"
-HELP = "Run a scenario script (JSON lines) through the rules on a virtual clock and print the outcome."
+HELP = "Run a scenario script, or a stored game, through the rules and print the outcome."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("script", metavar="SCRIPT.jsonl", help="scenario script: roster lines, then timed events (docs/replay-script.md)")
+    parser.add_argument("script", metavar="SCRIPT.jsonl", nargs="?", help="scenario script: roster lines, then timed events (docs/replay-script.md)")
+    parser.add_argument("--db", metavar="GAME", help="replay a stored game (a game file or a database URL) instead of a script")
     parser.add_argument("--until", metavar="T", help="stop the clock at this game time (HH:MM:SS); default: run until no rule timer is left")
     parser.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     parser.add_argument("--rules", metavar="PROFILE", help="ruleset profile: a bundled name or a .toml file (default: the script's, else the seed's)")
@@ -63,6 +64,23 @@ def _print_text(summary: dict[str, Any]) -> None:
             print(f"  {w['t']} {w['type']}{line}: {w['message']}")
 
 
+def _replay_db(db: str, profile, until):
+    from controlroom.cli import CliError
+    from controlroom.game.replay import replay_log
+    from controlroom.game.state import GameState
+    from controlroom.game.summary import summarize
+    from controlroom.store.errors import StoreError
+    from controlroom.store.game import GameStore
+
+    try:
+        with GameStore.open(db, create=False) as store:
+            state = GameState(store.roster(), profile or store.profile())
+            replay_log(state, (event for _seq, event in store.log.events()), until)
+            return summarize(state, store.name)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from controlroom.cli import CliError
     from controlroom.game.clock import TimeFormatError, parse_time
@@ -71,25 +89,32 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.game.summary import summarize
     from controlroom.rules.profile import ProfileError, load_profile
 
+    if (args.script is None) == (args.db is None):
+        raise CliError("give a scenario script or --db GAME (one of them)")
     try:
         until = parse_time(args.until) if args.until is not None else None
         profile = load_profile(args.rules) if args.rules else None
-        script = load_script(args.script, profile)
+        if args.db is not None:
+            summary = _replay_db(args.db, profile, until)
+            expectations = []
+        else:
+            script = load_script(args.script, profile)
+            result = replay_script(script, until)
+            summary = summarize(result.state, script.name, result.warning_lines)
+            expectations = script.expectations
     except (ScriptError, TimeFormatError, ProfileError) as exc:
         raise CliError(str(exc)) from None
-    result = replay_script(script, until)
-    summary = summarize(result.state, script.name, result.warning_lines)
     if args.json:
         json.dump(summary, sys.stdout, ensure_ascii=False, sort_keys=False)
         sys.stdout.write("\n")
     else:
         _print_text(summary)
     if args.check:
-        problems = check_expectations(summary, script.expectations)
+        problems = check_expectations(summary, expectations)
         for p in problems:
             print(f"controlroom: {args.script}: {p}", file=sys.stderr)
         if problems:
             return 1
         if not args.json:
-            print(f"All {len(script.expectations)} expectations of the script hold.")
+            print(f"All {len(expectations)} expectations of the script hold.")
     return 0

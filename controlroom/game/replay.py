@@ -18,6 +18,7 @@ class ReplayResult:
     state: GameState
     schedule: Schedule
     fired: list[Event] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)      # everything folded, in order: what a core would store
     warning_lines: dict[int, int] = field(default_factory=dict)   # event index -> script line
 
 
@@ -35,11 +36,36 @@ def replay_script(script: Script, until: int | None = None) -> ReplayResult:
     for event, line in zip(script.events, script.event_lines):
         if until is not None and event.t > until:
             break
-        result.fired += fire_due(state, schedule, event.t)
+        fired = fire_due(state, schedule, event.t)
+        result.fired += fired
+        result.log += fired
         result.warning_lines[state.events_applied] = line
         state.apply(event)
-    result.fired += fire_due(state, schedule, FOREVER if until is None else until)
+        result.log.append(event)
+    fired = fire_due(state, schedule, FOREVER if until is None else until)
+    result.fired += fired
+    result.log += fired
     if until is not None:
         state.t = max(state.t, until)
     schedule.sync(state)
+    return result
+
+
+def replay_log(state: GameState, events, until: int | None = None) -> ReplayResult:
+    """Fold a stored log (rule timers' events are in it already); with ``until``, run the timers on to it.
+
+    Events after ``until`` are left out, so ``--until`` shows the game as it
+    stood at that moment.
+    """
+    schedule = Schedule()
+    result = ReplayResult(state, schedule)
+    apply = state.apply
+    for event in events:
+        if until is not None and event.t > until:
+            break
+        apply(event)
+    if until is not None:
+        schedule.rebuild(state)
+        result.fired += fire_due(state, schedule, until)
+        state.t = max(state.t, until)
     return result

@@ -70,7 +70,7 @@ def member_from_dict(d: Mapping[str, Any], profile: RulesProfile) -> Member:
         texts[key] = value.strip()
     armour = d.get("armour") or ()
     if isinstance(armour, str):
-        armour = [a for a in armour.replace(";", "+").split("+") if a.strip()]
+        armour = [a for a in armour.split("+") if a.strip()]
     for key in ("hp", "ap"):
         value = d.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
@@ -78,16 +78,31 @@ def member_from_dict(d: Mapping[str, Any], profile: RulesProfile) -> Member:
     member = Member(
         badge=badge,
         cls=str(d.get("class") or "warrior").strip().lower(),
-        paid=bool(d.get("paid", True)),
+        paid=_yes(d.get("paid", True), badge, "paid"),
         helmet=(str(d["helmet"]).strip().lower() or None) if d.get("helmet") else None,
         armour=tuple(str(a).strip().lower() for a in armour),
         hp=d.get("hp"),
         ap=d.get("ap"),
-        inadequate=bool(d.get("inadequate", False)),
+        inadequate=_yes(d.get("inadequate", False), badge, "inadequate"),
         **texts,
     )
     check_member(member, profile)
     return member
+
+
+_YES = {"yes", "y", "true", "1", "jah", "j"}
+_NO = {"no", "n", "false", "0", "ei", "e"}
+
+
+def _yes(value: Any, badge: int, key: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    raise RosterError(f"badge {badge}: {key} must be yes or no, not {value!r}")
 
 
 def check_member(member: Member, profile: RulesProfile) -> None:
@@ -107,9 +122,12 @@ class HealerExcess:
     limit: int
 
     def message(self) -> str:
+        healers = f"{self.healers} healer{'s' if self.healers != 1 else ''}"
+        paid = f"{self.paid} paid member{'s' if self.paid != 1 else ''}"
+        verb = "allows" if self.paid == 1 else "allow"
         return (
-            f"group {self.group!r} has {self.healers} healers but {self.paid} paid members "
-            f"allow at most {self.limit} (one healer per five paid members)"
+            f"group {self.group!r} has {healers} but {paid} {verb} at most {self.limit} "
+            "(one healer per five paid members)"
         )
 
 
@@ -135,6 +153,7 @@ class Roster:
     """Members by badge, with the groups of each side."""
 
     members: dict[int, Member] = field(default_factory=dict)
+    _groups: dict[str, list[int]] | None = None
 
     @classmethod
     def of(cls, members: Iterable[Member]) -> "Roster":
@@ -146,10 +165,13 @@ class Roster:
         return roster
 
     def groups(self) -> dict[str, list[int]]:
-        out: dict[str, list[int]] = defaultdict(list)
-        for m in self.members.values():
-            out[m.group].append(m.badge)
-        return dict(out)
+        """Badges by group (computed once: a roster does not change during a fold)."""
+        if self._groups is None:
+            out: dict[str, list[int]] = defaultdict(list)
+            for m in self.members.values():
+                out[m.group].append(m.badge)
+            self._groups = dict(out)
+        return self._groups
 
     def __len__(self) -> int:
         return len(self.members)

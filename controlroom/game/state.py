@@ -25,6 +25,9 @@ from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
+_NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
+
+
 class GameState:
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
@@ -59,21 +62,23 @@ class GameState:
         An event older than the last one folded counts at the last one's time:
         the log's order is the order of the game.
         """
-        if event.t > self.t:
-            self.t = event.t
+        t, type_, data, _source = event
+        if t > self.t:
+            self.t = t
         self._event = event
-        before = len(self.warnings)
-        handler = self._handlers.get(event.type)
+        warnings = self.warnings
+        before = len(warnings)
+        handler = self._handlers.get(type_)
         if handler is None:
-            self._warn("unknown_type", f"unknown event type {event.type!r}")
+            self._warn("unknown_type", f"unknown event type {type_!r}")
         else:
-            badge = event.data.get("badge")
+            badge = data.get("badge")
             if badge is not None and badge not in self.characters:
                 self._warn("unknown_badge", f"badge {badge} is not in the roster")
             else:
                 handler(event)
         self.events_applied += 1
-        return self.warnings[before:]
+        return warnings[before:] if len(warnings) > before else _NONE
 
     def apply_all(self, events: Iterable[Event]) -> None:
         for ev in events:
@@ -93,12 +98,14 @@ class GameState:
         )
 
     def _char(self, ev: Event) -> Character:
-        ch = self.characters[ev.data["badge"]]
-        self._dirty.add(ch.badge)
-        return ch
+        badge = ev.data["badge"]
+        self._dirty.add(badge)
+        return self.characters[badge]
 
     def _living(self, ev: Event) -> Character | None:
-        ch = self._char(ev)
+        badge = ev.data["badge"]
+        self._dirty.add(badge)
+        ch = self.characters[badge]
         if ch.condition == DEAD:
             self._warn("target_dead", f"{_who(ch)} is dead: {ev.type.replace('_', ' ')} does not apply")
             return None
@@ -413,8 +420,8 @@ class GameState:
         if d["badges"]:
             covered = frozenset(b for b in d["badges"] if b in self.characters)
         elif d["groups"]:
-            groups = set(d["groups"])
-            covered = frozenset(b for b, ch in self.characters.items() if ch.member.group in groups)
+            groups = self.roster.groups()
+            covered = frozenset(b for g in d["groups"] for b in groups.get(g, ()))
         else:
             covered = frozenset(self.characters)
         s = Stopp(d["stopp"], self.t, covered, d["groups"], d["badges"], d.get("caller"), d["reason"], d.get("lat"), d.get("lon"))

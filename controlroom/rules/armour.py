@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from controlroom.rules.profile import ProfileError, RulesProfile
 
 
-@dataclass(frozen=True, slots=True)
-class ArmourPoints:
+class ArmourPoints(NamedTuple):
     """Armour points split into body armour and the helmet (depleted last)."""
 
     body: int = 0
@@ -74,12 +72,13 @@ def absorb(ap: ArmourPoints, damage: int, on_body_armour: bool) -> tuple[ArmourP
     """
     if damage < 0:
         raise ValueError(f"damage cannot be negative ({damage})")
-    body, helmet = ap.body, ap.helmet
-    if on_body_armour:
-        used = min(body, damage)
+    body, helmet = ap
+    if on_body_armour and body:
+        used = body if body < damage else damage
         body -= used
         damage -= used
-    used = min(helmet, damage)
-    helmet -= used
-    damage -= used
-    return ArmourPoints(body=body, helmet=helmet), damage
+    if helmet and damage:
+        used = helmet if helmet < damage else damage
+        helmet -= used
+        damage -= used
+    return ArmourPoints(body, helmet), damage

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from controlroom.rules.armour import ArmourPoints, absorb
 from controlroom.rules.profile import RulesProfile
 
 
-@dataclass(frozen=True, slots=True)
-class Vitals:
-    """Hit points and armour points of one character at one moment."""
-
+class _VitalsTuple(NamedTuple):
     hp: int
     max_hp: int
     ap: ArmourPoints = ArmourPoints()
 
-    def __post_init__(self) -> None:
-        if self.max_hp < 1:
-            raise ValueError(f"a character needs at least 1 hit point (got {self.max_hp})")
-        if not 0 <= self.hp <= self.max_hp:
-            raise ValueError(f"hit points {self.hp} outside 0..{self.max_hp}")
+
+class Vitals(_VitalsTuple):
+    """Hit points and armour points of one character at one moment (checked when made)."""
+
+    __slots__ = ()
+
+    def __new__(cls, hp: int, max_hp: int, ap: ArmourPoints = ArmourPoints()) -> "Vitals":
+        if max_hp < 1:
+            raise ValueError(f"a character needs at least 1 hit point (got {max_hp})")
+        if not 0 <= hp <= max_hp:
+            raise ValueError(f"hit points {hp} outside 0..{max_hp}")
+        return super().__new__(cls, hp, max_hp, ap)
 
 
 def class_hit_points(profile: RulesProfile, class_name: str, override: int | None = None) -> int:

@@ -116,8 +116,13 @@ def test_unavailable_interpreter_skips_or_fails(mpy, monkeypatch, tmp_path):
     monkeypatch.setattr(mpy, "_node", lambda: "/usr/bin/node")
     monkeypatch.setenv("MICROPYTHON_MJS", str(tmp_path / "nowhere.mjs"))
     monkeypatch.delenv("MICROPYTHON_REQUIRED", raising=False)
+    monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match="npm ci --prefix hardware"):
         mpy._skip_or_fail(mpy.unavailable_reason())
     monkeypatch.setenv("MICROPYTHON_REQUIRED", "1")
     with pytest.raises(pytest.fail.Exception, match="MICROPYTHON_REQUIRED"):
+        mpy._skip_or_fail(mpy.unavailable_reason())
+    monkeypatch.delenv("MICROPYTHON_REQUIRED")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set"):
         mpy._skip_or_fail(mpy.unavailable_reason())

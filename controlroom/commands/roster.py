@@ -1,0 +1,97 @@
+"""``controlroom roster``: import the registration desk's roster CSV into a game, or export it."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "roster"
+HELP = "Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="roster_action", metavar="ACTION", required=True)
+    imp = sub.add_parser(
+        "import", help="check a roster CSV against the game's rules and store it (all or nothing)",
+        description="Check every row of a roster CSV against the game's ruleset and store the roster "
+                    "in one transaction; any problem is reported with its line and nothing is stored. "
+                    "Players are updated in place by badge; the game's events are never touched. "
+                    "The format: docs/roster-csv.md.",
+    )
+    imp.add_argument("file", metavar="FILE.csv", help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
+    imp.add_argument("--db", required=True, metavar="GAME", help="game file (created if missing) or database URL")
+    imp.add_argument("--keep-missing", action="store_true",
+                     help="keep stored players that are not in the file (default: remove them)")
+    exp = sub.add_parser(
+        "export", help="write the game's roster as CSV (UTF-8 with BOM, sorted by badge)",
+        description="Write the game's roster as CSV in the import format (UTF-8 with BOM, comma "
+                    "separated, sorted by badge); the file imports back to the same roster.",
+    )
+    exp.add_argument("--db", required=True, metavar="GAME", help="game file or database URL")
+    exp.add_argument("file", metavar="FILE.csv", help="the CSV file to write (replaced if it exists)")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary_line(members, change) -> str:
+    """The one line ``roster import`` prints."""
+    groups = {m.group for m in members}
+    sides = {m.side for m in members}
+    return (
+        f"Roster imported: {_count(len(members), 'player')} ({change.added} added, {change.updated} updated, "
+        f"{change.removed} removed, {change.unchanged} unchanged) in {_count(len(groups), 'group')} "
+        f"on {_count(len(sides), 'side')}"
+    )
+
+
+def _import(args: argparse.Namespace) -> int:
+    from controlroom.cli import CliError
+    from controlroom.rules.profile import ProfileError
+    from controlroom.store.errors import StoreError
+    from controlroom.store.game import GameStore
+    from controlroom.store.roster_csv import RosterImportError, read_roster_csv
+
+    try:
+        with GameStore.open(args.db) as store:
+            try:
+                profile = store.profile()
+            except (ProfileError, ValueError) as exc:
+                raise CliError(f"{store.where}: the game's ruleset cannot be read: {exc}") from None
+            try:
+                members = read_roster_csv(args.file, profile)
+            except RosterImportError as exc:
+                n = len(exc.problems)
+                head = f"{args.file}: {_count(n, 'problem')}, nothing was imported:"
+                raise CliError("\n  ".join([head, *exc.problems])) from None
+            change = store.save_roster(members, remove_missing=not args.keep_missing)
+            kept = len(store.roster()) - len(members) if args.keep_missing else 0
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    line = summary_line(members, change)
+    if kept > 0:
+        line += f"; {_count(kept, 'stored player')} not in the file kept"
+    print(line)
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from controlroom.cli import CliError
+    from controlroom.game.roster import RosterError
+    from controlroom.store.errors import StoreError
+    from controlroom.store.game import GameStore
+    from controlroom.store.roster_csv import write_roster_csv
+
+    try:
+        with GameStore.open(args.db, create=False) as store:
+            members = store.roster()
+        write_roster_csv(members, args.file)
+    except (StoreError, RosterError) as exc:
+        raise CliError(str(exc)) from None
+    groups = {m.group for m in members}
+    print(f"Roster exported: {_count(len(members), 'player')} in {_count(len(groups), 'group')} to {args.file}")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return _import(args) if args.roster_action == "import" else _export(args)

@@ -1,0 +1,1 @@
+"""Storage: SQLModel tables, the append-only event log, migrations, roster import (no Qt)."""

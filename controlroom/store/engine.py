@@ -1,0 +1,95 @@
+"""One engine factory from a URL or a path: SQLite (WAL, FULL sync) by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from controlroom.store.errors import StoreError
+
+GAME_SUFFIX = ".crgame"
+BUSY_TIMEOUT_MS = 10_000
+
+
+def data_dir() -> Path:
+    """The user's data folder for controlroom (Qt's AppLocalDataLocation, computed without Qt)."""
+    if sys.platform.startswith("win"):
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "controlroom"
+
+
+def default_game_path() -> Path:
+    return data_dir() / "games" / f"game{GAME_SUFFIX}"
+
+
+def database_url(db: str | os.PathLike | None) -> str:
+    """A SQLAlchemy URL for ``--db``: a URL as given, a path as a SQLite file, None as the default game."""
+    if db is None:
+        path = default_game_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    text = os.fspath(db)
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def describe(url: str) -> str:
+    """How a game is named in messages (a file path, or the server without the password)."""
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        return f"the game file {u.database}"
+    return f"the game database {u.render_as_string(hide_password=True)}"
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    # Let SQLAlchemy, not the driver, decide where transactions begin (see "begin" below).
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cur.execute("PRAGMA journal_mode = WAL")
+    cur.execute("PRAGMA synchronous = FULL")
+    cur.execute("PRAGMA foreign_keys = ON")
+    cur.close()
+
+
+def _sqlite_begin(conn) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+def make_engine(db: str | os.PathLike | None) -> Engine:
+    """An engine for ``--db`` (a path, ``sqlite:///...`` or ``postgresql+psycopg://...``)."""
+    url = database_url(db)
+    try:
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+        if backend == "sqlite":
+            if parsed.database in (None, "", ":memory:"):
+                raise StoreError("a game needs a file: give --db PATH (an in-memory database would lose the game)")
+            folder = Path(parsed.database).parent
+            if not folder.is_dir():
+                raise StoreError(f"cannot create {describe(url)}: the folder {folder} does not exist")
+            engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "begin", _sqlite_begin)
+        elif backend == "postgresql":
+            engine = sa.create_engine(url, pool_pre_ping=True)
+        else:
+            raise StoreError(f"unsupported database {backend!r}: use a file path, sqlite:///... or postgresql+psycopg://...")
+    except (ArgumentError, ValueError) as exc:
+        raise StoreError(f"bad --db {url!r}: {exc}") from None
+    except NoSuchModuleError as exc:
+        raise StoreError(f"the database driver for {url.split(':')[0]} is not installed ({exc})") from None
+    except ModuleNotFoundError as exc:
+        raise StoreError(f"the database driver for {url.split(':')[0]} is not installed: pip install {exc.name}") from None
+    return engine

@@ -1,0 +1,191 @@
+"""The append-only event log: durable batches, one total order, no radio frame stored twice."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from controlroom.game.events import Event
+from controlroom.store.errors import StoreError, explain
+from controlroom.store.models import EventRow
+
+EVENTS = EventRow.__table__
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_scan_once = json.JSONDecoder().scan_once
+
+
+def _payload(seq: int, payload: str, where: str) -> dict:
+    """The slow, careful decoding of a payload the fast path could not read."""
+    try:
+        data = json.loads(payload)
+    except ValueError as exc:
+        raise StoreError(f"{where}: event {seq} is damaged ({exc}); the log cannot be read past it") from None
+    if not isinstance(data, dict):
+        raise StoreError(f"{where}: event {seq} is damaged (its fields are not an object)")
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class RadioMeta:
+    """How an event came by radio: the device and its frame counter, signal, and who heard it."""
+
+    device: int
+    counter: int
+    rssi: float | None = None
+    snr: float | None = None
+    gateways: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    seq: int
+    event: Event
+    wall: int
+    radio: RadioMeta | None = None
+
+
+@dataclass(slots=True)
+class AppendResult:
+    """What a batch append did: the events stored, and the indexes of radio frames already stored."""
+
+    stored: list[StoredEvent] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)
+
+
+Item = Event | tuple[Event, RadioMeta | None]
+
+
+def _row(event: Event, radio: RadioMeta | None, wall: int) -> dict:
+    return {
+        "t": event.t, "wall": wall, "source": event.source, "type": event.type,
+        "payload": _dumps(dict(event.data)),
+        "device": radio.device if radio else None,
+        "counter": radio.counter if radio else None,
+        "rssi": radio.rssi if radio else None,
+        "snr": radio.snr if radio else None,
+        "gateways": ",".join(radio.gateways) if radio and radio.gateways else None,
+    }
+
+
+class EventLog:
+    """Appends and reads the ``events`` table of one game."""
+
+    def __init__(self, engine: Engine, where: str = "the game file") -> None:
+        self.engine = engine
+        self.where = where
+        self.path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+        self._insert = sa.insert(EVENTS).returning(EVENTS.c.seq, sort_by_parameter_order=True)
+        self._driver_errors = getattr(engine.dialect.dbapi, "Error", DBAPIError)
+
+    def append(self, items: Sequence[Item], wall_ms: int | None = None) -> AppendResult:
+        """Store a batch in one durable transaction (committed before this returns).
+
+        A radio frame (device, counter) that is already in the log, or twice
+        in the batch, is not stored again; its index is reported in
+        ``duplicates``.  On a storage failure nothing of the batch is stored
+        and StoreError says why; events stored before are untouched.
+        """
+        wall = int(time.time() * 1000) if wall_ms is None else wall_ms
+        pairs = [(it, None) if isinstance(it, Event) else it for it in items]
+        for attempt in range(3):
+            try:
+                return self._append(pairs, wall)
+            except IntegrityError:
+                if attempt == 2:
+                    raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
+            except DBAPIError as exc:
+                raise StoreError(explain(exc, self.where, self.path)) from exc
+        raise AssertionError("unreachable")
+
+    def _append(self, pairs: list[tuple[Event, RadioMeta | None]], wall: int) -> AppendResult:
+        result = AppendResult()
+        with self.engine.begin() as conn:
+            keys = {(r.device, r.counter) for _, r in pairs if r is not None}
+            seen = self._stored_keys(conn, keys) if keys else set()
+            rows, kept = [], []
+            for i, (event, radio) in enumerate(pairs):
+                if radio is not None:
+                    key = (radio.device, radio.counter)
+                    if key in seen:
+                        result.duplicates.append(i)
+                        continue
+                    seen.add(key)
+                rows.append(_row(event, radio, wall))
+                kept.append((event, radio))
+            if rows:
+                seqs = [r[0] for r in conn.execute(self._insert, rows)]
+                result.stored = [StoredEvent(s, e, wall, r) for s, (e, r) in zip(seqs, kept)]
+        return result
+
+    @staticmethod
+    def _stored_keys(conn, keys: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        by_device: dict[int, list[int]] = {}
+        for device, counter in keys:
+            by_device.setdefault(device, []).append(counter)
+        found = set()
+        for device, counters in by_device.items():
+            q = sa.select(EVENTS.c.device, EVENTS.c.counter).where(
+                EVENTS.c.device == device, EVENTS.c.counter.in_(counters)
+            )
+            found.update((d, c) for d, c in conn.execute(q))
+        return found
+
+    def events(self, after: int = 0, batch: int = 10_000) -> Iterator[tuple[int, Event]]:
+        """(seq, event) in log order after ``after``: the fast path for folding a game.
+
+        It reads through the driver's own cursor (the statement compiled by
+        SQLAlchemy for this database), since opening a game folds every event.
+        """
+        q = sa.select(EVENTS.c.seq, EVENTS.c.t, EVENTS.c.type, EVENTS.c.payload, EVENTS.c.source)
+        q = q.where(EVENTS.c.seq > int(after)).order_by(EVENTS.c.seq)
+        sql = str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
+        scan = _scan_once          # our own compact JSON: no whitespace to skip
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                cur = raw.cursor()
+                cur.execute(sql)
+                while True:
+                    rows = cur.fetchmany(batch)
+                    if not rows:
+                        break
+                    for seq, t, type_, payload, source in rows:
+                        try:
+                            data = scan(payload, 0)[0]
+                        except (StopIteration, ValueError):
+                            data = _payload(seq, payload, self.where)
+                        yield seq, Event(t, type_, data, source)
+                cur.close()
+            finally:
+                raw.close()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+        except self._driver_errors as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+
+    def read(self, after: int = 0) -> Iterator[StoredEvent]:
+        """Every stored event with its wall time and radio metadata, in log order."""
+        q = sa.select(EVENTS).where(EVENTS.c.seq > after).order_by(EVENTS.c.seq)
+        with self.engine.connect() as conn:
+            for row in conn.execution_options(yield_per=5000).execute(q):
+                m = row._mapping      # (row.t would be the Row's own tuple accessor)
+                radio = None
+                if m["device"] is not None:
+                    gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
+                    radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws)
+                event = Event(m["t"], m["type"], json.loads(m["payload"]), m["source"])
+                yield StoredEvent(m["seq"], event, m["wall"], radio)
+
+    def count(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(EVENTS)).scalar_one()
+
+    def last_seq(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.coalesce(sa.func.max(EVENTS.c.seq), 0))).scalar_one()

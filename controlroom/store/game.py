@@ -1,0 +1,235 @@
+"""GameStore: open a game (migrating it), its roster and rules, and rebuild its state from the log."""
+
+from __future__ import annotations
+
+import gc
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, select
+
+from controlroom.game.roster import Member, Roster
+from controlroom.game.state import GameState
+from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
+from controlroom.store.engine import describe, make_engine
+from controlroom.store.errors import StoreError, explain
+from controlroom.store.eventlog import EventLog
+from controlroom.store.migrations import migrate
+from controlroom.store.models import CharacterRow, GameMeta, Group, Side
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChange:
+    added: int
+    updated: int
+    removed: int
+    unchanged: int
+
+
+class GameStore:
+    """One game: a SQLite file or a PostgreSQL database, upgraded to the current schema when opened."""
+
+    def __init__(self, engine: Engine, where: str) -> None:
+        self.engine = engine
+        self.where = where
+        self.log = EventLog(engine, where)
+
+    @classmethod
+    def open(cls, db: str | Path | None, create: bool = True) -> "GameStore":
+        """Open (or, with ``create``, start) a game; StoreError says what is wrong, in words."""
+        engine = make_engine(db)
+        where = describe(str(engine.url))
+        if engine.url.get_backend_name() == "sqlite" and not create and not Path(engine.url.database).exists():
+            engine.dispose()
+            raise StoreError(f"{where} does not exist")
+        try:
+            before, _after = migrate(engine, where=where)
+        except DBAPIError as exc:
+            engine.dispose()
+            path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+            raise StoreError(explain(exc, where, path)) from exc
+        except StoreError:
+            engine.dispose()
+            raise
+        store = cls(engine, where)
+        if before == 0:
+            store.set_meta("created", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        return store
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "GameStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- facts of the game -------------------------------------------------
+    def meta(self, key: str, default: str | None = None) -> str | None:
+        with Session(self.engine) as s:
+            row = s.get(GameMeta, key)
+            return row.value if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        try:
+            with Session(self.engine) as s:
+                row = s.get(GameMeta, key) or GameMeta(key=key, value=value)
+                row.value = value
+                s.add(row)
+                s.commit()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.log.path)) from exc
+
+    @property
+    def name(self) -> str:
+        return self.meta("name") or Path(str(self.engine.url.database or "game")).stem
+
+    def profile(self) -> RulesProfile:
+        """The ruleset this game is played under (stored with the game; the seed's by default)."""
+        import tomllib
+
+        text = self.meta("rules_toml")
+        if text is None:
+            text = resources.files("controlroom.resources").joinpath("rules", "default.toml").read_text("utf-8")
+        source = self.meta("rules_source") or "default.toml"
+        try:
+            return profile_from_dict(tomllib.loads(text), source)
+        except tomllib.TOMLDecodeError as exc:
+            raise ProfileError(f"the ruleset stored with {self.where} ({source}) is not valid TOML: {exc}") from None
+
+    def set_rules(self, toml_text: str, source: str) -> None:
+        """Keep a ruleset profile with the game (checked before it is stored)."""
+        import tomllib
+
+        profile_from_dict(tomllib.loads(toml_text), source)
+        self.set_meta("rules_toml", toml_text)
+        self.set_meta("rules_source", source)
+
+    # -- roster -----------------------------------------------------------
+    def roster(self) -> list[Member]:
+        """Every registered character, by badge (a plain query: opening a game reads thousands)."""
+        c, g, sd = CharacterRow.__table__.c, Group.__table__.c, Side.__table__.c
+        q = (
+            sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap, c.inadequate)
+            .join_from(CharacterRow.__table__, Group.__table__, c.group_id == g.id)
+            .join(Side.__table__, g.side_id == sd.id)
+            .order_by(c.badge)
+        )
+        with self.engine.connect() as conn:
+            return [
+                Member(badge, name, side, group, cls, bool(paid), helmet,
+                       tuple(a for a in armour.split("+") if a), hp, ap, bool(inadequate))
+                for badge, name, side, group, cls, paid, helmet, armour, hp, ap, inadequate in conn.execute(q)
+            ]
+
+    def badges_with_events(self) -> set[int]:
+        """Badges named by any event (they cannot leave the roster without losing history)."""
+        out: set[int] = set()
+        for _seq, ev in self.log.events():
+            for key in ("badge", "healer", "carer", "caller", "by"):
+                value = ev.data.get(key)
+                if isinstance(value, int):
+                    out.add(value)
+            out.update(b for b in ev.data.get("badges", ()) if isinstance(b, int))
+        return out
+
+    def save_roster(self, members: Iterable[Member], remove_missing: bool = True) -> RosterChange:
+        """Make the stored roster equal ``members`` in one transaction, updating in place by badge."""
+        members = list(members)
+        Roster.of(members)          # duplicate badges refused before anything is written
+        added = updated = unchanged = removed = 0
+        try:
+            with Session(self.engine) as s:
+                sides = {x.name: x for x in s.exec(select(Side))}
+                groups = {x.name: x for x in s.exec(select(Group))}
+                for m in members:
+                    if m.side not in sides:
+                        sides[m.side] = Side(name=m.side)
+                        s.add(sides[m.side])
+                s.flush()
+                for m in members:
+                    g = groups.get(m.group)
+                    if g is None:
+                        g = groups[m.group] = Group(name=m.group, side_id=sides[m.side].id)
+                        s.add(g)
+                    elif g.side_id != sides[m.side].id:
+                        g.side_id = sides[m.side].id
+                        s.add(g)
+                s.flush()
+                existing = {row.badge: row for row in s.exec(select(CharacterRow))}
+                for m in members:
+                    values = dict(
+                        name=m.name, group_id=groups[m.group].id, char_class=m.cls, paid=m.paid, helmet=m.helmet,
+                        armour="+".join(m.armour), hp=m.hp, ap=m.ap, inadequate=m.inadequate,
+                    )
+                    row = existing.pop(m.badge, None)
+                    if row is None:
+                        s.add(CharacterRow(badge=m.badge, **values))
+                        added += 1
+                    elif any(getattr(row, k) != v for k, v in values.items()):
+                        for k, v in values.items():
+                            setattr(row, k, v)
+                        s.add(row)
+                        updated += 1
+                    else:
+                        unchanged += 1
+                if remove_missing and existing:
+                    kept = sorted(set(existing) & self.badges_with_events())
+                    if kept:
+                        listed = ", ".join(map(str, kept[:10])) + (" ..." if len(kept) > 10 else "")
+                        which = f"badges {listed} are" if len(kept) > 1 else f"badge {listed} is"
+                        appear = "appear" if len(kept) > 1 else "appears"
+                        raise StoreError(
+                            f"{which} missing from the new roster but {appear} in the game's "
+                            "events; keep them in the file (the roster was not changed)"
+                        )
+                    for row in existing.values():
+                        s.delete(row)
+                        removed += 1
+                s.flush()
+                # Groups and sides nobody belongs to any more (a renamed group) go too,
+                # unless a radio device or a siege engine still names them.
+                s.exec(sa.text(
+                    "DELETE FROM groups WHERE id NOT IN (SELECT group_id FROM characters) "
+                    "AND id NOT IN (SELECT group_id FROM devices WHERE group_id IS NOT NULL)"
+                ))
+                s.exec(sa.text(
+                    "DELETE FROM sides WHERE id NOT IN (SELECT side_id FROM groups) "
+                    "AND id NOT IN (SELECT side_id FROM siege_engines WHERE side_id IS NOT NULL)"
+                ))
+                s.commit()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.log.path)) from exc
+        return RosterChange(added, updated, removed, unchanged)
+
+    # -- the game as a fold of its log ------------------------------------
+    def load_state(self, profile: RulesProfile | None = None) -> tuple[GameState, int]:
+        """Rebuild the game state, with every pending deadline, by folding the whole log."""
+        state = GameState(self.roster(), profile or self.profile())
+        apply = state.apply
+        last = 0
+        # Folding makes hundreds of thousands of small objects that live on:
+        # the cyclic garbage collector would walk them again and again.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            for last, event in self.log.events():
+                apply(event)
+        finally:
+            if was_enabled:
+                gc.enable()
+        return state, last
+
+    def integrity_ok(self) -> bool:
+        """SQLite's own check of the file (always true on other databases)."""
+        if self.engine.url.get_backend_name() != "sqlite":
+            return True
+        with self.engine.connect() as conn:
+            return conn.execute(sa.text("PRAGMA integrity_check")).scalar_one() == "ok"

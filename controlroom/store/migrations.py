@@ -1,0 +1,138 @@
+"""Schema versions of a game file, and the migrations between them (alembic operations, batch mode).
+
+Each migration is frozen in time: it spells out its own columns instead of
+reading the current models, so a file written by any earlier version upgrades
+step by step.  The version lives in ``game_meta`` under ``schema_version``.
+SQLite cannot alter constraints in place; alembic's batch mode (the
+``render_as_batch`` of an alembic environment) copies the table instead.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import sqlalchemy as sa
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
+from sqlalchemy.engine import Connection, Engine
+
+from controlroom.store.errors import SchemaTooNew
+
+
+def _v1_initial(op: Operations) -> None:
+    op.create_table(
+        "game_meta",
+        sa.Column("key", sa.String(64), primary_key=True),
+        sa.Column("value", sa.Text, nullable=False),
+    )
+    op.create_table(
+        "sides",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String(100), nullable=False, unique=True),
+        sa.Column("colour", sa.String(16)),
+    )
+    op.create_table(
+        "groups",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String(100), nullable=False, unique=True),
+        sa.Column("side_id", sa.Integer, sa.ForeignKey("sides.id"), nullable=False, index=True),
+    )
+    op.create_table(
+        "characters",
+        sa.Column("badge", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=False, index=True),
+        sa.Column("class", sa.String(32), nullable=False),
+        sa.Column("paid", sa.Boolean, nullable=False),
+        sa.Column("helmet", sa.String(32)),
+        sa.Column("armour", sa.String(200), nullable=False),
+        sa.Column("hp", sa.Integer),
+        sa.Column("ap", sa.Integer),
+        sa.Column("inadequate", sa.Boolean, nullable=False),
+    )
+    op.create_table(
+        "marshals",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String(200), nullable=False, unique=True),
+        sa.Column("callsign", sa.String(32)),
+    )
+    op.create_table(
+        "siege_engines",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String(100), nullable=False, unique=True),
+        sa.Column("side_id", sa.Integer, sa.ForeignKey("sides.id")),
+    )
+    op.create_table(
+        "events",
+        sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("t", sa.BigInteger, nullable=False),
+        sa.Column("wall", sa.BigInteger, nullable=False),
+        sa.Column("source", sa.String(64), nullable=False),
+        sa.Column("type", sa.String(32), nullable=False),
+        sa.Column("payload", sa.Text, nullable=False),
+    )
+
+
+def _v2_radio_frames(op: Operations) -> None:
+    """Radio devices with their keys, and radio metadata on events with a unique frame key."""
+    op.create_table(
+        "devices",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("role", sa.String(16), nullable=False),
+        sa.Column("label", sa.String(100), nullable=False),
+        sa.Column("marshal_id", sa.Integer, sa.ForeignKey("marshals.id")),
+        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id")),
+        sa.Column("siege_engine_id", sa.Integer, sa.ForeignKey("siege_engines.id")),
+        sa.Column("key_hex", sa.String(128), nullable=False),
+    )
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("device", sa.Integer))
+        batch.add_column(sa.Column("counter", sa.BigInteger))
+        batch.add_column(sa.Column("rssi", sa.Float))
+        batch.add_column(sa.Column("snr", sa.Float))
+        batch.add_column(sa.Column("gateways", sa.String(200)))
+        batch.create_unique_constraint("uq_events_radio_frame", ["device", "counter"])
+
+
+MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
+    (1, "initial schema", _v1_initial),
+    (2, "radio frames", _v2_radio_frames),
+)
+LATEST = MIGRATIONS[-1][0]
+
+
+def schema_version(conn: Connection) -> int:
+    """The file's schema version; 0 for an empty database."""
+    if not sa.inspect(conn).has_table("game_meta"):
+        return 0
+    row = conn.execute(sa.text("SELECT value FROM game_meta WHERE key = 'schema_version'")).first()
+    return int(row[0]) if row else 0
+
+
+def _set_version(conn: Connection, version: int) -> None:
+    updated = conn.execute(
+        sa.text("UPDATE game_meta SET value = :v WHERE key = 'schema_version'"), {"v": str(version)}
+    ).rowcount
+    if not updated:
+        conn.execute(sa.text("INSERT INTO game_meta (key, value) VALUES ('schema_version', :v)"), {"v": str(version)})
+
+
+def migrate(engine: Engine, target: int = LATEST, where: str = "the game file") -> tuple[int, int]:
+    """Upgrade the schema to ``target`` in one transaction; returns (before, after).
+
+    A file from a newer version is refused with SchemaTooNew before anything
+    is written.
+    """
+    with engine.begin() as conn:
+        before = schema_version(conn)
+        if before > LATEST:
+            raise SchemaTooNew(
+                f"{where} was written by a newer controlroom (schema {before}; this version knows up to "
+                f"{LATEST}). Open it with that version or a newer one; the file was not changed."
+            )
+        ops = Operations(MigrationContext.configure(conn, opts={"render_as_batch": True}))
+        for version, _name, step in MIGRATIONS:
+            if before < version <= target:
+                step(ops)
+                _set_version(conn, version)
+        return before, max(before, min(target, LATEST))

@@ -1,0 +1,89 @@
+"""SQLModel tables of a game file: roster, marshals and devices, siege engines, the event log."""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, Column, Float, Integer, String, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class GameMeta(SQLModel, table=True):
+    """Key-value facts of the game: name, schema version, rules profile, creation time."""
+
+    __tablename__ = "game_meta"
+    key: str = Field(primary_key=True, max_length=64)
+    value: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Side(SQLModel, table=True):
+    __tablename__ = "sides"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=100, unique=True)
+    colour: str | None = Field(default=None, max_length=16)
+
+
+class Group(SQLModel, table=True):
+    __tablename__ = "groups"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=100, unique=True)
+    side_id: int = Field(foreign_key="sides.id", index=True)
+
+
+class CharacterRow(SQLModel, table=True):
+    """One registered player: badge, name, group, class, paid, helmet and armour pieces."""
+
+    __tablename__ = "characters"
+    badge: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    name: str = Field(max_length=200)
+    group_id: int = Field(foreign_key="groups.id", index=True)
+    char_class: str = Field(sa_column=Column("class", String(32), nullable=False))
+    paid: bool = True
+    helmet: str | None = Field(default=None, max_length=32)
+    armour: str = Field(default="", max_length=200)      # pieces joined with "+"
+    hp: int | None = None
+    ap: int | None = None
+    inadequate: bool = False
+
+
+class Marshal(SQLModel, table=True):
+    __tablename__ = "marshals"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200, unique=True)
+    callsign: str | None = Field(default=None, max_length=32)
+
+
+class SiegeEngineRow(SQLModel, table=True):
+    __tablename__ = "siege_engines"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=100, unique=True)
+    side_id: int | None = Field(default=None, foreign_key="sides.id")
+
+
+class Device(SQLModel, table=True):
+    """A radio device: marshal handset, tracker or gateway, with its own key (never shown)."""
+
+    __tablename__ = "devices"
+    id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    role: str = Field(max_length=16)
+    label: str = Field(default="", max_length=100)
+    marshal_id: int | None = Field(default=None, foreign_key="marshals.id")
+    group_id: int | None = Field(default=None, foreign_key="groups.id")
+    siege_engine_id: int | None = Field(default=None, foreign_key="siege_engines.id")
+    key_hex: str = Field(max_length=128)
+
+
+class EventRow(SQLModel, table=True):
+    """The append-only event log.  ``seq`` is the one total order of the game."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("device", "counter", name="uq_events_radio_frame"),)
+    seq: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    t: int = Field(sa_column=Column(BigInteger, nullable=False))
+    wall: int = Field(sa_column=Column(BigInteger, nullable=False))
+    source: str = Field(max_length=64)
+    type: str = Field(max_length=32)
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    device: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+    counter: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    rssi: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
+    snr: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
+    gateways: str | None = Field(default=None, max_length=200)

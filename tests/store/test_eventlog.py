@@ -1,0 +1,231 @@
+"""The event log on real SQLite files: append, reopen, duplicates, migrations, bad disks."""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlmodel import SQLModel
+
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.store.engine import make_engine
+from controlroom.store.errors import SchemaTooNew, StoreError
+from controlroom.store.eventlog import RadioMeta
+from controlroom.store.game import GameStore
+from controlroom.store.migrations import LATEST, migrate
+
+ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Õie", "South", "Ravens", "healer")]
+
+
+def down(t, badge=1):
+    return make_event(t, "down", "marshal:7", badge=badge)
+
+
+@pytest.fixture
+def game(tmp_path):
+    store = GameStore.open(tmp_path / "battle.crgame")
+    store.save_roster(ROSTER)
+    yield store
+    store.close()
+
+
+def test_append_and_reopen(tmp_path, game):
+    r = game.log.append([down(1000), make_event(2000, "strike", "marshal:7", badge=2)])
+    assert [s.seq for s in r.stored] == [1, 2]
+    game.close()
+    with GameStore.open(tmp_path / "battle.crgame", create=False) as again:
+        assert [e.type for _, e in again.log.events()] == ["down", "strike"]
+        assert [m.name for m in again.roster()] == ["Aldo", "Õie"]
+        state, last = again.load_state()
+        assert last == 2 and state.characters[1].condition == "unconscious"
+        assert again.integrity_ok()
+
+
+def test_sqlite_is_opened_in_wal_with_full_sync_and_foreign_keys(game):
+    with game.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2       # FULL
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+
+
+def test_models_match_the_migrated_schema(game):
+    with game.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
+
+
+def test_same_radio_frame_is_never_stored_twice(game):
+    frame = RadioMeta(device=7, counter=41, rssi=-90.5, snr=6.0, gateways=("gw1",))
+    r = game.log.append([(down(1000), frame), (down(1000), frame)])
+    assert len(r.stored) == 1 and r.duplicates == [1]
+    r = game.log.append([(down(1200), RadioMeta(7, 41, -70, 9, ("gw2",))), (down(1300, 2), RadioMeta(7, 42))])
+    assert r.duplicates == [0] and [s.event.data["badge"] for s in r.stored] == [2]
+    assert game.log.count() == 2
+    stored = list(game.log.read())
+    assert stored[0].radio == RadioMeta(7, 41, -90.5, 6.0, ("gw1",))
+
+
+def test_the_database_itself_refuses_a_second_copy_of_a_frame(game):
+    game.log.append([(down(1000), RadioMeta(7, 41))])
+    with game.engine.begin() as conn, pytest.raises(sa.exc.IntegrityError):
+        conn.execute(sa.text(
+            "INSERT INTO events (t, wall, source, type, payload, device, counter) "
+            "VALUES (1, 1, 'x', 'down', '{}', 7, 41)"
+        ))
+
+
+def _v1_game(path):
+    """A game file as the first schema wrote it, with a roster and two events."""
+    engine = make_engine(path)
+    migrate(engine, target=1)
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO sides (id, name) VALUES (1, 'North')"))
+        conn.execute(sa.text("INSERT INTO groups (id, name, side_id) VALUES (1, 'Wolves', 1)"))
+        conn.execute(sa.text(
+            "INSERT INTO characters (badge, name, group_id, class, paid, helmet, armour, inadequate) "
+            "VALUES (1, 'Aldo', 1, 'warrior', 1, 'leather', 'chain', 0)"
+        ))
+        for seq, t in ((1, 1000), (2, 5000)):
+            conn.execute(sa.text(
+                "INSERT INTO events (seq, t, wall, source, type, payload) VALUES (:s, :t, 0, 'gm', 'strike', :p)"
+            ), {"s": seq, "t": t, "p": json.dumps({"badge": 1, "count": 1, "on_armour": True})})
+    engine.dispose()
+
+
+def test_game_file_of_the_first_schema_is_upgraded(tmp_path):
+    path = tmp_path / "old.crgame"
+    _v1_game(path)
+    with GameStore.open(path, create=False) as store:
+        assert store.meta("schema_version") == str(LATEST)
+        assert [e.data for _, e in store.log.events()] == [{"badge": 1, "count": 1, "on_armour": True}] * 2
+        state, _ = store.load_state()
+        assert state.characters[1].ap.total == 1          # chain 2 + helmet 1, two strikes
+        r = store.log.append([(down(9000), RadioMeta(3, 1))])
+        assert r.stored[0].seq == 3
+        with store.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), SQLModel.metadata) == []
+
+
+def test_game_file_of_a_newer_schema_is_refused_and_not_changed(tmp_path):
+    path = tmp_path / "future.crgame"
+    GameStore.open(path).close()
+    engine = make_engine(path)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE game_meta SET value = '99' WHERE key = 'schema_version'"))
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    with pytest.raises(SchemaTooNew, match=r"written by a newer controlroom \(schema 99; this version knows up to 2\)"):
+        GameStore.open(path)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+def test_not_a_game_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "notes.crgame"
+    path.write_text("shopping list: more foam\n" * 200)
+    with pytest.raises(StoreError, match="is not a controlroom game file"):
+        GameStore.open(path)
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="folder .* does not exist"):
+        GameStore.open(tmp_path / "no" / "such" / "game.crgame")
+
+
+def test_full_disk_gives_a_clear_error_and_loses_nothing_stored(game):
+    game.log.append([down(t) for t in range(100)])
+    with game.engine.connect() as conn:
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
+    # SQLite's own way of saying "the disk is full": a page limit reached.
+    big = [make_event(1000 + i, "note", "gm", text="x" * 2000) for i in range(200)]
+
+    def limit_pages(dbapi_conn, _rec):
+        dbapi_conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+
+    sa.event.listen(game.engine, "connect", limit_pages)
+    game.engine.dispose()
+    with pytest.raises(StoreError, match="the disk holding the game file .* is full"):
+        game.log.append(big)
+    sa.event.remove(game.engine, "connect", limit_pages)
+    game.engine.dispose()
+    assert game.log.count() == 100 and game.integrity_ok()
+    assert len(game.log.append(big).stored) == 200
+
+
+def _mount_tmpfs(path, size_kb):
+    path.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(path)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({r.stderr.decode().strip()})")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0, reason="needs root on Linux to mount")
+def test_real_full_disk_keeps_what_was_stored(tmp_path):
+    disk = tmp_path / "stick"
+    _mount_tmpfs(disk, 512)
+    try:
+        store = GameStore.open(disk / "game.crgame")
+        store.save_roster(ROSTER)
+        first = store.log.append([down(t) for t in range(50)])
+        assert len(first.stored) == 50
+        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while True:
+                os.write(fd, b"\0" * 4096)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+        with pytest.raises(StoreError, match="is full"):
+            for i in range(200):
+                store.log.append([make_event(10_000 + i, "note", "gm", text=uuid.uuid4().hex * 60)])
+        (disk / "filler").unlink()
+        store.close()
+        with GameStore.open(disk / "game.crgame") as again:
+            assert again.integrity_ok()
+            assert [seq for seq, _ in again.log.events()][:50] == list(range(1, 51))
+            assert len(again.log.append([down(99_000)]).stored) == 1
+    finally:
+        subprocess.run(["umount", "-l", str(disk)])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0, reason="needs root on Linux to mount")
+def test_read_only_disk_gives_a_clear_error_and_loses_nothing(tmp_path):
+    disk = tmp_path / "stick"
+    _mount_tmpfs(disk, 4096)
+    try:
+        with GameStore.open(disk / "game.crgame") as store:
+            store.save_roster(ROSTER)
+            store.log.append([down(t) for t in range(10)])
+            store.engine.dispose()          # a mounted file system goes read-only only when no file is open for writing
+            subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+            with pytest.raises(StoreError, match="is read-only"):
+                store.log.append([down(500)])
+        subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+        with GameStore.open(disk / "game.crgame") as again:
+            assert again.log.count() == 10 and again.integrity_ok()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)])
+
+
+def test_read_only_file_gives_a_clear_error(game):
+    game.log.append([down(1)])
+
+    def read_only(dbapi_conn, _rec):
+        dbapi_conn.execute("PRAGMA query_only = ON")
+
+    sa.event.listen(game.engine, "connect", read_only)
+    game.engine.dispose()
+    with pytest.raises(StoreError, match="read-only"):
+        game.log.append([down(2)])
+    sa.event.remove(game.engine, "connect", read_only)
+    game.engine.dispose()
+    assert game.log.count() == 1
