@@ -9,4 +9,5 @@ COMMANDS = (
     "replay",
     "airtime",
     "roster",
+    "headless",
 )

@@ -75,7 +75,7 @@ def _replay_db(db: str, profile, until):
     try:
         with GameStore.open(db, create=False) as store:
             state = GameState(store.roster(), profile or store.profile())
-            replay_log(state, (event for _seq, event in store.log.events()), until)
+            replay_log(state, (event for _seq, event in store.events()), until)
             return summarize(state, store.name)
     except StoreError as exc:
         raise CliError(str(exc)) from None

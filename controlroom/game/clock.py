@@ -52,24 +52,45 @@ def format_time(ms: int) -> str:
 class Clock(Protocol):
     """Where the timeline's 'now' comes from: the wall in production, a variable in tests."""
 
+    speed: float
+
     def now_ms(self) -> int: ...
+
+    def real_ms(self, game_ms: int) -> float: ...
 
 
 class WallClock:
-    """Game time from a monotonic clock, counted from a game start time."""
+    """Game time from the computer's monotonic clock, from ``start_ms`` on, ``speed`` times real time.
 
-    def __init__(self, start_ms: int = 0) -> None:
-        self._origin = time.monotonic_ns() // 1_000_000 - start_ms
+    ``speed`` is game seconds per real second: 1 in a real game, more when a
+    simulated battle is played fast.
+    """
+
+    def __init__(self, start_ms: int = 0, speed: float = 1.0) -> None:
+        if speed <= 0:
+            raise ValueError(f"speed must be above 0, not {speed}")
+        self.speed = speed
+        self._start = start_ms
+        self._origin = time.monotonic_ns()
 
     def now_ms(self) -> int:
-        return time.monotonic_ns() // 1_000_000 - self._origin
+        return self._start + int((time.monotonic_ns() - self._origin) * self.speed) // 1_000_000
+
+    def real_ms(self, game_ms: int) -> float:
+        """Real milliseconds that ``game_ms`` of game time take."""
+        return game_ms / self.speed
 
 
 class VirtualClock:
     """A clock that moves only when told to: ten game-minutes in a microsecond."""
 
+    speed = 1.0
+
     def __init__(self, start_ms: int = 0) -> None:
         self._now = start_ms
+
+    def real_ms(self, game_ms: int) -> float:
+        return float(game_ms)
 
     def now_ms(self) -> int:
         return self._now

@@ -90,6 +90,11 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     ),
     "stopp_lifted": (("stopp", "str", REQUIRED), ("trivial", "bool", False)),
     "note": (("text", "str", REQUIRED),),
+    # A correction: the event stored as ``seq`` was a wrong report.  The old
+    # event is never edited; a game folded from its log leaves it out.
+    "retracted": (("seq", "count", REQUIRED), ("reason", "str", None)),
+    # A game master acknowledged an alarm (a STOPP, a forged frame, a lost gateway...).
+    "alarm_acknowledged": (("alarm", "str", REQUIRED), ("by", "str", None)),
 }
 
 # Events the rule timers create (never sent by a marshal as such).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from controlroom.game.events import Event
@@ -52,9 +53,12 @@ class Schedule:
         self._heap = [(due, _RANK[k], b, s, tok) for (k, b, s), (due, tok) in self._current.items()]
         heapq.heapify(self._heap)
 
-    def sync(self, state: GameState) -> None:
-        """Bring the schedule up to date with what changed in ``state``."""
+    def sync(self, state: GameState, changed: "Changes | None" = None) -> None:
+        """Bring the schedule up to date with what changed in ``state`` (noted in ``changed``)."""
         badges, stopps = state.take_dirty()
+        if changed is not None:
+            changed.badges |= badges
+            changed.stopps |= stopps
         for badge in badges:
             found = {d.kind: d.due for d in state.deadlines_of(badge)}
             for kind in _CHARACTER_KINDS:
@@ -102,11 +106,28 @@ class Schedule:
 _KINDS = {rank: kind for kind, rank in _RANK.items()}
 
 
+@dataclass(slots=True)
+class Changes:
+    """Badges and STOPPs whose state changed: what a publisher sends on as a delta."""
+
+    badges: set[int] = field(default_factory=set)
+    stopps: set[str] = field(default_factory=set)
+
+    def take(self) -> tuple[set[int], set[str]]:
+        out = (self.badges, self.stopps)
+        self.badges, self.stopps = set(), set()
+        return out
+
+    def __bool__(self) -> bool:
+        return bool(self.badges or self.stopps)
+
+
 def fire_due(
     state: GameState,
     schedule: Schedule,
     until: int,
     on_event: Callable[[Event], None] | None = None,
+    changed: Changes | None = None,
 ) -> list[Event]:
     """Fire, in order, every deadline due at or before ``until``; fold and return their events.
 
@@ -116,7 +137,7 @@ def fire_due(
     """
     fired = []
     while True:
-        schedule.sync(state)
+        schedule.sync(state, changed)
         due = schedule.next_due()
         if due is None or due > until:
             return fired

@@ -48,6 +48,8 @@ class GameState:
         self.deaths: list[tuple[int, int, str, str]] = []      # (t, badge, cause, source)
         self.valhalla: list[tuple[int, int]] = []              # (t, badge) check-ins
         self.warnings: list[RuleWarning] = []
+        self.retractions: list[tuple[int, int, str | None]] = []   # (t, retracted seq, reason)
+        self.acknowledged: set[str] = set()                        # alarm ids a game master saw
         self._dirty: set[int] = set()
         self._dirty_stopps: set[str] = set()
         self._event: Event | None = None
@@ -456,6 +458,12 @@ class GameState:
 
     def _e_note(self, ev: Event) -> None:
         pass
+
+    def _e_retracted(self, ev: Event) -> None:
+        self.retractions.append((self.t, ev.data["seq"], ev.data.get("reason")))
+
+    def _e_alarm_acknowledged(self, ev: Event) -> None:
+        self.acknowledged.add(ev.data["alarm"])
 
     # -- deadlines ---------------------------------------------------------
     def deadlines_of(self, badge: int) -> list[Deadline]:

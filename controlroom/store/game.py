@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import gc
+import json
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, select
 
+from controlroom.game.events import Event
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
+from controlroom.store.checkpoint import Checkpointer
 from controlroom.store.engine import describe, make_engine
 from controlroom.store.errors import StoreError, explain
-from controlroom.store.eventlog import EventLog
+from controlroom.store.eventlog import EVENTS, EventLog
 from controlroom.store.migrations import migrate
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 
@@ -39,6 +42,20 @@ class GameStore:
         self.engine = engine
         self.where = where
         self.log = EventLog(engine, where)
+        self._checkpointer: Checkpointer | None = None
+
+    def checkpoint_in_background(self, interval: float = 1.0) -> None:
+        """For a long-running writer (the core): WAL checkpoints move to a thread of their own."""
+        if self.log.path is None or self._checkpointer is not None:
+            return
+
+        def no_autocheckpoint(dbapi_conn, _record) -> None:
+            dbapi_conn.execute("PRAGMA wal_autocheckpoint = 0")
+
+        sa.event.listen(self.engine, "connect", no_autocheckpoint)
+        self.engine.dispose()           # connections opened from now on take the setting
+        self._checkpointer = Checkpointer(self.log.path, interval)
+        self._checkpointer.start()
 
     @classmethod
     def open(cls, db: str | Path | None, create: bool = True) -> "GameStore":
@@ -63,6 +80,9 @@ class GameStore:
         return store
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
         self.engine.dispose()
 
     def __enter__(self) -> "GameStore":
@@ -210,6 +230,19 @@ class GameStore:
         return RosterChange(added, updated, removed, unchanged)
 
     # -- the game as a fold of its log ------------------------------------
+    def retracted(self) -> set[int]:
+        """Seqs of events a later correction retracted."""
+        q = sa.select(EVENTS.c.payload).where(EVENTS.c.type == "retracted")
+        with self.engine.connect() as conn:
+            return {json.loads(p)["seq"] for (p,) in conn.execute(q)}
+
+    def events(self) -> Iterator[tuple[int, Event]]:
+        """(seq, event) of the game in log order, leaving out retracted events."""
+        gone = self.retracted()
+        for seq, event in self.log.events():
+            if seq not in gone:
+                yield seq, event
+
     def load_state(self, profile: RulesProfile | None = None) -> tuple[GameState, int]:
         """Rebuild the game state, with every pending deadline, by folding the whole log."""
         state = GameState(self.roster(), profile or self.profile())
@@ -220,7 +253,7 @@ class GameStore:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            for last, event in self.log.events():
+            for last, event in self.events():
                 apply(event)
         finally:
             if was_enabled:

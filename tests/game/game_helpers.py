@@ -41,16 +41,22 @@ class Game:
         self.state = GameState(members, profile)
         self.schedule = Schedule()
         self.fired = []
+        self.applied = []        # every event folded, scripted or fired: the log a core would store
 
     def at(self, t, type_, source="marshal:M1", **fields):
         """Run the clock to ``t`` (firing deadlines), then fold one event; returns its warnings."""
         event = ev(t, type_, source, **fields)
         self.run_to(event.t)
-        return self.state.apply(event)
+        self.applied.append(event)
+        warnings = self.state.apply(event)
+        self.schedule.sync(self.state)
+        return warnings
 
     def run_to(self, t):
         t = ms(t) if isinstance(t, str) else t
-        self.fired += fire_due(self.state, self.schedule, t)
+        fired = fire_due(self.state, self.schedule, t)
+        self.fired += fired
+        self.applied += fired
         self.state.t = max(self.state.t, t)
         self.schedule.sync(self.state)
         return self

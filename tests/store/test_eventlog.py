@@ -229,3 +229,22 @@ def test_read_only_file_gives_a_clear_error(game):
     sa.event.remove(game.engine, "connect", read_only)
     game.engine.dispose()
     assert game.log.count() == 1
+
+
+def test_background_checkpoints_keep_the_log_small_and_complete(tmp_path):
+    path = tmp_path / "cp.crgame"
+    store = GameStore.open(path)
+    store.checkpoint_in_background(interval=0.05)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    for i in range(50):
+        store.log.append([make_event(i * 10 + j, "note", "gm", text="x" * 500) for j in range(10)])
+    import time
+
+    deadline = time.monotonic() + 10
+    while store._checkpointer.runs < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert store._checkpointer.runs >= 2
+    store.close()
+    with GameStore.open(path, create=False) as again:
+        assert again.log.count() == 500 and again.integrity_ok()

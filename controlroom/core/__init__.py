@@ -1,0 +1,1 @@
+"""Qt adapters: the core worker thread that owns the game, and the wiring around it."""

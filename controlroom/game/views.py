@@ -1,0 +1,154 @@
+"""Immutable views of the game for readers (the window, reports): snapshots and deltas."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from controlroom.game.character import CONDITIONS, Deadline, RuleWarning
+from controlroom.game.events import Event
+from controlroom.game.state import GameState
+
+
+class CharacterView(NamedTuple):
+    badge: int
+    name: str
+    side: str
+    group: str
+    cls: str
+    condition: str
+    hp: int
+    max_hp: int
+    ap: int
+    max_ap: int
+    deaths: int
+    in_valhalla: bool
+    bound: bool
+    carer: int | None
+    touches_left: int | None
+    deadlines: tuple[Deadline, ...]
+
+
+class StoppView(NamedTuple):
+    id: str
+    called: int
+    lifted: int | None
+    caller: int | None
+    reason: str
+    covered: int
+    groups: tuple[str, ...]
+    lat: float | None
+    lon: float | None
+    trivial: bool
+    overdue: bool
+
+
+class StoredView(NamedTuple):
+    """An event as stored: its place in the log and when it was written."""
+
+    seq: int
+    wall: int
+    event: Event
+
+
+class StateDelta(NamedTuple):
+    """What changed since the last delta (``full``: everything, after opening or a correction)."""
+
+    t: int
+    full: bool
+    characters: tuple[CharacterView, ...]
+    stopps: tuple[StoppView, ...]
+    events: tuple[StoredView, ...]
+    warnings: tuple[RuleWarning, ...]
+    sides: dict[str, dict[str, int]]
+    scenario: str
+
+
+def character_view(state: GameState, badge: int) -> CharacterView:
+    ch = state.characters[badge]
+    m = ch.member
+    touches = state.profile.character_class(m.cls).healer_touches
+    return CharacterView(
+        badge, m.name, m.side, m.group, m.cls, ch.condition, ch.hp, ch.max_hp, ch.ap.total, ch.full_ap.total,
+        ch.deaths, ch.in_valhalla, ch.bound, ch.carer, touches - ch.touches_used if touches else None,
+        tuple(state.deadlines_of(badge)),
+    )
+
+
+def stopp_view(state: GameState, stopp_id: str) -> StoppView:
+    s = state.stopps[stopp_id]
+    return StoppView(
+        s.id, s.called, s.lifted, s.caller, s.reason, len(s.covered), tuple(s.groups), s.lat, s.lon,
+        s.trivial, s.overdue_alerted,
+    )
+
+
+def side_counts(state: GameState) -> dict[str, dict[str, int]]:
+    """Per side: counts by condition, deaths, and who is in Valhalla."""
+    out: dict[str, Counter] = {}
+    for ch in state.characters.values():
+        c = out.setdefault(ch.member.side, Counter({k: 0 for k in CONDITIONS}))
+        c[ch.condition] += 1
+        c["deaths"] += ch.deaths
+        c["in_valhalla"] += ch.in_valhalla
+    return {side: dict(c) for side, c in sorted(out.items())}
+
+
+class SideTally:
+    """Per-side counts kept up to date from the characters that changed (not a scan of thousands)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.counts: dict[str, Counter] = {}
+        self._last: dict[int, tuple[str, str, int, bool]] = {}
+        for badge in state.characters:
+            key = self._key(state, badge)
+            self._add(key, 1)
+            self._last[badge] = key
+
+    @staticmethod
+    def _key(state: GameState, badge: int) -> tuple[str, str, int, bool]:
+        ch = state.characters[badge]
+        return (ch.member.side, ch.condition, ch.deaths, ch.in_valhalla)
+
+    def _add(self, key: tuple[str, str, int, bool], sign: int) -> None:
+        side, condition, deaths, in_valhalla = key
+        c = self.counts.setdefault(side, Counter({k: 0 for k in (*CONDITIONS, "deaths", "in_valhalla")}))
+        c[condition] += sign
+        c["deaths"] += sign * deaths
+        c["in_valhalla"] += sign * in_valhalla
+
+    def update(self, state: GameState, badges) -> None:
+        for badge in badges:
+            key = self._key(state, badge)
+            old = self._last.get(badge)
+            if old != key:
+                if old is not None:
+                    self._add(old, -1)
+                self._add(key, 1)
+                self._last[badge] = key
+
+    def snapshot(self) -> dict[str, dict[str, int]]:
+        return {side: dict(c) for side, c in sorted(self.counts.items())}
+
+
+def make_delta(
+    state: GameState,
+    badges,
+    stopps,
+    events=(),
+    warnings=(),
+    full: bool = False,
+    sides: dict[str, dict[str, int]] | None = None,
+) -> StateDelta:
+    if full:
+        badges, stopps = state.characters.keys(), state.stopps.keys()
+    return StateDelta(
+        t=state.t,
+        full=full,
+        characters=tuple(character_view(state, b) for b in sorted(badges) if b in state.characters),
+        stopps=tuple(stopp_view(state, s) for s in sorted(stopps) if s in state.stopps),
+        events=tuple(events),
+        warnings=tuple(warnings),
+        sides=sides if sides is not None else side_counts(state),
+        scenario=state.scenario.name,
+    )

@@ -1,0 +1,173 @@
+"""The core worker in a real QThread: events in, deltas out, timers, shutdown, corrections."""
+
+import sys
+
+import pytest
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
+from controlroom.game.roster import Member
+from controlroom.store.game import GameStore
+
+ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves"),
+          Member(3, "Carl", "North", "Wolves", "healer"), Member(11, "Gerd", "South", "Ravens")]
+
+
+@pytest.fixture
+def game(tmp_path):
+    path = tmp_path / "core.crgame"
+    with GameStore.open(path) as store:
+        store.save_roster(ROSTER)
+    return str(path)
+
+
+@pytest.fixture
+def core(qtbot, game):
+    clock = VirtualClock(0)
+    ct = CoreThread(game, clock, publish_interval_ms=20)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    ct.clock = clock
+    yield ct
+    assert ct.shutdown(), "the core thread did not stop"
+
+
+def stored_events(path):
+    with GameStore.open(path, create=False) as store:
+        return [e for _, e in store.log.events()]
+
+
+def test_event_in_delta_out(qtbot, core, game):
+    with qtbot.waitSignal(core.delta_published, timeout=5000,
+                          check_params_cb=lambda d: any(c.badge == 1 for c in d.characters)) as blocker:
+        core.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    delta = blocker.args[0]
+    (aldo,) = [c for c in delta.characters if c.badge == 1]
+    assert aldo.condition == "unconscious" and aldo.deadlines[0].kind == "dies"
+    assert delta.sides["North"]["unconscious"] == 1
+    qtbot.waitUntil(lambda: any(e.type == "down" for e in stored_events(game)), timeout=5000)
+
+
+def test_deadline_fires_on_time_with_a_virtual_clock(qtbot, core, game):
+    with qtbot.waitSignal(core.events_stored, timeout=5000):
+        core.submit_requested.emit("down", {"badge": 2}, "marshal:7")
+    core.clock.advance_to(599_999)
+    with qtbot.assertNotEmitted(core.character_died, wait=100):
+        core.poll_requested.emit()
+    core.clock.advance_to(600_000)
+    with qtbot.waitSignal(core.character_died, timeout=5000) as blocker:
+        core.poll_requested.emit()
+    assert blocker.args[0].badge == 2 and blocker.args[0].condition == "dead"
+    qtbot.waitUntil(lambda: any(e.type == "died" for e in stored_events(game)), timeout=5000)
+    (died,) = [e for e in stored_events(game) if e.type == "died"]
+    assert died.t == 600_000 and died.source == "timer" and died.data["cause"] == "bled_out"
+
+
+def test_stopp_is_announced_at_once(qtbot, core):
+    with qtbot.waitSignal(core.alarm_raised, timeout=5000) as alarm, \
+            qtbot.waitSignal(core.stopp_called, timeout=5000) as called:
+        core.global_stopp_requested.emit("injury")
+    stopp = called.args[0]
+    assert stopp.id == "GM1" and stopp.reason == "injury" and stopp.covered == 4
+    assert alarm.args[0].kind == "stopp" and alarm.args[0].id == "stopp:GM1"
+
+
+def test_shutdown_with_events_in_flight_loses_none(qtbot, game):
+    clock = VirtualClock(0)
+    ct = CoreThread(game, clock)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    for i in range(1000):
+        ct.submit_requested.emit("note", {"text": f"report {i}"}, "gm")
+    assert ct.shutdown()
+    notes = [e.data["text"] for e in stored_events(game) if e.type == "note"]
+    assert notes == [f"report {i}" for i in range(1000)]
+
+
+def test_restart_from_the_log_resumes_the_same_countdowns(qtbot, game):
+    clock = VirtualClock(0)
+    ct = CoreThread(game, clock)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    for t, type_, fields in ((60_000, "down", {"badge": 1}),
+                             (120_000, "stopp_called", {"stopp": "S1", "groups": ["Wolves"]}),
+                             (180_000, "stopp_lifted", {"stopp": "S1"})):
+        clock.advance_to(t)
+        with qtbot.waitSignal(ct.events_stored, timeout=5000):
+            ct.submit_requested.emit(type_, fields, "marshal:7")
+    assert ct.shutdown()
+    # Closed for a while; the game clock went on to 05:00.
+    clock2 = VirtualClock(300_000)
+    ct2 = CoreThread(game, clock2)
+    with qtbot.waitSignal(ct2.loaded, timeout=10_000) as blocker:
+        ct2.start()
+    (aldo,) = [c for c in blocker.args[0].characters if c.badge == 1]
+    assert [(d.kind, d.due) for d in aldo.deadlines] == [("dies", 60_000 + 600_000 + 60_000)]
+    clock2.advance_to(720_000)
+    with qtbot.waitSignal(ct2.character_died, timeout=5000):
+        ct2.poll_requested.emit()
+    assert ct2.shutdown()
+
+
+def test_deadlines_that_fell_due_while_closed_fire_at_their_own_time(qtbot, game):
+    clock = VirtualClock(0)
+    ct = CoreThread(game, clock)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    with qtbot.waitSignal(ct.events_stored, timeout=5000):
+        ct.submit_requested.emit("down", {"badge": 11}, "marshal:7")
+    assert ct.shutdown()
+    ct2 = CoreThread(game, VirtualClock(3_600_000))
+    with qtbot.waitSignal(ct2.character_died, timeout=10_000):
+        ct2.start()
+    assert ct2.shutdown()
+    (died,) = [e for e in stored_events(game) if e.type == "died"]
+    assert died.t == 600_000
+
+
+def test_a_correction_leaves_the_wrong_report_out(qtbot, core, game):
+    with qtbot.waitSignal(core.events_stored, timeout=5000) as blocker:
+        core.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    seq = blocker.args[0]
+    with qtbot.waitSignal(core.delta_published, timeout=5000,
+                          check_params_cb=lambda d: any(c.badge == 1 and c.condition == "active" for c in d.characters)):
+        core.retract_requested.emit(seq, "wrong badge")
+    types = [e.type for e in stored_events(game)]
+    assert types == ["down", "retracted"]          # nothing edited, a new event added
+    with GameStore.open(game, create=False) as store:
+        state, _ = store.load_state()
+    assert state.characters[1].condition == "active" and state.retractions[0][1:] == (seq, "wrong badge")
+
+
+def test_bad_input_is_rejected_with_a_message(qtbot, core):
+    with qtbot.waitSignal(core.input_rejected, timeout=5000) as blocker:
+        core.submit_requested.emit("down", {}, "marshal:7")
+    assert "missing field 'badge'" in blocker.args[0]
+
+
+def test_silent_marshal_raises_an_alarm(qtbot, game):
+    clock = VirtualClock(0)
+    ct = CoreThread(game, clock, marshal_silence_ms=1000)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    with qtbot.waitSignal(ct.events_stored, timeout=5000):
+        ct.submit_requested.emit("note", {"text": "all quiet"}, "marshal:9")
+    clock.advance_to(5000)
+    with qtbot.waitSignal(ct.alarm_raised, timeout=5000,
+                          check_params_cb=lambda a: a.kind == "marshal_silent") as blocker:
+        pass
+    assert "marshal:9" in blocker.args[0].message
+    assert ct.shutdown()
+
+
+def test_many_queued_bool_signals_keep_the_refcount_of_true(qtbot, core):
+    # PySide6 6.12.0 on CPython 3.11 drops a reference to True on every emit and
+    # aborts after a few hundred.  Each of these events holds True until it is
+    # stored and published; after that the count must be back where it was
+    # (within the few hundred references other objects come and go with).
+    before = sys.getrefcount(True)
+    for _ in range(100_000):
+        core.stopp_lift_requested.emit("none", True)
+    worker = core.worker
+    qtbot.waitUntil(lambda: worker.state.events_applied >= 100_000 and not worker._in_flight
+                    and not worker._stored and abs(sys.getrefcount(True) - before) < 1000, timeout=60_000)
