@@ -10,4 +10,5 @@ COMMANDS = (
     "airtime",
     "roster",
     "headless",
+    "keys",
 )

@@ -37,6 +37,10 @@ class CoreThread(QObject):
     retract_requested = Signal(int, str)
     poll_requested = Signal()
     stop_requested = Signal()
+    frame_heard = Signal(int, object, object, object)     # gateway, rssi, snr, frame bytes
+    line_rejected = Signal(int, str)                       # gateway, reason
+    link_changed = Signal(str, str, str)                   # link, state, detail
+    ack_ready = Signal(int, str)
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:
         super().__init__(parent)
@@ -59,10 +63,13 @@ class CoreThread(QObject):
             (self.retract_requested, w.retract),
             (self.poll_requested, w.poll),
             (self.stop_requested, w.stop),
+            (self.frame_heard, w.frame_received),
+            (self.line_rejected, w.line_rejected),
+            (self.link_changed, w.link_changed),
         ):
             signal.connect(slot, _Q)
         for name in ("loaded", "delta_published", "stopp_called", "character_died", "alarm_raised",
-                     "events_stored", "input_rejected", "stopped"):
+                     "events_stored", "input_rejected", "stopped", "ack_ready"):
             getattr(w, name).connect(getattr(self, name), _Q)
 
     def start(self) -> None:

@@ -25,6 +25,9 @@ from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
 from controlroom.store.errors import StoreError
+from controlroom.radio import codec
+from controlroom.radio.ingest import ACCEPTED, SECURITY, Ingest
+from controlroom.store.devices import devices
 from controlroom.store.eventlog import RadioMeta
 from controlroom.store.game import GameStore
 
@@ -54,6 +57,7 @@ class CoreWorker(QObject):
     events_stored = Signal(int)          # the last seq stored
     input_rejected = Signal(str)         # a command or report that could not become an event
     stopped = Signal()                   # everything received is stored; the thread may end
+    ack_ready = Signal(int, str)         # a TX line for gateway N: an acknowledgement to send
     _append_requested = Signal(object)   # to the storage thread
 
     def __init__(
@@ -84,6 +88,9 @@ class CoreWorker(QObject):
         self._marshals: dict[str, int] = {}          # source -> last heard (game time)
         self._silent: set[str] = set()
         self._storage_error: str | None = None
+        self._alarmed: dict[tuple, int] = {}
+        self.links: dict[str, tuple[str, str]] = {}
+        self.ingest: Ingest | None = None
         self.lateness_ms: collections.deque[float] = collections.deque(maxlen=100_000)
         self.fired_count = 0
 
@@ -99,6 +106,9 @@ class CoreWorker(QObject):
         try:
             self.store = GameStore.open(self.db)
             self.state, _last = self.store.load_state()
+            self.ingest = Ingest(devices(self.store))
+            highest, recent = self.store.log.radio_counters()
+            self.ingest.remember(highest, recent, self.state.t)
             self.store.checkpoint_in_background()
             self._start_storage()
         except StoreError as exc:
@@ -184,6 +194,38 @@ class CoreWorker(QObject):
         """An accepted radio frame's event, with its radio metadata."""
         self._receive(type_, fields, source, radio)
 
+    @Slot(int, object, object, object)
+    def frame_received(self, gateway: int, rssi, snr, frame: bytes) -> None:
+        """A frame a gateway heard: authenticated, de-duplicated, acknowledged, then an event."""
+        if self.state is None:
+            return
+        out = self.ingest.receive(frame, gateway, rssi, snr, self.clock.now_ms())
+        if out.ack is not None:
+            self.ack_ready.emit(gateway, codec.format_tx_line(out.ack))
+        if out.verdict == ACCEPTED:
+            type_, fields, source = out.event
+            self._receive(type_, fields, source, out.radio)
+        elif out.verdict in SECURITY:
+            key = (out.verdict, out.device)
+            now = self.clock.now_ms()
+            if now - self._alarmed.get(key, -10**12) >= 60_000:      # one alarm a minute per device and kind
+                self._alarmed[key] = now
+                self.alarm_raised.emit(Alarm(f"{out.verdict}:{out.device}:{now}", out.verdict, out.detail, now))
+
+    @Slot(int, str)
+    def line_rejected(self, gateway: int, reason: str) -> None:
+        """A serial line from a gateway that failed its checksum or did not parse."""
+        if self.state is not None:
+            self.ingest.reject_line(gateway, reason)
+
+    @Slot(str, str, str)
+    def link_changed(self, link: str, state: str, detail: str) -> None:
+        """A gateway's serial link: lost links are alarms, found ones end them."""
+        now = self.clock.now_ms() if self.clock else 0
+        self.links[link] = (state, detail)
+        if state == "lost":
+            self.alarm_raised.emit(Alarm(f"gateway:{link}:{now}", "gateway_lost", detail or f"gateway {link} lost", now))
+
     def _receive(self, type_: str, fields: dict, source: str, radio: RadioMeta | None) -> None:
         try:
             data = validate(type_, fields)
@@ -239,6 +281,8 @@ class CoreWorker(QObject):
         inbox, self._inbox = self._inbox, []
         for type_, data, source, radio in inbox:
             self._fire(now, batch)
+            if radio is not None:       # copies heard by other gateways meanwhile: keep the best
+                radio = self.ingest.best(radio)
             event = make_event(now, type_, source, **data)
             warnings_before = len(state.warnings)
             state.apply(event)

@@ -93,6 +93,13 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     # A correction: the event stored as ``seq`` was a wrong report.  The old
     # event is never edited; a game folded from its log leaves it out.
     "retracted": (("seq", "count", REQUIRED), ("reason", "str", None)),
+    # What trackers and handsets report besides casualties (for the map).
+    "position": (("device", "badge", REQUIRED), ("lat", "num", None), ("lon", "num", None),
+                 ("battery", "int", None), ("fix", "int", 0), ("sats", "int", 0)),
+    "heartbeat": (("device", "badge", REQUIRED), ("battery", "int", None), ("uptime", "int", 0)),
+    "headcount": (("group", "str", REQUIRED), ("up", "int", 0), ("down", "int", 0), ("dead", "int", 0)),
+    "siege_status": (("engine", "str", REQUIRED), ("status", "str", REQUIRED), ("lat", "num", None), ("lon", "num", None)),
+    "message": (("code", "str", REQUIRED), ("text", "str", REQUIRED)),
     # A game master acknowledged an alarm (a STOPP, a forged frame, a lost gateway...).
     "alarm_acknowledged": (("alarm", "str", REQUIRED), ("by", "str", None)),
 }

@@ -20,6 +20,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
     Character, Deadline, RuleWarning, Scenario, Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
+from controlroom.game.field import FieldReports
 from controlroom.game.roster import Member, Roster
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
@@ -28,7 +29,7 @@ from controlroom.rules.profile import RulesProfile, default_profile
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
 
 
-class GameState:
+class GameState(FieldReports):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
@@ -50,6 +51,7 @@ class GameState:
         self.warnings: list[RuleWarning] = []
         self.retractions: list[tuple[int, int, str | None]] = []   # (t, retracted seq, reason)
         self.acknowledged: set[str] = set()                        # alarm ids a game master saw
+        self._init_field()
         self._dirty: set[int] = set()
         self._dirty_stopps: set[str] = set()
         self._event: Event | None = None

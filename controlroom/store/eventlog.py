@@ -182,6 +182,23 @@ class EventLog:
                 event = Event(m["t"], m["type"], json.loads(m["payload"]), m["source"])
                 yield StoredEvent(m["seq"], event, m["wall"], radio)
 
+    def radio_counters(self, window: int = 64) -> tuple[dict[int, int], set[tuple[int, int]]]:
+        """Per device the highest frame counter stored, and the (device, counter) pairs near it.
+
+        A station that starts again uses them so that a frame heard before the
+        restart is still known as heard.
+        """
+        c = EVENTS.c
+        with self.engine.connect() as conn:
+            highest = dict(conn.execute(
+                sa.select(c.device, sa.func.max(c.counter)).where(c.device.is_not(None)).group_by(c.device)
+            ).all())
+            recent = set()
+            for device, top in highest.items():
+                q = sa.select(c.counter).where(c.device == device, c.counter > top - window)
+                recent.update((device, n) for (n,) in conn.execute(q))
+        return highest, recent
+
     def count(self) -> int:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(sa.func.count()).select_from(EVENTS)).scalar_one()

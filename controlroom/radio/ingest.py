@@ -1,0 +1,208 @@
+"""From received frames to events: authenticate, reject replays, merge copies heard by several gateways.
+
+Pure and single-threaded: the core worker owns one Ingest, so that copies of
+one frame heard by different gateways (read by different threads) meet here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from controlroom.radio import codec
+from controlroom.store.devices import DeviceInfo
+from controlroom.store.eventlog import RadioMeta
+
+ACCEPTED = "accepted"
+DUPLICATE = "duplicates"
+REJECTED_CORRUPT = "rejected_corrupt"
+REJECTED_AUTH = "rejected_auth"
+REJECTED_REPLAY = "rejected_replay"
+REJECTED_UNKNOWN = "rejected_unknown_device"
+REJECTED_ROLE = "rejected_role"
+OUTCOMES = (ACCEPTED, DUPLICATE, REJECTED_CORRUPT, REJECTED_AUTH, REJECTED_REPLAY, REJECTED_UNKNOWN, REJECTED_ROLE)
+SECURITY = (REJECTED_AUTH, REJECTED_REPLAY, REJECTED_UNKNOWN)     # worth an alarm: forged, replayed, stranger
+
+# What each role may send (hardware/PROTOCOL.md, section 1).
+ROLE_TYPES = {
+    "marshal": {"position", "heartbeat", "casualty", "headcount", "siege", "valhalla", "canned",
+                "stopp_called", "stopp_lifted"},
+    "tracker": {"position", "heartbeat", "headcount", "siege"},
+    "gateway": set(),
+}
+WINDOW = 64            # out-of-order counters accepted below the highest (an anti-replay window)
+COPY_WINDOW_MS = 120_000
+
+
+@dataclass(slots=True)
+class Outcome:
+    verdict: str
+    device: int | None = None
+    counter: int | None = None
+    event: tuple[str, dict[str, Any], str] | None = None     # (type, fields, source)
+    radio: RadioMeta | None = None
+    ack: bytes | None = None            # to send back through the gateway that heard it
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class _Seen:
+    first_ms: int
+    meta: RadioMeta
+
+
+@dataclass
+class Ingest:
+    """Classifies every received frame and turns the accepted ones into events."""
+
+    devices: Mapping[int, DeviceInfo]
+    copy_window_ms: int = COPY_WINDOW_MS
+    highest: dict[int, int] = field(default_factory=dict)
+    seen: dict[tuple[int, int], _Seen] = field(default_factory=dict)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    downlink: dict[int, int] = field(default_factory=dict)      # gateway -> last ack counter used
+
+    def _count(self, gateway: int | str, verdict: str) -> None:
+        for key in (str(gateway), "total"):
+            c = self.counts.setdefault(key, {o: 0 for o in ("frames_total", *OUTCOMES)})
+            c["frames_total"] += 1
+            c[verdict] += 1
+
+    def remember(self, highest: Mapping[int, int], recent, as_of_ms: int) -> None:
+        """What an earlier run of the station had accepted (from the stored log), as heard at ``as_of_ms``.
+
+        A handset still retrying a frame the station stored just before it
+        stopped gets its acknowledgement: the copy counts as a duplicate.
+        """
+        self.highest.update(highest)
+        for key in recent:
+            self.seen.setdefault(key, _Seen(as_of_ms, RadioMeta(key[0], key[1])))
+
+    def best(self, radio: RadioMeta) -> RadioMeta:
+        """The merged metadata of a frame (best signal, every gateway that heard it so far)."""
+        seen = self.seen.get((radio.device, radio.counter))
+        return seen.meta if seen is not None else radio
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        return {k: dict(v) for k, v in self.counts.items()}
+
+    def receive(self, frame_bytes: bytes, gateway: int, rssi: float | None, snr: float | None, now_ms: int) -> Outcome:
+        out = self._classify(frame_bytes, gateway, rssi, snr, now_ms)
+        self._count(gateway, out.verdict)
+        return out
+
+    def reject_line(self, gateway: int | str, reason: str) -> None:
+        """A serial line that failed its checksum or did not parse: corrupt on the way to us."""
+        self._count(gateway, REJECTED_CORRUPT)
+
+    def _classify(self, data: bytes, gateway: int, rssi, snr, now_ms: int) -> Outcome:
+        try:
+            frame = codec.decode_frame(data)
+        except codec.FrameError as exc:
+            return Outcome(REJECTED_CORRUPT, detail=f"frame {exc.reason}")
+        dev = self.devices.get(frame.device)
+        if dev is None:
+            return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter, detail=f"device {frame.device} is not registered")
+        if not codec.verify(frame, dev.key):
+            return Outcome(REJECTED_AUTH, frame.device, frame.counter,
+                           detail=f"frame claiming to be from {dev.role} {dev.id} has a wrong tag (forged?)")
+        key = (frame.device, frame.counter)
+        meta = RadioMeta(frame.device, frame.counter, rssi, snr, (str(gateway),))
+        seen = self.seen.get(key)
+        if seen is not None:
+            # The same frame again: another gateway, or the handset retrying.
+            if now_ms - seen.first_ms <= self.copy_window_ms:
+                best = seen.meta
+                gws = tuple(dict.fromkeys(best.gateways + meta.gateways))
+                better = rssi is not None and (best.rssi is None or rssi > best.rssi)
+                seen.meta = RadioMeta(frame.device, frame.counter, rssi if better else best.rssi,
+                                      snr if better else best.snr, gws)
+                return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta,
+                               ack=self._ack(frame, dev, gateway))
+            return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
+                           detail=f"frame {frame.counter} of device {dev.id} was heard long ago (replayed?)")
+        top = self.highest.get(frame.device, -1)
+        if frame.counter <= top - WINDOW:
+            return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
+                           detail=f"old counter {frame.counter} from device {dev.id} (highest {top})")
+        if frame.type not in ROLE_TYPES.get(dev.role, ()):
+            return Outcome(REJECTED_ROLE, frame.device, frame.counter,
+                           detail=f"a {dev.role} may not send {frame.type}")
+        event = to_event(frame, dev)
+        if event is None:
+            return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")
+        self.highest[frame.device] = max(top, frame.counter)
+        self.seen[key] = _Seen(now_ms, meta)
+        self._forget(now_ms)
+        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, self._ack(frame, dev, gateway))
+
+    def _ack(self, frame: codec.Frame, dev: DeviceInfo, gateway: int) -> bytes | None:
+        if not frame.needs_ack:
+            return None
+        counter = self.downlink.get(gateway, 0) + 1
+        self.downlink[gateway] = counter
+        return codec.ack_for(frame, dev.key, gateway & 0xFFFF, counter)
+
+    def _forget(self, now_ms: int) -> None:
+        """Old copies need no merging; what is older is judged by the counter window alone."""
+        if len(self.seen) < 50_000:
+            return
+        horizon = now_ms - self.copy_window_ms
+        self.seen = {k: v for k, v in self.seen.items() if v.first_ms >= horizon or k[1] > self.highest[k[0]] - WINDOW}
+
+
+def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], str] | None:
+    """The event a frame reports: (type, fields, source)."""
+    f = frame.fields
+    src = dev.source
+    t = frame.type
+    if t == "position":
+        fields = {"device": dev.id, "lat": _deg(f["lat"]), "lon": _deg(f["lon"]), "fix": f["fix"], "sats": f["sats"]}
+        if f["battery"] is not None:
+            fields["battery"] = f["battery"]
+        return "position", fields, src
+    if t == "heartbeat":
+        fields = {"device": dev.id, "uptime": f["uptime_min"]}
+        if f["battery"] is not None:
+            fields["battery"] = f["battery"]
+        return "heartbeat", fields, src
+    if t == "headcount":
+        group = dev.group or f"group {f['group']}"
+        return "headcount", {"group": group, "up": f["up"], "down": f["down"], "dead": f["dead"]}, src
+    if t == "siege":
+        engine = dev.siege_engine or f"engine {f['engine']}"
+        return "siege_status", {"engine": engine, "status": f["status"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}, src
+    if t == "valhalla":
+        return "valhalla_checkin", {"badge": f["badge"]}, src
+    if t == "canned":
+        code = f["message"]
+        return "message", {"code": code, "text": _CANNED_TEXT.get(code, code)}, src
+    if t == "stopp_called":
+        return "stopp_called", {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"],
+                                "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}, src
+    if t == "stopp_lifted":
+        return "stopp_lifted", {"stopp": f"{dev.id}-{f['stopp']}"}, src
+    if t == "casualty":
+        return _casualty(f["kind"], f["badge"], f.get("by"), src)
+    return None
+
+
+_CANNED_TEXT = dict(codec.CANNED_MESSAGES)
+
+
+def _deg(value: int | None) -> float | None:
+    """Degrees from the frame's 1e-7 degree units (None: no position)."""
+    return None if value is None else value / 1e7
+
+
+def _casualty(kind: str, badge: int, by: int | None, src: str):
+    if kind == "big_stone_on_shield":
+        return "big_stone", {"badge": badge, "on_shield": True}, src
+    if kind == "cared_for":
+        return "cared_for", {"badge": badge, "carer": by}, src
+    if kind == "healer_touch":
+        return "healer_touch", {"badge": badge, "healer": by}, src
+    fields: dict[str, Any] = {"badge": badge}
+    if kind in ("bound", "permanent_kill") and by:
+        fields["by"] = by
+    return kind, fields, src

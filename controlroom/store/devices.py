@@ -1,0 +1,106 @@
+"""Radio devices of a game: marshal handsets, trackers and gateways, each with its own key."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError
+
+from controlroom.store.errors import StoreError, explain
+from controlroom.store.game import GameStore
+from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow
+
+ROLES = ("marshal", "tracker", "gateway")
+KEY_BYTES = 16
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """A registered device.  Its key is never shown: not in repr, logs, reports or the window."""
+
+    id: int
+    role: str
+    label: str = ""
+    group: str | None = None
+    siege_engine: str | None = None
+    marshal: str | None = None
+    key: bytes = field(default=b"", repr=False)
+
+    @property
+    def source(self) -> str:
+        """How events from this device name their source."""
+        return f"{self.role}:{self.id}"
+
+
+def _check(device_id: int, role: str) -> None:
+    if isinstance(device_id, bool) or not isinstance(device_id, int) or not 1 <= device_id <= 0xFFFE:
+        raise StoreError(f"a device id is a number from 1 to 65534, not {device_id!r}")
+    if role not in ROLES:
+        raise StoreError(f"unknown device role {role!r} (roles: {', '.join(ROLES)})")
+
+
+def devices(store: GameStore) -> dict[int, DeviceInfo]:
+    """Every device of the game, by id, with keys (for the radio ingest only)."""
+    d, g, s, m = Device.__table__.c, Group.__table__.c, SiegeEngineRow.__table__.c, Marshal.__table__.c
+    q = (
+        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex)
+        .select_from(Device.__table__)
+        .outerjoin(Group.__table__, d.group_id == g.id)
+        .outerjoin(SiegeEngineRow.__table__, d.siege_engine_id == s.id)
+        .outerjoin(Marshal.__table__, d.marshal_id == m.id)
+        .order_by(d.id)
+    )
+    with store.engine.connect() as conn:
+        return {
+            row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]))
+            for row in conn.execute(q)
+        }
+
+
+def register_device(
+    store: GameStore,
+    device_id: int,
+    role: str,
+    label: str = "",
+    group: str | None = None,
+    siege_engine: str | None = None,
+    marshal: str | None = None,
+    key: bytes | None = None,
+    replace_key: bool = False,
+) -> DeviceInfo:
+    """Register a device with a fresh random key (or the given one); re-registering keeps its key."""
+    _check(device_id, role)
+    if key is not None and len(key) != KEY_BYTES:
+        raise StoreError(f"a device key is {KEY_BYTES} bytes, not {len(key)}")
+    try:
+        with store.engine.begin() as conn:
+            group_id = engine_id = marshal_id = None
+            if group is not None:
+                group_id = conn.execute(sa.select(Group.__table__.c.id).where(Group.__table__.c.name == group)).scalar()
+                if group_id is None:
+                    raise StoreError(f"no group {group!r} in the roster")
+            if siege_engine is not None:
+                t = SiegeEngineRow.__table__
+                engine_id = conn.execute(sa.select(t.c.id).where(t.c.name == siege_engine)).scalar()
+                if engine_id is None:
+                    engine_id = conn.execute(sa.insert(t).values(name=siege_engine).returning(t.c.id)).scalar()
+            if marshal is not None:
+                t = Marshal.__table__
+                marshal_id = conn.execute(sa.select(t.c.id).where(t.c.name == marshal)).scalar()
+                if marshal_id is None:
+                    marshal_id = conn.execute(sa.insert(t).values(name=marshal).returning(t.c.id)).scalar()
+            t = Device.__table__
+            old = conn.execute(sa.select(t.c.key_hex).where(t.c.id == device_id)).scalar()
+            if key is None:
+                key = bytes.fromhex(old) if old and not replace_key else secrets.token_bytes(KEY_BYTES)
+            values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,
+                          marshal_id=marshal_id, key_hex=key.hex())
+            if old is None:
+                conn.execute(sa.insert(t).values(id=device_id, **values))
+            else:
+                conn.execute(sa.update(t).where(t.c.id == device_id).values(**values))
+    except DBAPIError as exc:
+        raise StoreError(explain(exc, store.where, store.log.path)) from exc
+    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key)

@@ -1,0 +1,101 @@
+"""The station's frame classification: accepted, copies, replays, forgeries, strangers."""
+
+from controlroom.radio import codec
+from controlroom.radio.ingest import Ingest
+from controlroom.store.devices import DeviceInfo
+
+K_M = bytes(range(16))
+K_T = bytes(range(16, 32))
+DEVICES = {
+    7: DeviceInfo(7, "marshal", "M7", key=K_M),
+    8: DeviceInfo(8, "tracker", "T8", group="Wolves", key=K_T),
+}
+
+
+def casualty(counter, badge=101, kind="down", key=K_M, device=7):
+    return codec.encode_casualty(key, device, counter, badge, kind)
+
+
+def test_a_valid_frame_becomes_an_event_and_is_acknowledged():
+    ing = Ingest(DEVICES)
+    out = ing.receive(casualty(10), 1, -90, 7.0, 0)
+    assert out.verdict == "accepted"
+    assert out.event == ("down", {"badge": 101}, "marshal:7")
+    ack = codec.decode_frame(out.ack)
+    assert ack.type == "ack" and ack.fields == {"acked_device": 7, "acked_counter": 10}
+    assert codec.verify(ack, K_M)
+
+
+def test_copies_from_other_gateways_merge_and_keep_the_best_signal():
+    ing = Ingest(DEVICES)
+    frame = casualty(10)
+    ing.receive(frame, 1, -110, 1.0, 0)
+    out = ing.receive(frame, 2, -80, 9.0, 50)
+    assert out.verdict == "duplicates" and out.event is None
+    assert out.ack is not None                 # a retransmission is acknowledged again
+    assert out.radio.rssi == -80 and out.radio.gateways == ("1", "2")
+    assert ing.stats()["total"]["accepted"] == 1 and ing.stats()["2"]["duplicates"] == 1
+
+
+def test_the_same_frame_much_later_is_a_replay():
+    ing = Ingest(DEVICES)
+    frame = casualty(10)
+    ing.receive(frame, 1, -90, 5.0, 0)
+    out = ing.receive(frame, 1, -90, 5.0, 300_000)
+    assert out.verdict == "rejected_replay" and out.ack is None
+
+
+def test_an_old_counter_is_a_replay_but_a_little_out_of_order_is_fine():
+    ing = Ingest(DEVICES)
+    assert ing.receive(casualty(100), 1, -90, 5.0, 0).verdict == "accepted"
+    assert ing.receive(casualty(99, badge=102), 2, -90, 5.0, 10).verdict == "accepted"
+    assert ing.receive(casualty(10, badge=103), 1, -90, 5.0, 20).verdict == "rejected_replay"
+
+
+def test_a_forged_frame_is_rejected():
+    ing = Ingest(DEVICES)
+    out = ing.receive(casualty(10, key=bytes(16)), 1, -90, 5.0, 0)
+    assert out.verdict == "rejected_auth" and "forged" in out.detail
+
+
+def test_an_unknown_device_is_rejected():
+    ing = Ingest(DEVICES)
+    assert ing.receive(casualty(10, device=99), 1, -90, 5.0, 0).verdict == "rejected_unknown_device"
+
+
+def test_a_tracker_may_not_report_casualties():
+    ing = Ingest(DEVICES)
+    out = ing.receive(casualty(10, key=K_T, device=8), 1, -90, 5.0, 0)
+    assert out.verdict == "rejected_role"
+
+
+def test_garbage_is_corrupt():
+    ing = Ingest(DEVICES)
+    assert ing.receive(b"\x21\x00", 1, -90, 5.0, 0).verdict == "rejected_corrupt"
+    ing.reject_line(1, "checksum")
+    assert ing.stats()["1"]["rejected_corrupt"] == 2 and ing.stats()["1"]["frames_total"] == 2
+
+
+def test_a_tracker_position_names_its_group_and_degrees():
+    ing = Ingest(DEVICES)
+    frame = codec.encode_position(K_T, 8, 1, 583800000, 267200000, 77, 1, 9)
+    out = ing.receive(frame, 1, -90, 5.0, 0)
+    assert out.event == ("position", {"device": 8, "lat": 58.38, "lon": 26.72, "fix": 1, "sats": 9, "battery": 77},
+                         "tracker:8")
+    assert out.ack is None
+
+
+def test_stopp_ids_are_the_handsets_own_numbers():
+    ing = Ingest(DEVICES)
+    out = ing.receive(codec.encode_stopp_called(K_M, 7, 5, 3, "injury", None, None), 1, -90, 5.0, 0)
+    assert out.event == ("stopp_called", {"stopp": "7-3", "reason": "injury", "lat": None, "lon": None}, "marshal:7")
+    assert codec.decode_frame(out.ack).type == "ack_stopp"
+
+
+def test_a_restarted_station_still_knows_what_it_heard():
+    ing = Ingest(DEVICES)
+    ing.remember({7: 50}, {(7, 50), (7, 49)}, as_of_ms=1_000_000)
+    retry = ing.receive(casualty(50), 1, -90, 5.0, 1_010_000)
+    assert retry.verdict == "duplicates" and retry.ack is not None
+    assert ing.receive(casualty(49), 1, -90, 5.0, 2_000_000).verdict == "rejected_replay"
+    assert ing.receive(casualty(51), 1, -90, 5.0, 2_000_000).verdict == "accepted"
