@@ -8,11 +8,15 @@ import signal
 import sys
 
 NAME = "headless"
+STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth", "rejected_replay",
+             "rejected_unknown_device", "rejected_role")
 HELP = "Run a game without a window: rule timers, storage (and radio gateways, with --port)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="GAME", help="the game: a file or a database URL (default: the user's game file)")
+    parser.add_argument("--port", action="append", default=[], metavar="URL",
+                        help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); repeat for several")
     parser.add_argument("--speed", type=float, default=None,
                         help="game seconds per real second (a fast simulation); default: real time, kept across restarts")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="stop cleanly after this many real seconds")
@@ -24,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QCoreApplication, QTimer
 
     from controlroom.cli import CliError
+    from controlroom.core.radio_link import RadioBridge
     from controlroom.core.thread import CoreThread
     from controlroom.game.clock import format_time
     from controlroom.store.engine import database_url
@@ -57,6 +62,15 @@ def run(args: argparse.Namespace) -> int:
     core.character_died.connect(on_died)
     core.input_rejected.connect(lambda text: say(f"rejected: {text}"))
     core.stopped.connect(app.quit)
+    radio = RadioBridge(core, args.port) if args.port else None
+    if radio is not None:
+
+        def on_link(link: str, state: str, detail: str) -> None:
+            if not args.quiet or state == "lost":
+                say(f"gateway {link}: {state}" + (f" ({detail})" if detail else ""))
+
+        core.link_changed.connect(on_link)
+        core.loaded.connect(lambda _d: radio.start())
 
     def request_stop(*_):
         core.stop_requested.emit()
@@ -71,9 +85,14 @@ def run(args: argparse.Namespace) -> int:
         QTimer.singleShot(int(args.quit_after * 1000), request_stop)
     core.start()
     app.exec()
+    if radio is not None:
+        radio.stop()
     core.thread.wait(30_000)
     if args.stats_json:
-        stats = {"health": core.worker.health()}
+        ingest = core.worker.ingest.stats() if core.worker.ingest else {}
+        total = ingest.pop("total", {})
+        stats = {**{k: total.get(k, 0) for k in STAT_KEYS}, "per_gateway": ingest,
+                 "links": radio.stats() if radio else {}, "health": core.worker.health()}
         with open(args.stats_json, "w", encoding="utf-8") as f:
             json.dump(stats, f, indent=2)
     return status["code"]

@@ -1,0 +1,377 @@
+"""Serial transport to the LoRa gateways: one reader thread per gateway (no Qt).
+
+``GatewayLink(url, on_line, on_state)`` keeps one gateway connected.  ``url`` is
+anything ``serial.serial_for_url`` opens (``/dev/ttyUSB0``, ``COM5``,
+``socket://host:port``, ``loop://``), or ``usb:VID:PID[:SERIAL]`` (hex ids):
+the port of the USB device with those ids, looked up on every (re)connect.
+
+Callbacks run on the link's reader thread; the caller makes them thread-safe
+(e.g. by posting to the Qt event loop):
+
+- ``on_line(link_name, item)``: every line read, a ``lines.Item`` (parsed RX,
+  ID, TXOK, TXERR, ST lines ... and rejected ones with ``item.reason``).
+- ``on_state(link_name, state, detail)``, where state is one of STATES:
+
+  ``connecting``    opening the port; detail: text ("opening /dev/ttyUSB0",
+                    "found again on /dev/ttyUSB1 (was /dev/ttyUSB0)")
+  ``identifying``   open, ``ID?`` written, waiting for the answer; detail: text
+  ``identified``    the gateway answered; detail: its ID line dict
+                    (gateway, fw, region, freq, sf, bw, cr, extras)
+  ``unidentified``  open but no ID answer within ``identify_timeout``; the
+                    lines are read all the same; detail: text
+  ``lost``          the port failed, was unplugged or could not be opened;
+                    detail: the reason in words
+  ``retrying``      waiting before the next try; detail: seconds (float)
+  ``stopped``       not running (before start(), after stop()); detail: None
+
+A lost link is retried with back-off (``backoff_initial`` doubling up to
+``backoff_max``).  Before each retry it asks ``locate(link) -> port or None``
+where the gateway is now (None: try the same port again).  The default,
+``locate_usb``, looks for the USB vendor/product/serial ids remembered from the
+first successful open (``serial.tools.list_ports``), so a board that comes back
+as /dev/ttyUSB1 instead of /dev/ttyUSB0 is found again.
+"""
+
+import logging
+import os
+import threading
+import time
+from collections import namedtuple
+from contextlib import suppress
+
+import serial
+from serial.tools import list_ports
+
+from controlroom.radio import codec
+from controlroom.radio.lines import MAX_LINE, GatewayLineDecoder
+
+log = logging.getLogger(__name__)
+
+STATES = ("connecting", "identifying", "identified", "unidentified", "lost", "retrying", "stopped")
+UP_STATES = ("identifying", "identified", "unidentified")   # port open: send() works
+_ERRORS = (serial.SerialException, OSError)
+
+UsbIds = namedtuple("UsbIds", "vid pid serial")
+
+
+def usb_text(ids):
+    return "%04X:%04X%s" % (ids.vid, ids.pid, ":" + ids.serial if ids.serial else "")
+
+
+def parse_usb_url(url):
+    """'usb:VID:PID[:SERIAL]' (hex ids) -> UsbIds; None for any other URL.
+    A malformed usb: URL raises ValueError."""
+    if not url.lower().startswith("usb:"):
+        return None
+    parts = url.split(":", 3)
+    try:
+        if len(parts) < 3:
+            raise ValueError
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        raise ValueError("expected usb:VID:PID[:SERIAL] with hex ids, not %r" % url) from None
+    return UsbIds(vid, pid, parts[3] if len(parts) == 4 and parts[3] else None)
+
+
+def _comports():
+    try:
+        return list(list_ports.comports())
+    except Exception:  # noqa: BLE001 - enumeration is best effort
+        log.exception("listing serial ports failed")
+        return []
+
+
+def usb_ids_of(port):
+    """UsbIds of the serial device ``port`` (a path or a name like COM5), or
+    None when it is no USB device that list_ports knows."""
+    real = os.path.realpath(port)
+    for info in _comports():
+        if info.vid is not None and (info.device == port or os.path.realpath(info.device) == real):
+            return UsbIds(info.vid, info.pid, info.serial_number or None)
+    return None
+
+
+def find_usb_port(ids, previous=None, busy=()):
+    """The port of the USB device with ``ids`` (serial None: any serial number),
+    or None.  Several matches (boards without, or with equal, serial numbers):
+    ``previous`` if among them, else the first by name that is not ``busy``."""
+    found = sorted(info.device for info in _comports()
+                   if info.vid == ids.vid and info.pid == ids.pid
+                   and (ids.serial is None or info.serial_number == ids.serial))
+    if previous in found:
+        return previous
+    free = [port for port in found if port not in busy]
+    return (free or found or [None])[0]
+
+
+_in_use, _in_use_lock = set(), threading.Lock()    # ports open by a GatewayLink of this process
+
+
+def locate_usb(link):
+    """Default ``locate``: find ``link.usb_ids`` among the USB serial ports,
+    skipping ports that another link has open."""
+    if link.usb_ids is None:
+        return None
+    with _in_use_lock:
+        busy = frozenset(_in_use)
+    return find_usb_port(link.usb_ids, link.port, busy)
+
+
+class GatewayLink:
+    """One gateway on one port, read by its own (non-daemon) thread."""
+
+    def __init__(self, url, on_line, on_state, *, name=None, locate=None,
+                 identify_timeout=3.0, identify_interval=1.0, backoff_initial=0.2,
+                 backoff_max=5.0, read_timeout=0.2, write_timeout=1.0,
+                 baudrate=115200, max_line=MAX_LINE):
+        self.url = url
+        self.name = name or url
+        self.on_line, self.on_state = on_line, on_state
+        self._usb_url = parse_usb_url(url)
+        self.usb_ids = self._usb_url           # learnt on the first open of a device path
+        self.port = None if self._usb_url else url
+        self.locate = locate or locate_usb
+        self.identify_timeout, self.identify_interval = identify_timeout, identify_interval
+        self.backoff_initial, self.backoff_max = backoff_initial, backoff_max
+        self.read_timeout, self.write_timeout, self.baudrate = read_timeout, write_timeout, baudrate
+        self.state, self.state_detail = "stopped", None
+        self.identity = None                   # the last ID line dict
+        self.reconnects = self.bytes_read = self.sent = self.send_failures = self.callback_errors = 0
+        self.last_error = None                 # why it was last lost, in words
+        self._decoder = GatewayLineDecoder(max_line)
+        self._serial = None
+        self._lock = threading.Lock()          # the open port: writes, close, cancel
+        self._stats_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+        self._last_ask = 0.0
+
+    # -- public ------------------------------------------------------------------
+
+    @property
+    def gateway_id(self):
+        return self.identity["gateway"] if self.identity else None
+
+    @property
+    def is_up(self):
+        return self._serial is not None
+
+    def start(self):
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="gateway %s" % self.name)
+        self._thread.start()
+
+    def request_stop(self):
+        """Ask the reader thread to end (it notices within ``read_timeout``)."""
+        self._stop.set()
+        with self._lock, suppress(Exception):  # not every port type can cancel_read
+            if self._serial is not None:
+                self._serial.cancel_read()
+
+    def join(self, timeout=5.0):
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        return thread is None or not thread.is_alive()
+
+    def stop(self, timeout=5.0):
+        """Stop the reader and join it; True when it has ended."""
+        self.request_stop()
+        return self.join(timeout)
+
+    def send(self, line):
+        """Write one line (str or bytes; LF added).  False when the port is not
+        open or the write failed (the reader then reports the loss)."""
+        data = line.encode("ascii") if isinstance(line, str) else bytes(line)
+        if b"\n" in data.rstrip(b"\n") or b"\r" in data.rstrip(b"\r\n"):
+            raise ValueError("send() takes a single line")
+        data = data.rstrip(b"\r\n") + b"\n"
+        with self._lock:
+            ser = self._serial
+            if ser is None:
+                return False
+            try:
+                ser.write(data)
+            except (*_ERRORS, ValueError):
+                self.send_failures += 1
+                return False
+            self.sent += 1
+        return True
+
+    def stats(self):
+        with self._stats_lock:
+            d = self._decoder
+            return {"name": self.name, "url": self.url, "port": self.port, "state": self.state,
+                    "gateway": self.gateway_id, "identity": dict(self.identity or {}) or None,
+                    "lines": d.lines, "frames": d.kinds.get("rx", 0), "kinds": dict(d.kinds),
+                    "rejections": dict(d.counts), "reconnects": self.reconnects,
+                    "bytes": self.bytes_read, "sent": self.sent, "send_failures": self.send_failures,
+                    "usb": usb_text(self.usb_ids) if self.usb_ids else None,
+                    "last_error": self.last_error, "callback_errors": self.callback_errors}
+
+    # -- reader thread -------------------------------------------------------------
+
+    def _set_state(self, state, detail):
+        self.state, self.state_detail = state, detail
+        self._call(self.on_state, state, detail)
+
+    def _call(self, callback, *args):
+        try:
+            callback(self.name, *args)
+        except Exception:  # noqa: BLE001 - a broken callback must not stop the reader
+            self.callback_errors += 1
+            log.exception("gateway %s: callback %r failed", self.name, callback)
+
+    def _run(self):
+        delay, first, report_loss, opened_before = self.backoff_initial, True, True, False
+        while not self._stop.is_set():
+            port, note = self._pick_port(first)
+            first = False
+            ser = None
+            if port is not None:
+                self._set_state("connecting", note)
+                try:
+                    ser = self._open(port)
+                except (*_ERRORS, ValueError) as exc:
+                    note = "cannot open %s: %s" % (port, exc)
+            if ser is not None:
+                if opened_before:
+                    self.reconnects += 1
+                opened_before, report_loss, delay = True, True, self.backoff_initial
+                note = self._session(ser, port)
+                if note is None:
+                    break
+            if self._stop.is_set():
+                break
+            self.last_error = note
+            if report_loss:
+                self._set_state("lost", note)
+                report_loss = False
+            self._set_state("retrying", delay)
+            if self._stop.wait(delay):
+                break
+            delay = min(delay * 2, self.backoff_max)
+        self._set_state("stopped", None)
+
+    def _pick_port(self, first):
+        """(port to open or None, what is happening in words)."""
+        if first and self._usb_url is None:
+            return self.port, "opening %s" % self.port
+        try:
+            found = self.locate(self)
+        except Exception:  # noqa: BLE001
+            log.exception("gateway %s: locate failed", self.name)
+            found = None
+        if found is None:
+            if self.port is None:
+                return None, "no USB device %s is plugged in" % usb_text(self.usb_ids)
+            return self.port, "opening %s again" % self.port
+        previous, self.port = self.port, found
+        if previous is not None and found != previous:
+            return found, "found again on %s (was %s)" % (found, previous)
+        return found, "opening %s" % found
+
+    def _open(self, port):
+        options = {"baudrate": self.baudrate, "timeout": self.read_timeout,
+                   "write_timeout": self.write_timeout}
+        device = "://" not in port
+        if device and os.name == "posix":
+            options["exclusive"] = True        # two links on one port: the second fails
+        ser = serial.serial_for_url(port, **options)
+        if device and self.usb_ids is None:
+            self.usb_ids = usb_ids_of(port)
+        return ser
+
+    def _ask_id(self):
+        # Only after open() returned: open() flushes the input buffer.
+        self._last_ask = time.monotonic()
+        with self._lock:
+            self._serial.write((codec.format_id_request() + "\n").encode("ascii"))
+
+    def _session(self, ser, port):
+        """Read until stopped (-> None) or the port fails (-> the reason)."""
+        self._decoder.reset()                  # a partial line from before is garbage
+        with self._lock, _in_use_lock:
+            self._serial = ser
+            _in_use.add(port)
+        try:
+            self._set_state("identifying", "opened %s, asked the gateway to identify" % port)
+            self._ask_id()
+            deadline = time.monotonic() + self.identify_timeout
+            while not self._stop.is_set():
+                waiting = ser.in_waiting
+                data = ser.read(waiting if waiting > 0 else 1)
+                if data:
+                    self._feed(data)
+                if self.state == "identifying":
+                    now = time.monotonic()
+                    if now >= deadline:
+                        self._set_state("unidentified", "%s did not answer ID? within %g s; reading it "
+                                        "anyway" % (port, self.identify_timeout))
+                    elif now - self._last_ask >= self.identify_interval:
+                        self._ask_id()
+            return None
+        except _ERRORS as exc:
+            return "the gateway on %s was unplugged or its connection broke (%s)" % (port, exc)
+        finally:
+            with self._lock, _in_use_lock, suppress(Exception):
+                self._serial = None
+                _in_use.discard(port)
+                ser.close()
+
+    def _feed(self, data):
+        with self._stats_lock:
+            self.bytes_read += len(data)
+            items = self._decoder.feed(data)
+        for item in items:
+            if item.kind == "id":
+                if self.state != "identified" or item.fields != self.identity:
+                    self.identity = item.fields
+                    self._set_state("identified", item.fields)
+            elif (item.kind in ("rx", "status", "txok", "txerr") and self.state == "unidentified"
+                  and time.monotonic() - self._last_ask >= self.identify_timeout):
+                self._ask_id()                 # it talks now (rebooted?): ask again
+            self._call(self.on_line, item)
+
+
+class GatewaySet:
+    """Several gateway links (one per URL) sharing the callbacks."""
+
+    def __init__(self, urls, on_line, on_state, **options):
+        self.links = {}
+        for url in urls:
+            if url not in self.links:
+                self.links[url] = GatewayLink(url, on_line, on_state, **options)
+
+    def start(self):
+        for link in self.links.values():
+            link.start()
+
+    def stop(self, timeout=5.0):
+        """Stop every link (all at once) and join them; True when all ended."""
+        for link in self.links.values():
+            link.request_stop()
+        return all([link.join(timeout) for link in self.links.values()])
+
+    def targets(self, gateway):
+        """Links for ``gateway``: "all" (or None), a gateway id (int) or a link name."""
+        if gateway is None or gateway == "all":
+            return list(self.links.values())
+        return [link for link in self.links.values()
+                if link.gateway_id == gateway or link.name == gateway]
+
+    def send_to(self, gateway, line):
+        """Send ``line`` to one gateway or "all"; returns how many links took it."""
+        return sum(1 for link in self.targets(gateway) if link.send(line))
+
+    def stats(self):
+        return {name: link.stats() for name, link in self.links.items()}
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
