@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import QObject, Slot
 
 from controlroom.core.thread import CoreThread
@@ -16,6 +18,16 @@ class RadioBridge(QObject):
         self.core = core
         self.gateways = GatewaySet(urls, self._on_line, self._on_state, **link_options)
         core.ack_ready.connect(self._send_ack)
+        self._lock = threading.Lock()
+        self._heard: list[tuple] = []
+        self._signalled = False
+
+    def take(self) -> list[tuple]:
+        """The frames heard since the last take (called in the core's thread)."""
+        with self._lock:
+            heard, self._heard = self._heard, []
+            self._signalled = False
+        return heard
 
     def start(self) -> None:
         self.gateways.start()
@@ -24,11 +36,18 @@ class RadioBridge(QObject):
         self.gateways.stop()
 
     # Called from the reader threads: only emit (Qt queues the call into the core's thread).
+    # Frames are handed over in bunches: the first frame after a hand-over emits one
+    # signal, and whatever arrives before the core takes them rides along.
     def _on_line(self, link: str, item) -> None:
         if item.ok:
             f = item.fields
             if f["kind"] == "rx":
-                self.core.frame_heard.emit(f["gateway"], f["rssi"], f["snr"], f["frame"])
+                with self._lock:
+                    self._heard.append((f["gateway"], f["rssi"], f["snr"], f["frame"]))
+                    if self._signalled:
+                        return
+                    self._signalled = True
+                self.core.frames_heard.emit(_Take(self))
         else:
             gw = self._gateway_label(link)
             self.core.line_rejected.emit(gw, item.reason)
@@ -56,3 +75,15 @@ class RadioBridge(QObject):
 
     def stats(self) -> dict:
         return self.gateways.stats()
+
+
+class _Take:
+    """Iterating it takes the bridge's pending frames: they are read in the core's thread, in order."""
+
+    __slots__ = ("bridge",)
+
+    def __init__(self, bridge: RadioBridge) -> None:
+        self.bridge = bridge
+
+    def __iter__(self):
+        return iter(self.bridge.take())

@@ -38,7 +38,8 @@ class CoreThread(QObject):
     poll_requested = Signal()
     stop_requested = Signal()
     frame_heard = Signal(int, object, object, object)     # gateway, rssi, snr, frame bytes
-    line_rejected = Signal(int, str)                       # gateway, reason
+    frames_heard = Signal(object)                          # [(gateway, rssi, snr, frame bytes), ...]
+    line_rejected = Signal(str, str)                       # gateway id (or link name), reason
     link_changed = Signal(str, str, str)                   # link, state, detail
     ack_ready = Signal(int, str)
 
@@ -64,6 +65,7 @@ class CoreThread(QObject):
             (self.poll_requested, w.poll),
             (self.stop_requested, w.stop),
             (self.frame_heard, w.frame_received),
+            (self.frames_heard, w.frames_received),
             (self.line_rejected, w.line_rejected),
             (self.link_changed, w.link_changed),
         ):

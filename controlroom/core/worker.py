@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, 
 
 from controlroom.core.storage import BLOCKING, StorageWriter
 from controlroom.game.clock import Clock, WallClock
-from controlroom.game.events import SOURCE_GM, Event, EventError, make_event, validate
+from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
@@ -194,6 +194,12 @@ class CoreWorker(QObject):
         """An accepted radio frame's event, with its radio metadata."""
         self._receive(type_, fields, source, radio)
 
+    @Slot(object)
+    def frames_received(self, frames: list) -> None:
+        """Frames the gateways heard since the last call: [(gateway, rssi, snr, frame bytes), ...]."""
+        for gateway, rssi, snr, frame in frames:
+            self.frame_received(gateway, rssi, snr, frame)
+
     @Slot(int, object, object, object)
     def frame_received(self, gateway: int, rssi, snr, frame: bytes) -> None:
         """A frame a gateway heard: authenticated, de-duplicated, acknowledged, then an event."""
@@ -212,8 +218,8 @@ class CoreWorker(QObject):
                 self._alarmed[key] = now
                 self.alarm_raised.emit(Alarm(f"{out.verdict}:{out.device}:{now}", out.verdict, out.detail, now))
 
-    @Slot(int, str)
-    def line_rejected(self, gateway: int, reason: str) -> None:
+    @Slot(str, str)
+    def line_rejected(self, gateway: str, reason: str) -> None:
         """A serial line from a gateway that failed its checksum or did not parse."""
         if self.state is not None:
             self.ingest.reject_line(gateway, reason)
@@ -283,7 +289,7 @@ class CoreWorker(QObject):
             self._fire(now, batch)
             if radio is not None:       # copies heard by other gateways meanwhile: keep the best
                 radio = self.ingest.best(radio)
-            event = make_event(now, type_, source, **data)
+            event = Event(now, type_, data, source)        # data was checked when it arrived
             warnings_before = len(state.warnings)
             state.apply(event)
             self._new_warnings += len(state.warnings) - warnings_before

@@ -13,7 +13,16 @@ parse_line(text) -> dict (raises only FrameError, reason "line"/"checksum").
 """
 
 import struct
+import sys
 from hashlib import sha256
+
+# On CPython (the station) the C implementations of CRC, HMAC and hex are used;
+# the firmware runs the pure-Python versions below, which the tests check
+# against them.
+_CPYTHON = sys.implementation.name == "cpython"
+if _CPYTHON:
+    import binascii as _binascii
+    import hmac as _hmac
 
 VERSION = 1
 DOMAIN = b"controlroom/v1"
@@ -105,7 +114,14 @@ class Frame:
 
 
 def hmac_sha256(key, msg):
-    """HMAC-SHA256 (RFC 2104) from hashlib.sha256 alone."""
+    """HMAC-SHA256 (RFC 2104)."""
+    if _CPYTHON:
+        return _hmac.digest(bytes(key), bytes(msg), "sha256")
+    return hmac_sha256_py(key, msg)
+
+
+def hmac_sha256_py(key, msg):
+    """HMAC-SHA256 (RFC 2104) from hashlib.sha256 alone (what the firmware runs)."""
     key = bytes(key)
     if len(key) > 64:
         key = sha256(key).digest()
@@ -129,6 +145,15 @@ def crc16(data):
     crc16(b"123456789") == 0x29B1.  A str is taken as its ASCII bytes."""
     if isinstance(data, str):
         data = data.encode()
+    if _CPYTHON:
+        return _binascii.crc_hqx(data, 0xFFFF)
+    return crc16_py(data)
+
+
+def crc16_py(data):
+    """crc16 in plain Python (what the firmware runs)."""
+    if isinstance(data, str):
+        data = data.encode()
     crc = 0xFFFF
     for b in data:
         crc ^= b << 8
@@ -139,11 +164,25 @@ def crc16(data):
 
 def hexlify(data):
     """bytes -> uppercase hex str."""
+    if _CPYTHON:
+        return bytes(data).hex().upper()
     return "".join(["%02X" % b for b in bytes(data)])
 
 
 def unhexlify(text):
     """Hex str (either case, even length, nothing else) -> bytes; ValueError otherwise."""
+    if not isinstance(text, str) or len(text) % 2:
+        raise ValueError("hex needs an even number of digits")
+    if _CPYTHON:
+        try:
+            return _binascii.unhexlify(text)      # strict: hex digits only, no spaces
+        except (ValueError, _binascii.Error):
+            raise ValueError("not a hex digit")
+    return unhexlify_py(text)
+
+
+def unhexlify_py(text):
+    """unhexlify in plain Python (what the firmware runs)."""
     if not isinstance(text, str) or len(text) % 2:
         raise ValueError("hex needs an even number of digits")
     out = bytearray(len(text) // 2)

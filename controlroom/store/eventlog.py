@@ -93,21 +93,24 @@ class EventLog:
         """
         wall = int(time.time() * 1000) if wall_ms is None else wall_ms
         pairs = [(it, None) if isinstance(it, Event) else it for it in items]
-        for attempt in range(3):
+        # First try: the radio ingest has already dropped copies, so the insert
+        # normally just works.  If the database's unique key says a frame is
+        # there already (stored before a restart, or by another station), the
+        # batch is rolled back and done again, looking each frame up first.
+        for check_first in (False, True, True):
             try:
-                return self._append(pairs, wall)
+                return self._append(pairs, wall, check_first)
             except IntegrityError:
-                if attempt == 2:
-                    raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
+                continue
             except DBAPIError as exc:
                 raise StoreError(explain(exc, self.where, self.path)) from exc
-        raise AssertionError("unreachable")
+        raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
 
-    def _append(self, pairs: list[tuple[Event, RadioMeta | None]], wall: int) -> AppendResult:
+    def _append(self, pairs: list[tuple[Event, RadioMeta | None]], wall: int, check_first: bool) -> AppendResult:
         result = AppendResult()
         with self.engine.begin() as conn:
             keys = {(r.device, r.counter) for _, r in pairs if r is not None}
-            seen = self._stored_keys(conn, keys) if keys else set()
+            seen = self._stored_keys(conn, keys) if keys and check_first else set()
             rows, kept = [], []
             for i, (event, radio) in enumerate(pairs):
                 if radio is not None:
@@ -125,14 +128,12 @@ class EventLog:
 
     @staticmethod
     def _stored_keys(conn, keys: set[tuple[int, int]]) -> set[tuple[int, int]]:
-        by_device: dict[int, list[int]] = {}
-        for device, counter in keys:
-            by_device.setdefault(device, []).append(counter)
-        found = set()
-        for device, counters in by_device.items():
-            q = sa.select(EVENTS.c.device, EVENTS.c.counter).where(
-                EVENTS.c.device == device, EVENTS.c.counter.in_(counters)
-            )
+        """Which of these (device, counter) frames are stored already (one query per 500)."""
+        found: set[tuple[int, int]] = set()
+        keys_list = sorted(keys)
+        pair = sa.tuple_(EVENTS.c.device, EVENTS.c.counter)
+        for i in range(0, len(keys_list), 500):
+            q = sa.select(EVENTS.c.device, EVENTS.c.counter).where(pair.in_(keys_list[i:i + 500]))
             found.update((d, c) for d, c in conn.execute(q))
         return found
 

@@ -163,16 +163,22 @@ def test_compare_digest():
 
 def test_codec_imports_only_struct_and_hashlib():
     # The MicroPython subset: no hmac, typing, dataclasses ... (the MicroPython
-    # tests prove it runs; this keeps CPython-only imports out early).
+    # tests prove it runs; this keeps CPython-only imports out early).  The one
+    # exception: the station's C fast paths, imported under ``if _CPYTHON:``.
     tree = ast.parse(CODEC_PY.read_text(encoding="utf-8"))
-    imported = set()
+    imported, fast = set(), set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "_CPYTHON":
+            for inner in node.body:
+                if isinstance(inner, ast.Import):
+                    fast |= {a.name for a in inner.names}
+        elif isinstance(node, ast.Import) and node not in getattr(tree, "_fast", ()):
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module)
         assert not isinstance(node, (ast.NamedExpr, ast.JoinedStr)), "walrus / f-string in codec.py"
-    assert imported == {"struct", "hashlib"}
+    assert fast == {"binascii", "hmac"}
+    assert imported - fast == {"struct", "hashlib", "sys"}
 
 
 # --- encoders: round trips ---------------------------------------------------------
@@ -520,3 +526,36 @@ def test_protocol_md_lists_every_code():
         for i, name in enumerate(table, 1):
             assert re.search(r"^\| %d \| `%s` \|" % (i, name), doc, re.M), name
     assert codec.DOMAIN.decode() in doc
+
+
+# --- the station's C fast paths equal the firmware's plain Python -------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(hst.binary(max_size=300), hst.binary(min_size=1, max_size=80))
+def test_fast_crc_hmac_and_hex_equal_the_firmware_versions(data, key):
+    from controlroom.radio import codec as c
+
+    assert c.crc16(data) == c.crc16_py(data)
+    assert c.hmac_sha256(key, data) == c.hmac_sha256_py(key, data)
+    text = c.hexlify(data)
+    assert text == "".join("%02X" % b for b in data)
+    assert c.unhexlify(text) == c.unhexlify_py(text) == data
+    assert c.unhexlify(text.lower()) == data
+
+
+@settings(max_examples=200, deadline=None)
+@given(hst.text(alphabet="0123456789abcdefABCDEF gx+-_", max_size=12))
+def test_fast_unhexlify_is_as_strict_as_the_firmware(text):
+    from controlroom.radio import codec as c
+
+    def outcome(f):
+        try:
+            return f(text)
+        except ValueError:
+            return "error"
+
+    assert outcome(c.unhexlify) == outcome(c.unhexlify_py)
