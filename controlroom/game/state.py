@@ -21,6 +21,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import FieldReports
+from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
@@ -29,7 +30,7 @@ from controlroom.rules.profile import RulesProfile, default_profile
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
 
 
-class GameState(FieldReports):
+class GameState(FieldReports, StoppRules):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
@@ -367,14 +368,6 @@ class GameState(FieldReports):
         else:
             ch.regen_at = c + ch.regen_period
 
-    def _e_stopp_overdue(self, ev: Event) -> None:
-        s = self.active_stopps.get(ev.data["stopp"])
-        if s is None or s.overdue_alerted or self.t - s.called < self.profile.stopp_overdue_ms:
-            self._warn("stale_timer", f"STOPP {ev.data['stopp']!r} is not overdue")
-            return
-        s.overdue_alerted = True
-        self._dirty_stopps.add(s.id)
-
     # -- a game master's rulings -------------------------------------------
     def _e_hp_set(self, ev: Event) -> None:
         ch = self._char(ev)
@@ -416,48 +409,6 @@ class GameState(FieldReports):
             ch.dying_at = ch.wake_at = ch.regen_at = ch.respawn_at = None
         self._dirty.update(self.characters)
 
-    def _e_stopp_called(self, ev: Event) -> None:
-        d = ev.data
-        if d["stopp"] in self.active_stopps:
-            self._warn("stopp_active", f"STOPP {d['stopp']!r} is already in force")
-            return
-        if d["badges"]:
-            covered = frozenset(b for b in d["badges"] if b in self.characters)
-        elif d["groups"]:
-            groups = self.roster.groups()
-            covered = frozenset(b for g in d["groups"] for b in groups.get(g, ()))
-        else:
-            covered = frozenset(self.characters)
-        s = Stopp(d["stopp"], self.t, covered, d["groups"], d["badges"], d.get("caller"), d["reason"], d.get("lat"), d.get("lon"))
-        self.stopps[s.id] = self.active_stopps[s.id] = s
-        for b in covered:
-            ch = self.characters[b]
-            if ch.stops == 0:
-                ch.frozen_since = self.t
-            ch.stops += 1
-        self._dirty.update(covered)
-        self._dirty_stopps.add(s.id)
-
-    def _e_stopp_lifted(self, ev: Event) -> None:
-        s = self.active_stopps.pop(ev.data["stopp"], None)
-        if s is None:
-            self._warn("stopp_unknown", f"no STOPP {ev.data['stopp']!r} is in force")
-            return
-        s.lifted = self.t
-        s.trivial = ev.data["trivial"]
-        for b in s.covered:
-            ch = self.characters[b]
-            ch.stops -= 1
-            if ch.stops == 0:
-                ch.frozen_ms += self.t - ch.frozen_since
-        self._dirty.update(s.covered)
-        self._dirty_stopps.add(s.id)
-        if s.trivial and self.profile.trivial_stopp_unconscious and s.caller in self.characters:
-            caller = self.characters[s.caller]
-            if caller.condition != DEAD:
-                self._dirty.add(caller.badge)
-                self._fall(caller)
-
     def _e_note(self, ev: Event) -> None:
         pass
 
@@ -477,13 +428,6 @@ class GameState(FieldReports):
             if at is not None:
                 out.append(Deadline(kind, ch.due(at), max(0, at - c), badge=badge))
         return out
-
-    def stopp_deadline(self, stopp_id: str) -> Deadline | None:
-        s = self.active_stopps.get(stopp_id)
-        if s is None or s.overdue_alerted:
-            return None
-        due = s.called + self.profile.stopp_overdue_ms
-        return Deadline(STOPP_OVERDUE, due, max(0, due - self.t), stopp=stopp_id)
 
     def pending_deadlines(self) -> list[Deadline]:
         """Every pending rule deadline, soonest first (deadlines held by a STOPP last)."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Mapping
 
 from controlroom.game.clock import format_time
-from controlroom.game.state import CONDITIONS, DEAD, Deadline, GameState
+from controlroom.game.character import DEAD, Deadline
+from controlroom.game.state import GameState
+from controlroom.game.views import side_counts
 
 
 def _deadline(d: Deadline) -> dict[str, Any]:
@@ -23,7 +24,6 @@ def _deadline(d: Deadline) -> dict[str, Any]:
 
 def summarize(state: GameState, name: str = "", warning_lines: Mapping[int, int] | None = None) -> dict[str, Any]:
     """Per side the counts by condition, per character state and deadlines, and the warnings."""
-    sides: dict[str, Counter] = {}
     characters: dict[str, Any] = {}
     died: dict[int, list[dict[str, str]]] = {}
     for t, badge, cause, _source in state.deaths:
@@ -31,10 +31,6 @@ def summarize(state: GameState, name: str = "", warning_lines: Mapping[int, int]
     for badge in sorted(state.characters):
         ch = state.characters[badge]
         m = ch.member
-        counts = sides.setdefault(m.side, Counter({c: 0 for c in CONDITIONS}))
-        counts[ch.condition] += 1
-        counts["deaths"] += ch.deaths
-        counts["in_valhalla"] += ch.in_valhalla
         entry: dict[str, Any] = {
             "name": m.name, "side": m.side, "group": m.group, "class": m.cls,
             "state": ch.condition, "hp": ch.hp, "max_hp": ch.max_hp,
@@ -65,7 +61,7 @@ def summarize(state: GameState, name: str = "", warning_lines: Mapping[int, int]
             "ended": format_time(sc.ended) if sc.ended is not None else None,
         },
         "events": state.events_applied,
-        "sides": {side: dict(sides[side]) for side in sorted(sides)},
+        "sides": side_counts(state),
         "characters": characters,
         "deadlines": [_deadline(d) for d in state.pending_deadlines()],
         "stopps": [
