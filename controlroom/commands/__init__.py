@@ -11,4 +11,5 @@ COMMANDS = (
     "roster",
     "headless",
     "keys",
+    "sim",
 )

@@ -1,0 +1,217 @@
+"""``controlroom sim``: pretend to be the LoRa gateways of a battle, so that a station can be tried without hardware."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sys
+from dataclasses import replace
+
+NAME = "sim"
+HELP = "Simulate a battle's LoRa gateways on pseudo-terminals or serial ports, to try a station without hardware."
+EPILOG = """\
+The first line printed is the serial ports, separated by spaces (with --pty, the
+pseudo-terminals to give the station: controlroom headless --db GAME --port P1
+--port P2 ...).  The battle starts once a station has identified every gateway
+(ID?), runs --duration game minutes at --speed, and the simulator exits 0 a few
+seconds after it (--drain), or at Ctrl+C / SIGTERM, after writing --truth.
+
+With --db the roster and the radio devices with their keys are registered in
+that game first (an existing roster and existing devices are kept), so a
+station opened on the same game knows them.  WITHOUT --db THE STATION DOES NOT
+KNOW THE DEVICES' KEYS and rejects every frame as coming from an unknown device.
+Give the station the same --speed: the truth file's counts assume the station's
+120 game-second copy window (copies within it are duplicates; the attacker's
+replays come 180 or more game seconds after the first copy)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--pty", action="store_true", help="create one pseudo-terminal per gateway (Linux, macOS)")
+    where.add_argument("--port", action="append", metavar="URL",
+                       help="an existing serial port or pyserial URL, once per gateway (e.g. socket://host:4000)")
+    parser.add_argument("--db", metavar="GAME", help="register roster and devices (with keys) in this game first")
+    parser.add_argument("--roster", metavar="CSV", help="the roster (when the game has none yet); default: generated")
+    parser.add_argument("--sides", type=int, help="generated roster: sides (default 2)")
+    parser.add_argument("--groups", type=int, help="generated roster: groups in all, spread over the sides (default 6)")
+    parser.add_argument("--players", type=int, help="generated roster: players in all (default 60)")
+    parser.add_argument("--seed", type=int, help="the same seed plays the same battle (default: a random one, printed)")
+    parser.add_argument("--speed", type=float, default=1.0, help="game seconds per real second (default 1: real time)")
+    parser.add_argument("--duration", type=float, default=60.0, metavar="MINUTES", help="game minutes (default 60)")
+    parser.add_argument("--gateways", type=int, help="gateways with --pty (default 2); with --port, one per port")
+    parser.add_argument("--loss", type=float, default=0.05, metavar="F", help="fraction of frames lost on air (0.05)")
+    parser.add_argument("--corrupt-rate", type=float, default=0.01, metavar="F",
+                        help="fraction of serial lines damaged on the way to the station (0.01)")
+    parser.add_argument("--forge-rate", type=float, default=0.0, metavar="F",
+                        help="forged frames (wrong tag) added, per frame sent (0)")
+    parser.add_argument("--replay-rate", type=float, default=0.0, metavar="F",
+                        help="old frames replayed by an attacker, per frame sent (0)")
+    parser.add_argument("--origin", metavar="LAT,LON", default="58.38,26.72", help="centre of the field (degrees)")
+    parser.add_argument("--drain", type=float, default=3.0, metavar="SECONDS",
+                        help="real seconds to wait for the last acks after the battle (3)")
+    parser.add_argument("--truth", metavar="FILE.json", help="write what was sent to the station here at the end")
+    parser.add_argument("--quiet", action="store_true", help="print only the first line (the ports)")
+
+
+def _check(args: argparse.Namespace) -> tuple[float, float]:
+    from controlroom.cli import CliError
+
+    generated = [n for n in ("sides", "groups", "players") if getattr(args, n) is not None]
+    if args.roster and generated:
+        raise CliError(f"give --roster or --{generated[0]} (a generated roster), not both")
+    for name in ("speed", "duration"):
+        if getattr(args, name) <= 0:
+            raise CliError(f"--{name} must be above 0")
+    for name in ("loss", "corrupt_rate", "forge_rate", "replay_rate"):
+        if not 0 <= getattr(args, name) <= 1:
+            raise CliError(f"--{name.replace('_', '-')} is a fraction from 0 to 1")
+    if args.port and args.gateways is not None and args.gateways != len(args.port):
+        raise CliError(f"--gateways {args.gateways} but {len(args.port)} --port: give one --port per gateway")
+    if args.pty and not 1 <= (args.gateways or 2) <= 255:
+        raise CliError("--gateways must be 1 to 255")
+    try:
+        lat, lon = (float(v) for v in args.origin.split(","))
+    except ValueError:
+        raise CliError(f"--origin must be LAT,LON in degrees, not {args.origin!r}") from None
+    if not (-85 <= lat <= 85 and -180 <= lon <= 180):
+        raise CliError(f"--origin {args.origin} is not on the map")
+    return lat, lon
+
+
+def _roster(args, profile, seed):
+    from controlroom.radio.battle import generate_roster
+    from controlroom.store.roster_csv import read_roster_csv
+
+    if args.roster:
+        return read_roster_csv(args.roster, profile)
+    return generate_roster(args.sides or 2, args.groups or 6, args.players or 60, seed, profile)
+
+
+def register_devices(store, planned):
+    """The planned devices as the game knows them: an existing device of the same role and duty (marshal,
+    group or siege engine) is reused with its id and key; the others are registered, with fresh keys."""
+    from controlroom.store.devices import devices, register_device
+
+    existing = devices(store)
+    taken, out = set(existing), []
+    for p in planned:
+        match = next((d for d in existing.values() if d.role == p.role and d.id in taken and
+                      (d.marshal, d.group, d.siege_engine) == (p.marshal, p.group, p.siege_engine)), None)
+        if match is not None:
+            taken.discard(match.id)             # each existing device stands for one planned device
+            out.append(replace(p, id=match.id, key=match.key, label=match.label))
+            continue
+        device_id = p.id
+        while device_id in existing or device_id in {d.id for d in out}:
+            device_id += 1
+        info = register_device(store, device_id, p.role, p.label, group=p.group, siege_engine=p.siege_engine,
+                               marshal=p.marshal)
+        out.append(replace(p, id=device_id, key=info.key))
+    return out
+
+
+def prepare(args, seed: int, origin):
+    """(battle, notes): the roster and devices (registered in --db), and the battle they fight."""
+    from controlroom.radio.battle import generate, plan_devices
+    from controlroom.rules.profile import default_profile
+
+    notes, floor = [], {}
+    if args.db is None:
+        profile = default_profile()
+        members = _roster(args, profile, seed)
+        devices = plan_devices(members, seed)
+        notes.append("no --db: the station does not know these devices' keys and will reject every frame")
+    else:
+        from controlroom.store.game import GameStore
+
+        with GameStore.open(args.db) as store:
+            profile = store.profile()
+            members = store.roster()
+            if members:
+                ignored = " (--roster and --sides/--groups/--players are ignored)" if args.roster or any(
+                    getattr(args, n) is not None for n in ("sides", "groups", "players")) else ""
+                notes.append(f"using the roster of {store.name}: {len(members)} players{ignored}")
+            else:
+                members = _roster(args, profile, seed)
+                store.save_roster(members)
+                notes.append(f"roster of {len(members)} players saved in {store.name}")
+            devices = register_devices(store, plan_devices(members, seed))
+            counters = getattr(store.log, "radio_counters", None)
+            floor = counters()[0] if counters else {}
+            notes.append(f"{len(devices)} devices registered in {store.name} (keys kept in the game)")
+    battle = generate(members, devices, args.duration, seed, origin, profile, floor)
+    return battle, notes
+
+
+def run(args: argparse.Namespace) -> int:
+    from controlroom.cli import CliError
+    from controlroom.radio.sim_links import close_all, open_ports, open_ptys
+    from controlroom.radio.simulator import Simulator
+    from controlroom.rules.profile import ProfileError
+    from controlroom.store.errors import StoreError
+    from controlroom.store.roster_csv import RosterImportError
+
+    origin = _check(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
+    try:
+        battle, notes = prepare(args, seed, origin)
+    except RosterImportError as exc:
+        raise CliError(f"{args.roster}:\n  " + "\n  ".join(exc.problems)) from None
+    except (StoreError, ProfileError, ValueError, OSError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
+    except Exception as exc:  # noqa: BLE001 - pyserial raises several kinds
+        raise CliError(f"cannot open the ports: {exc}") from None
+    say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    print(" ".join(p.name for p in ports), flush=True)
+    sides = ", ".join(battle.sides())
+    groups = len({m.group for m in battle.members})
+    say(f"seed {seed}: {len(battle.members)} players in {groups} groups ({sides}), {len(battle.devices)} devices, "
+        f"{len(battle.transmissions)} frames over {args.duration:g} game minutes")
+    for note in notes:
+        say(note)
+    sim = Simulator(battle, ports, speed=args.speed, loss=args.loss, corrupt_rate=args.corrupt_rate,
+                    forge_rate=args.forge_rate, replay_rate=args.replay_rate, seed=seed, drain=args.drain,
+                    progress=say)
+    old = {sig: signal.signal(sig, lambda *_: sim.stop()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        truth = sim.run()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        close_all(ports)
+    if not truth["complete"]:
+        say("stopped before the end of the battle")
+    if args.truth:
+        try:
+            _write_json(args.truth, truth)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.truth}: {exc.strerror or exc}") from None
+        say(f"truth written to {args.truth}")
+    return 0
+
+
+def _write_json(path: str, data: dict) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+if __name__ == "__main__":          # python -m controlroom.commands.sim ... (before "sim" is registered)
+    from controlroom.cli import CliError
+
+    _parser = argparse.ArgumentParser(prog="controlroom sim", description=HELP)
+    add_arguments(_parser)
+    try:
+        sys.exit(run(_parser.parse_args()))
+    except CliError as _exc:
+        print(f"controlroom: {_exc}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,162 @@
+"""The simulator's serial ports: pseudo-terminals it creates, or existing ports opened with pyserial.
+
+A port has ``name`` (what a station opens: the pty's slave path, or the URL),
+``write(data) -> bool`` and ``close()``.  ``Readers`` runs one reader thread per
+port and puts every complete line, as ``(port index, bytes)``, on a queue.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import queue
+import select
+import threading
+import time
+import tty
+
+from controlroom.radio.lines import LineSplitter
+
+POLL = 0.05          # seconds a reader or a blocked write waits before it looks at the stop flag
+
+
+class PtyPort:
+    """A pseudo-terminal: the simulator keeps the master, a station opens ``name`` (the slave).
+
+    The slave is in raw mode (no echo, no CR/LF translation) and stays open here
+    too, so the pty lives while a station closes and reopens it.
+    """
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.name = os.ttyname(self.slave)
+        self._closed = False
+
+    def read(self, timeout: float) -> bytes:
+        if self._closed:
+            time.sleep(timeout)
+            return b""
+        try:
+            ready, _, _ = select.select([self.master], [], [], timeout)
+            return os.read(self.master, 4096) if ready else b""
+        except BlockingIOError:
+            return b""
+        except OSError as exc:
+            if exc.errno not in (errno.EIO, errno.EBADF):
+                raise
+            time.sleep(timeout)
+            return b""
+
+    def write(self, data: bytes, stop: threading.Event | None = None) -> bool:
+        """Write everything (waiting while the station does not read), unless closed or stopped."""
+        view = memoryview(data)
+        while view:
+            if self._closed or (stop is not None and stop.is_set()):
+                return False
+            try:
+                view = view[os.write(self.master, view):]
+            except BlockingIOError:
+                select.select([], [self.master], [], POLL)
+            except OSError:
+                return False
+        return True
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            for fd in (self.master, self.slave):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+
+class SerialPort:
+    """An existing port (``/dev/ttyUSB0``, ``COM5``, ``socket://host:port`` ...) opened with pyserial."""
+
+    def __init__(self, url: str) -> None:
+        import serial
+
+        self.name = url
+        self._errors = (serial.SerialException, OSError, ValueError)
+        self.ser = serial.serial_for_url(url, baudrate=115200, timeout=POLL, write_timeout=2.0)
+        self._lock = threading.Lock()
+
+    def read(self, timeout: float) -> bytes:
+        try:
+            waiting = self.ser.in_waiting
+            return self.ser.read(waiting if waiting > 0 else 1)
+        except self._errors:
+            time.sleep(timeout)
+            return b""
+
+    def write(self, data: bytes, stop: threading.Event | None = None) -> bool:
+        with self._lock:
+            try:
+                return self.ser.write(data) == len(data)
+            except self._errors:
+                return False
+
+    def close(self) -> None:
+        try:
+            self.ser.close()
+        except self._errors:
+            pass
+
+
+def open_ptys(n: int) -> list[PtyPort]:
+    ports: list[PtyPort] = []
+    try:
+        for _ in range(n):
+            ports.append(PtyPort())
+    except OSError:
+        close_all(ports)
+        raise
+    return ports
+
+
+def open_ports(urls: list[str]) -> list[SerialPort]:
+    """Open every URL; on a failure the ones opened are closed and the error raised."""
+    ports: list[SerialPort] = []
+    try:
+        for url in urls:
+            ports.append(SerialPort(url))
+    except Exception:
+        close_all(ports)
+        raise
+    return ports
+
+
+def close_all(ports) -> None:
+    for p in ports:
+        p.close()
+
+
+class Readers:
+    """One thread per port, splitting what it reads into lines on ``self.lines`` (index, bytes)."""
+
+    def __init__(self, ports, max_line: int = 1024) -> None:
+        self.ports = list(ports)
+        self.lines: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._read, args=(i, max_line), name=f"sim gateway {i + 1}")
+                         for i in range(len(self.ports))]
+
+    def start(self) -> None:
+        for t in self._threads:
+            t.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            if t.is_alive():
+                t.join(5.0)
+
+    def _read(self, i: int, max_line: int) -> None:
+        port, splitter = self.ports[i], LineSplitter(max_line)
+        while not self._stop.is_set():
+            data = port.read(POLL)
+            for line in splitter.feed(data) if data else ():
+                self.lines.put((i, line))
