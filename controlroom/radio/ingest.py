@@ -32,6 +32,11 @@ ROLE_TYPES = {
 }
 WINDOW = 64            # out-of-order counters accepted below the highest (an anti-replay window)
 COPY_WINDOW_MS = 120_000
+# A handset retries an unacknowledged STOPP every minute for as long as it takes
+# (hardware/PROTOCOL.md, section 6): a frame that wants an acknowledgement is a
+# retry, acknowledged again without an alarm, for this long after it was first heard.
+RETRY_WINDOW_MS = 1_800_000
+REACK_AFTER_MS = 2_000  # copies within 2 s of the last acknowledgement need none of their own
 
 
 @dataclass(slots=True)
@@ -49,6 +54,7 @@ class Outcome:
 class _Seen:
     first_ms: int
     meta: RadioMeta
+    acked_ms: int | None = None
 
 
 @dataclass
@@ -111,14 +117,18 @@ class Ingest:
         seen = self.seen.get(key)
         if seen is not None:
             # The same frame again: another gateway, or the handset retrying.
-            if now_ms - seen.first_ms <= self.copy_window_ms:
+            window = RETRY_WINDOW_MS if frame.needs_ack else self.copy_window_ms
+            if now_ms - seen.first_ms <= window:
                 best = seen.meta
                 gws = tuple(dict.fromkeys(best.gateways + meta.gateways))
                 better = rssi is not None and (best.rssi is None or rssi > best.rssi)
                 seen.meta = RadioMeta(frame.device, frame.counter, rssi if better else best.rssi,
                                       snr if better else best.snr, gws)
-                return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta,
-                               ack=self._ack(frame, dev, gateway))
+                ack = None
+                if seen.acked_ms is None or now_ms - seen.acked_ms >= REACK_AFTER_MS:
+                    ack = self._ack(frame, dev, gateway)
+                    seen.acked_ms = now_ms if ack is not None else seen.acked_ms
+                return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta, ack=ack)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=f"frame {frame.counter} of device {dev.id} was heard long ago (replayed?)")
         top = self.highest.get(frame.device, -1)
@@ -132,9 +142,10 @@ class Ingest:
         if event is None:
             return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")
         self.highest[frame.device] = max(top, frame.counter)
-        self.seen[key] = _Seen(now_ms, meta)
+        ack = self._ack(frame, dev, gateway)
+        self.seen[key] = _Seen(now_ms, meta, now_ms if ack is not None else None)
         self._forget(now_ms)
-        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, self._ack(frame, dev, gateway))
+        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack)
 
     def _ack(self, frame: codec.Frame, dev: DeviceInfo, gateway: int) -> bytes | None:
         if not frame.needs_ack:
@@ -147,7 +158,7 @@ class Ingest:
         """Old copies need no merging; what is older is judged by the counter window alone."""
         if len(self.seen) < 50_000:
             return
-        horizon = now_ms - self.copy_window_ms
+        horizon = now_ms - RETRY_WINDOW_MS
         self.seen = {k: v for k, v in self.seen.items() if v.first_ms >= horizon or k[1] > self.highest[k[0]] - WINDOW}
 
 

@@ -32,17 +32,28 @@ def test_copies_from_other_gateways_merge_and_keep_the_best_signal():
     ing.receive(frame, 1, -110, 1.0, 0)
     out = ing.receive(frame, 2, -80, 9.0, 50)
     assert out.verdict == "duplicates" and out.event is None
-    assert out.ack is not None                 # a retransmission is acknowledged again
+    assert out.ack is None                     # the first acknowledgement went out 50 ms ago
+    retry = ing.receive(frame, 1, -100, 3.0, 4_000)
+    assert retry.verdict == "duplicates" and retry.ack is not None   # a retry is acknowledged again
     assert out.radio.rssi == -80 and out.radio.gateways == ("1", "2")
     assert ing.stats()["total"]["accepted"] == 1 and ing.stats()["2"]["duplicates"] == 1
 
 
 def test_the_same_frame_much_later_is_a_replay():
     ing = Ingest(DEVICES)
-    frame = casualty(10)
+    frame = codec.encode_position(K_T, 8, 5, 583800000, 267200000, 77, 1, 9)
     ing.receive(frame, 1, -90, 5.0, 0)
     out = ing.receive(frame, 1, -90, 5.0, 300_000)
     assert out.verdict == "rejected_replay" and out.ack is None
+
+
+def test_a_stopp_retried_for_many_minutes_is_still_a_retry_then_a_replay():
+    ing = Ingest(DEVICES)
+    frame = codec.encode_stopp_called(K_M, 7, 5, 1, "injury", None, None)
+    assert ing.receive(frame, 1, -90, 5.0, 0).verdict == "accepted"
+    retry = ing.receive(frame, 1, -90, 5.0, 600_000)            # acks lost for ten minutes
+    assert retry.verdict == "duplicates" and retry.ack is not None
+    assert ing.receive(frame, 1, -90, 5.0, 3_600_000).verdict == "rejected_replay"
 
 
 def test_an_old_counter_is_a_replay_but_a_little_out_of_order_is_fine():
@@ -97,5 +108,5 @@ def test_a_restarted_station_still_knows_what_it_heard():
     ing.remember({7: 50}, {(7, 50), (7, 49)}, as_of_ms=1_000_000)
     retry = ing.receive(casualty(50), 1, -90, 5.0, 1_010_000)
     assert retry.verdict == "duplicates" and retry.ack is not None
-    assert ing.receive(casualty(49), 1, -90, 5.0, 2_000_000).verdict == "rejected_replay"
-    assert ing.receive(casualty(51), 1, -90, 5.0, 2_000_000).verdict == "accepted"
+    assert ing.receive(casualty(49), 1, -90, 5.0, 3_000_000).verdict == "rejected_replay"
+    assert ing.receive(casualty(51), 1, -90, 5.0, 3_000_000).verdict == "accepted"

@@ -57,12 +57,12 @@ def test_headless_station_on_a_pty(tmp_path):
         for text in lines:
             os.write(master, (text + "\n").encode())
         acks = []
-        while len(acks) < 3:                  # the frame, its copy, and the kill
+        while len(acks) < 2:                  # the frame (its copy came within 2 s: no second ack), the kill
             line = _read_line(master, deadline)
             if line.startswith("TX "):
                 acks.append(codec.decode_frame(codec.parse_line(line)["frame"]))
                 os.write(master, (codec.format_txok_line(acks[-1].counter) + "\n").encode())
-        assert sorted(a.fields["acked_counter"] for a in acks) == [1, 1, 4]
+        assert sorted(a.fields["acked_counter"] for a in acks) == [1, 4]
         assert all(codec.verify(a, key) for a in acks)
         out, err = proc.communicate(timeout=30)
     finally:
