@@ -7,7 +7,7 @@ The interpreter is MicroPython's WebAssembly port (npm package
     npm ci --prefix hardware
 
 This module depends only on the standard library and pytest.  The
-``conftest.py`` files in tests/micropython and tests/hardware load it by file
+the suite's root ``tests/conftest.py`` loads it by file
 path (as module ``controlroom_tests_mpy``) and re-export its fixtures, so it
 works whatever pytest's import mode is and needs no ``tests/__init__.py``.
 Tests use the fixtures rather than importing this file.
@@ -137,7 +137,7 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
-# --- pytest glue: re-exported by conftest.py files --------------------------
+# --- pytest glue: re-exported by tests/conftest.py --------------------------
 
 
 def pytest_runtest_setup(item) -> None:
