@@ -6,9 +6,9 @@ The interpreter is MicroPython's WebAssembly port (npm package
 
     npm ci --prefix hardware
 
-This module depends only on the standard library and pytest.  The
-the suite's root ``tests/conftest.py`` loads it by file
-path (as module ``controlroom_tests_mpy``) and re-export its fixtures, so it
+This module depends only on the standard library and pytest.  The suite's
+root ``tests/conftest.py`` loads it by file path (as module
+``controlroom_tests_mpy``) and re-exports its fixtures, so it
 works whatever pytest's import mode is and needs no ``tests/__init__.py``.
 Tests use the fixtures rather than importing this file.
 
