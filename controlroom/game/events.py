@@ -100,6 +100,10 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     "headcount": (("group", "str", REQUIRED), ("up", "int", 0), ("down", "int", 0), ("dead", "int", 0)),
     "siege_status": (("engine", "str", REQUIRED), ("status", "str", REQUIRED), ("lat", "num", None), ("lon", "num", None)),
     "message": (("code", "str", REQUIRED), ("text", "str", REQUIRED)),
+    # Spoils of war: ``badge`` is the player looted (the owner), ``by`` the looter.
+    "looted": (_CHAR, ("by", "badge", REQUIRED), ("items", "strs", REQUIRED), ("consent", "bool", False),
+               ("relic", "bool", False)),
+    "returned": (_CHAR, ("by", "badge", REQUIRED), ("items", "strs", ())),
     # A game master acknowledged an alarm (a STOPP, a forged frame, a lost gateway...).
     "alarm_acknowledged": (("alarm", "str", REQUIRED), ("by", "str", None)),
 }

@@ -21,6 +21,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import FieldReports
+from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
 from controlroom.rules.armour import ArmourPoints, armour_points
@@ -30,7 +31,7 @@ from controlroom.rules.profile import RulesProfile, default_profile
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
 
 
-class GameState(FieldReports, StoppRules):
+class GameState(FieldReports, StoppRules, LootLedger):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
@@ -53,6 +54,7 @@ class GameState(FieldReports, StoppRules):
         self.retractions: list[tuple[int, int, str | None]] = []   # (t, retracted seq, reason)
         self.acknowledged: set[str] = set()                        # alarm ids a game master saw
         self._init_field()
+        self._init_loot()
         self._dirty: set[int] = set()
         self._dirty_stopps: set[str] = set()
         self._event: Event | None = None

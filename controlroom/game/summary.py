@@ -81,5 +81,9 @@ def summarize(state: GameState, name: str = "", warning_lines: Mapping[int, int]
             for t, b in state.valhalla
         ],
         "dead_now": sum(1 for ch in members.values() if ch.condition == DEAD),
+        "unreturned_loot": [
+            {"looter": o.looter, "owner": o.owner, "items": list(o.items), "without_consent": o.without_consent}
+            for o in state.owed()
+        ],
         "warnings": warnings,
     }

@@ -1,0 +1,69 @@
+"""Spoils of war: who looted what from whom, and what each looter still owes ("Responsibility")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from controlroom.game.events import Event
+
+
+class Owed(NamedTuple):
+    looter: int
+    owner: int
+    items: tuple[str, ...]        # still to return, in the order taken
+    without_consent: bool         # any of it taken without the player's permission
+
+
+class LootLedger:
+    """GameState's part for looting: the looter is responsible for what they took, always.
+
+    Even when the looter is looted in turn, they still owe the items to the
+    person they took them from; whoever looted them owes those items to the
+    looter.  Scenario relics and group flags may be taken without consent.
+    """
+
+    def _init_loot(self) -> None:
+        self._owed: dict[tuple[int, int], Counter] = {}
+        self._order: dict[tuple[int, int], list[str]] = {}
+        self._no_consent: set[tuple[int, int]] = set()
+        self.loot_log: list[tuple[int, int, int, tuple[str, ...], bool, bool]] = []   # t, looter, owner, items, consent, relic
+
+    def _e_looted(self, ev: Event) -> None:
+        d = ev.data
+        owner, looter, items = d["badge"], d["by"], tuple(d["items"])
+        if looter not in self.characters:
+            self._warn("unknown_badge", f"looter badge {looter} is not in the roster")
+            return
+        if not d["consent"] and not d["relic"]:
+            self._warn("loot_without_consent",
+                       f"badge {looter} looted badge {owner} without the player's permission: {', '.join(items)}")
+            self._no_consent.add((looter, owner))
+        key = (looter, owner)
+        self._owed.setdefault(key, Counter()).update(items)
+        self._order.setdefault(key, []).extend(items)
+        self.loot_log.append((self.t, looter, owner, items, d["consent"], d["relic"]))
+
+    def _e_returned(self, ev: Event) -> None:
+        d = ev.data
+        key = (d["by"], d["badge"])
+        owed = self._owed.get(key)
+        if owed is None or not +owed:          # +counter drops items already returned
+            self._warn("nothing_owed", f"badge {d['by']} owes nothing to badge {d['badge']}")
+            return
+        items = d["items"] or list(owed.elements())
+        missing = [i for i in items if owed[i] <= 0]
+        for item in items:
+            if owed[item] > 0:
+                owed[item] -= 1
+                self._order[key].remove(item)
+        if missing:
+            self._warn("not_owed", f"badge {d['by']} did not take {', '.join(missing)} from badge {d['badge']}")
+
+    def owed(self) -> list[Owed]:
+        """Every looter's unreturned items, per person they were taken from."""
+        out = []
+        for (looter, owner), items in sorted(self._order.items()):
+            if items:
+                out.append(Owed(looter, owner, tuple(items), (looter, owner) in self._no_consent))
+        return out
