@@ -1,0 +1,354 @@
+"""The live map: a pyqtgraph view in local metres with a georeferenced background and marker layers."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QImage, QPen, QTransform
+
+from controlroom.ui.geo import LocalProjection, WorldFile, read_world_file, world_file_for
+
+__all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array"]
+
+#: Layer names in drawing order, bottom first.
+LAYER_NAMES = ("valhalla", "stopp", "siege", "trackers", "groups", "marshals")
+
+# name -> (symbol, size in screen pixels, default colour)
+_LAYER_STYLE = {
+    "valhalla": ("h", 12, "#9e9e9e"),
+    "stopp": ("star", 18, "#e53935"),
+    "siege": ("s", 14, "#8d6e63"),
+    "trackers": ("d", 8, "#00bcd4"),
+    "groups": ("o", 12, "#3f51b5"),
+    "marshals": ("t", 11, "#fdd835"),
+}
+
+#: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
+PAINT_HZ = 8.0
+
+
+def qtransform_for(world: WorldFile) -> QTransform:
+    """The QTransform taking an image item's coordinates to world coordinates.
+
+    Image items put pixel (col, row) on the square [col, col+1] x [row, row+1]
+    (corner convention); world files place pixel CENTRES, so the offset
+    moves by half a pixel along both pixel axes.
+    """
+    a, d, b, e, c, f = world.a, world.d, world.b, world.e, world.c, world.f
+    # QTransform(m11, m12, m21, m22, dx, dy): x' = m11 x + m21 y + dx, y' = m12 x + m22 y + dy
+    return QTransform(a, d, b, e, c - (a + b) / 2.0, f - (d + e) / 2.0)
+
+
+def qimage_to_array(image: QImage) -> np.ndarray:
+    """A (height, width, 4) uint8 RGBA copy of a QImage, row 0 at the top."""
+    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
+    h, w = rgba.height(), rgba.width()
+    buf = np.frombuffer(rgba.constBits(), dtype=np.uint8, count=rgba.sizeInBytes())
+    return buf.reshape(h, rgba.bytesPerLine())[:, : w * 4].reshape(h, w, 4).copy()
+
+
+@dataclass
+class _Layer:
+    name: str
+    item: pg.ScatterPlotItem
+    symbol: str
+    size: float
+    default_brush: QBrush
+    xs: np.ndarray = field(default_factory=lambda: np.empty(0))
+    ys: np.ndarray = field(default_factory=lambda: np.empty(0))
+    brushes: list[QBrush] | QBrush | None = None
+    labels: list[str] = field(default_factory=list)
+    dirty: bool = False
+
+
+class MapView(pg.PlotWidget):
+    """The battlefield in metres east/north of a local origin.
+
+    Data arrives through :meth:`set_layer` at any rate; a timer repaints the
+    layers that changed at most :data:`PAINT_HZ` times a second, with one
+    ``ScatterPlotItem.setData`` call per layer.
+    """
+
+    #: A marker was clicked: (layer name, index into the arrays last given to set_layer).
+    point_clicked = Signal(str, int)
+
+    def __init__(self, parent=None, *, projection: LocalProjection | None = None,
+                 paint_hz: float = PAINT_HZ) -> None:
+        super().__init__(parent)
+        self.projection = projection
+        self._brushes: dict[int, QBrush] = {}
+        self._no_pen = QPen(Qt.PenStyle.NoPen)
+        self._background: pg.ImageItem | None = None
+        self._background_world: WorldFile | None = None
+        self._background_size: tuple[int, int] = (0, 0)
+
+        plot = self.getPlotItem()
+        plot.setAspectLocked(True)
+        plot.showGrid(x=False, y=False)
+        plot.setLabel("bottom", self.tr("East"), units="m")
+        plot.setLabel("left", self.tr("North"), units="m")
+        plot.hideButtons()
+        self._vb = plot.getViewBox()
+        self._vb.disableAutoRange()
+
+        self._layer_titles = {
+            "groups": self.tr("Groups"),
+            "marshals": self.tr("Marshals"),
+            "trackers": self.tr("Trackers"),
+            "siege": self.tr("Siege engines"),
+            "stopp": self.tr("STOPP incidents"),
+            "valhalla": self.tr("Valhalla"),
+        }
+        self._layers: dict[str, _Layer] = {}
+        self._layer_actions: dict[str, QAction] = {}
+        for z, name in enumerate(LAYER_NAMES):
+            symbol, size, colour = _LAYER_STYLE[name]
+            item = pg.ScatterPlotItem(pxMode=True, symbol=symbol, size=size,
+                                      pen=self._no_pen, brush=self.brush_for(colour),
+                                      hoverable=True, tip=self._tip_for(name))
+            item.setZValue(10 + z)
+            item.sigClicked.connect(self._on_clicked)
+            self._vb.addItem(item, ignoreBounds=True)
+            self._layers[name] = _Layer(name, item, symbol, size, self.brush_for(colour))
+            action = QAction(self._layer_titles[name], self)
+            action.setCheckable(True)
+            action.setChecked(True)
+            action.toggled.connect(lambda on, n=name: self.set_layer_visible(n, on))
+            self._layer_actions[name] = action
+
+        self.fit_action = QAction(self.tr("Fit to field"), self)
+        self.fit_action.setShortcut(self.tr("Ctrl+0"))
+        self.fit_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.fit_action.setToolTip(self.tr("Show the whole field"))
+        self.fit_action.triggered.connect(self.fit_to_field)
+        self.addAction(self.fit_action)
+        menu = self._vb.menu
+        if menu is not None:
+            menu.addSeparator()
+            menu.addAction(self.fit_action)
+            layers_menu = menu.addMenu(self.tr("Layers"))
+            for name in reversed(LAYER_NAMES):
+                layers_menu.addAction(self._layer_actions[name])
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(max(1, round(1000.0 / paint_hz)))
+        self._timer.timeout.connect(self._repaint_dirty)
+
+    # ---- layers -----------------------------------------------------------------------
+
+    @property
+    def layer_names(self) -> tuple[str, ...]:
+        """All layer names, bottom first."""
+        return LAYER_NAMES
+
+    def layer_title(self, name: str) -> str:
+        """The translated name of a layer, for legends and menus."""
+        return self._layer_titles[self._check(name)]
+
+    def layer_item(self, name: str) -> pg.ScatterPlotItem:
+        """The ScatterPlotItem drawing a layer (read it; change it through this view)."""
+        return self._layers[self._check(name)].item
+
+    def layer_action(self, name: str) -> QAction:
+        """A checkable action showing or hiding a layer, for menus and toolbars."""
+        return self._layer_actions[self._check(name)]
+
+    def brush_for(self, colour) -> QBrush:
+        """The one cached QBrush for a colour (name, '#rrggbb', (r, g, b[, a]) or QColor)."""
+        if isinstance(colour, QBrush):
+            return colour
+        rgba = pg.mkColor(colour).rgba()
+        brush = self._brushes.get(rgba)
+        if brush is None:
+            brush = self._brushes[rgba] = QBrush(QColor.fromRgba(rgba))
+        return brush
+
+    def set_layer(self, name: str, xs, ys, *, colours=None,
+                  labels: Sequence[str] | None = None) -> None:
+        """Replace a layer's markers with points (xs, ys) in local metres.
+
+        ``colours`` is one colour for all or one per point (e.g. each group's
+        side colour); ``labels`` one string per point, shown on hover.  The
+        map repaints on its next timer tick, not now.
+        """
+        layer = self._layers[self._check(name)]
+        xs = np.asarray(xs, dtype=float).ravel()
+        ys = np.asarray(ys, dtype=float).ravel()
+        if xs.shape != ys.shape:
+            raise ValueError(f"layer {name!r}: {xs.size} x values but {ys.size} y values")
+        if colours is None:
+            brushes = None
+        elif isinstance(colours, (str, QColor, QBrush)) or (
+                isinstance(colours, tuple) and colours and np.isscalar(colours[0])):
+            brushes = self.brush_for(colours)
+        else:
+            brushes = [self.brush_for(c) for c in colours]
+            if len(brushes) != xs.size:
+                raise ValueError(f"layer {name!r}: {len(brushes)} colours for {xs.size} points")
+        labels = [str(s) for s in labels] if labels is not None else []
+        if labels and len(labels) != xs.size:
+            raise ValueError(f"layer {name!r}: {len(labels)} labels for {xs.size} points")
+        layer.xs, layer.ys, layer.brushes, layer.labels = xs, ys, brushes, labels
+        self._mark_dirty(layer)
+
+    def set_layer_geographic(self, name: str, lats, lons, **kwargs) -> None:
+        """Like :meth:`set_layer` with GPS degrees, projected by :attr:`projection`."""
+        if self.projection is None:
+            raise RuntimeError("MapView has no LocalProjection: set view.projection first")
+        xs, ys = self.projection.to_local(np.asarray(lats, float), np.asarray(lons, float))
+        self.set_layer(name, xs, ys, **kwargs)
+
+    def clear_layer(self, name: str) -> None:
+        """Remove all markers of a layer (on the next repaint)."""
+        self.set_layer(name, [], [])
+
+    def set_layer_visible(self, name: str, visible: bool) -> None:
+        """Show or hide a layer; data keeps arriving while it is hidden."""
+        layer = self._layers[self._check(name)]
+        layer.item.setVisible(bool(visible))
+        action = self._layer_actions[name]
+        if action.isChecked() != bool(visible):
+            action.setChecked(bool(visible))
+        if visible and layer.dirty:
+            self._mark_dirty(layer)
+
+    def is_layer_visible(self, name: str) -> bool:
+        """Whether a layer is shown."""
+        return self._layers[self._check(name)].item.isVisible()
+
+    def is_dirty(self, name: str | None = None) -> bool:
+        """Whether a layer (or any layer) has data not yet painted."""
+        if name is None:
+            return any(layer.dirty for layer in self._layers.values())
+        return self._layers[self._check(name)].dirty
+
+    def flush(self) -> None:
+        """Paint dirty visible layers now instead of on the next tick."""
+        self._repaint_dirty()
+
+    def _mark_dirty(self, layer: _Layer) -> None:
+        layer.dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _repaint_dirty(self) -> None:
+        painted = False
+        for layer in self._layers.values():
+            # A hidden layer stays dirty and is painted when shown again.
+            if not layer.dirty or not layer.item.isVisible():
+                continue
+            brush = layer.brushes if layer.brushes is not None else layer.default_brush
+            layer.item.setData(x=layer.xs, y=layer.ys, data=np.arange(layer.xs.size),
+                               brush=brush, pen=self._no_pen,
+                               symbol=layer.symbol, size=layer.size)
+            layer.dirty = False
+            painted = True
+        if not painted:
+            self._timer.stop()  # idle until the next set_layer
+
+    def _tip_for(self, name: str):
+        def tip(x: float, y: float, data) -> str:
+            layer = self._layers[name]
+            index = int(data) if data is not None else -1
+            if 0 <= index < len(layer.labels):
+                return layer.labels[index]
+            return self.tr("{layer}: {x:.0f} m E, {y:.0f} m N").format(
+                layer=self._layer_titles[name], x=x, y=y)
+        return tip
+
+    def _on_clicked(self, item: pg.ScatterPlotItem, points, _event=None) -> None:
+        for name, layer in self._layers.items():
+            if layer.item is item:
+                if len(points):
+                    self.point_clicked.emit(name, int(points[0].index()))
+                return
+
+    def _check(self, name: str) -> str:
+        if name not in self._layers:
+            raise KeyError(f"unknown map layer {name!r}; layers are {', '.join(LAYER_NAMES)}")
+        return name
+
+    # ---- background ---------------------------------------------------------------------
+
+    def set_background(self, image: QImage, world: WorldFile) -> None:
+        """Show an image placed by a world file (or control-point affine) in local metres."""
+        if image.isNull():
+            raise ValueError("background image is empty")
+        self.clear_background()
+        item = pg.ImageItem(axisOrder="row-major")
+        item.setImage(qimage_to_array(image), autoLevels=False)
+        item.setTransform(qtransform_for(world))
+        item.setZValue(-100)
+        self._vb.addItem(item, ignoreBounds=True)
+        self._background = item
+        self._background_world = world
+        self._background_size = (image.width(), image.height())
+
+    def load_background(self, image_path: str | os.PathLike, world: WorldFile | None = None,
+                        *, degrees: bool = False) -> WorldFile:
+        """Load an image and its sidecar world file; returns the transform used.
+
+        ``degrees=True`` means the world file is in longitude/latitude
+        (EPSG:4326) and is converted with :attr:`projection`.  Otherwise the
+        world file must already be in this map's local metres.
+        """
+        image_path = Path(image_path)
+        image = QImage(str(image_path))
+        if image.isNull():
+            raise OSError(f"{image_path}: cannot read this image")
+        if world is None:
+            sidecar = world_file_for(image_path)
+            if sidecar is None:
+                raise FileNotFoundError(f"{image_path}: no world file beside it "
+                                        "(.pgw, .jgw, .wld ...)")
+            world = read_world_file(sidecar)
+        if degrees:
+            if self.projection is None:
+                raise RuntimeError("a world file in degrees needs a LocalProjection")
+            world = self.projection.world_file_to_local(world)
+        self.set_background(image, world)
+        return world
+
+    def clear_background(self) -> None:
+        """Remove the background image."""
+        if self._background is not None:
+            self._vb.removeItem(self._background)
+            self._background = None
+            self._background_world = None
+            self._background_size = (0, 0)
+
+    @property
+    def background_item(self) -> pg.ImageItem | None:
+        """The ImageItem showing the background, if any."""
+        return self._background
+
+    # ---- view ---------------------------------------------------------------------------
+
+    def field_bounds(self) -> QRectF | None:
+        """The world rectangle of the background image, else of all markers, else None."""
+        if self._background_world is not None:
+            x0, x1, y0, y1 = self._background_world.image_bounds(*self._background_size)
+            return QRectF(x0, y0, x1 - x0, y1 - y0)
+        xs = [layer.xs for layer in self._layers.values() if layer.xs.size]
+        ys = [layer.ys for layer in self._layers.values() if layer.ys.size]
+        if not xs:
+            return None
+        x, y = np.concatenate(xs), np.concatenate(ys)
+        finite = np.isfinite(x) & np.isfinite(y)
+        if not finite.any():
+            return None
+        x0, x1, y0, y1 = x[finite].min(), x[finite].max(), y[finite].min(), y[finite].max()
+        pad = max(x1 - x0, y1 - y0, 50.0) * 0.05
+        return QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+
+    def fit_to_field(self) -> None:
+        """Zoom to show the whole field (the background, or all markers without one)."""
+        rect = self.field_bounds()
+        if rect is not None:
+            self._vb.setRange(rect=rect, padding=0.0)
