@@ -12,4 +12,5 @@ COMMANDS = (
     "headless",
     "keys",
     "sim",
+    "demo",
 )

@@ -42,6 +42,7 @@ class CoreThread(QObject):
     line_rejected = Signal(str, str)                       # gateway id (or link name), reason
     link_changed = Signal(str, str, str)                   # link, state, detail
     ack_ready = Signal(int, str)
+    devices_known = Signal(object)
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:
         super().__init__(parent)
@@ -71,7 +72,7 @@ class CoreThread(QObject):
         ):
             signal.connect(slot, _Q)
         for name in ("loaded", "delta_published", "stopp_called", "character_died", "alarm_raised",
-                     "events_stored", "input_rejected", "stopped", "ack_ready"):
+                     "events_stored", "input_rejected", "stopped", "ack_ready", "devices_known"):
             getattr(w, name).connect(getattr(self, name), _Q)
 
     def start(self) -> None:

@@ -58,6 +58,7 @@ class CoreWorker(QObject):
     input_rejected = Signal(str)         # a command or report that could not become an event
     stopped = Signal()                   # everything received is stored; the thread may end
     ack_ready = Signal(int, str)         # a TX line for gateway N: an acknowledgement to send
+    devices_known = Signal(object)       # {source: {"role", "label", "group", "engine"}}: no keys
     _append_requested = Signal(object)   # to the storage thread
 
     def __init__(
@@ -124,6 +125,8 @@ class CoreWorker(QObject):
         gc.collect()
         gc.freeze()
         self._tally = SideTally(self.state)
+        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
+                                 for d in self.ingest.devices.values()})
         self.loaded.emit(make_delta(self.state, (), (), full=True, sides=self._tally.snapshot()))
         self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
         self._tick()            # deadlines that fell due while the program was closed

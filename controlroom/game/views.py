@@ -62,6 +62,7 @@ class StateDelta(NamedTuple):
     warnings: tuple[RuleWarning, ...]
     sides: dict[str, dict[str, int]]
     scenario: str
+    field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
 
 
 def character_view(state: GameState, badge: int) -> CharacterView:
@@ -151,4 +152,6 @@ def make_delta(
         warnings=tuple(warnings),
         sides=sides if sides is not None else side_counts(state),
         scenario=state.scenario.name,
+        field={"positions": dict(state.positions), "headcounts": dict(state.headcounts),
+               "siege": dict(state.siege), "heard": dict(state.heard)},
     )

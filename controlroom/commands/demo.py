@@ -1,0 +1,102 @@
+"""``controlroom demo``: the whole control room on the built-in simulator, a battle within seconds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from importlib import resources
+from pathlib import Path
+from types import SimpleNamespace
+
+NAME = "demo"
+HELP = "Show the control room on a simulated battle (two simulated gateways, some losses, one forger)."
+ORIGIN = (58.38, 26.72)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="GAME", help="the demo game file (default: a fresh one in the user's data folder)")
+    parser.add_argument("--speed", type=float, default=10.0, help="game seconds per real second (default 10)")
+    parser.add_argument("--duration", type=float, default=120.0, help="game minutes of battle (default 120)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="close by itself after this many seconds")
+    parser.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window just before quitting")
+
+
+def _demo_file(name: str) -> Path | None:
+    res = resources.files("controlroom.resources").joinpath("demo", name)
+    return Path(str(res)) if res.is_file() else None
+
+
+def run(args: argparse.Namespace) -> int:
+    from controlroom.cli import CliError
+
+    if os.name != "posix":
+        raise CliError("the demo's simulated gateways need pseudo-terminals (Linux or macOS); "
+                       "on Windows run 'controlroom sim --port COMx' with a virtual serial port pair")
+    from PySide6.QtCore import QCoreApplication, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from controlroom.commands.sim import prepare
+    from controlroom.core.radio_link import RadioBridge
+    from controlroom.core.thread import CoreThread
+    from controlroom.radio.sim_links import close_all, open_ptys
+    from controlroom.radio.simulator import Simulator
+    from controlroom.store.engine import data_dir
+    from controlroom.ui.geo import LocalProjection
+    from controlroom.ui.main_window import MainWindow, setup_logging
+
+    QCoreApplication.setOrganizationName("controlroom")
+    QCoreApplication.setApplicationName("controlroom")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    setup_logging()
+    if args.db:
+        db = Path(args.db)
+    else:
+        db = data_dir() / "demo" / "demo.crgame"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+    roster = _demo_file("roster.csv")
+    options = SimpleNamespace(db=str(db), roster=str(roster) if roster else None, sides=None if roster else 3,
+                              groups=None if roster else 12, players=None if roster else 300, duration=args.duration)
+    battle, _notes = prepare(options, args.seed, ORIGIN)
+    ports = open_ptys(2)
+    sim = Simulator(battle, ports, speed=args.speed, loss=0.05, corrupt_rate=0.01, forge_rate=0.01,
+                    replay_rate=0.005, seed=args.seed, drain=2.0)
+    sim_thread = threading.Thread(target=sim.run, name="demo-simulator")
+    sim_thread.start()
+
+    core = CoreThread(str(db), None, speed=args.speed)
+    radio = RadioBridge(core, [p.name for p in ports])
+    projection = LocalProjection(*ORIGIN)
+    valhalla = None
+    field = _demo_file("field.json")
+    if field is not None:
+        place = json.loads(field.read_text(encoding="utf-8")).get("places", {}).get("valhalla")
+        valhalla = tuple(place) if place else None
+    window = MainWindow(core, projection, "demo battle", valhalla)
+    image = _demo_file("field.png")
+    if image is not None:
+        window.map.load_background(image)
+    core.loaded.connect(lambda _d: radio.start())
+    core.scenario_start_requested.emit("Demo battle", True, 900.0)
+    window.show()
+
+    def finish() -> None:
+        if args.screenshot:
+            window.grab().save(args.screenshot)
+        window.close()
+
+    if args.quit_after is not None:
+        QTimer.singleShot(int(args.quit_after * 1000), finish)
+    core.start()
+    code = app.exec()
+    sim.stop()
+    radio.stop()
+    core.shutdown()
+    sim_thread.join(10)
+    close_all(ports)
+    return code

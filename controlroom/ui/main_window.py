@@ -1,0 +1,197 @@
+"""The control room window: the live map in the middle, the panels in docks, the alarms on top."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QUrl, Slot
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import format_time
+from controlroom.store.engine import data_dir
+from controlroom.ui.geo import LocalProjection
+from controlroom.ui.map_layers import MapLayers
+from controlroom.ui.map_view import MapView
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(QMainWindow):
+    """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
+
+    def __init__(self, core: CoreThread, projection: LocalProjection, title: str = "",
+                 valhalla_xy: tuple[float, float] | None = None) -> None:
+        super().__init__()
+        self.core = core
+        self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
+        self.map = MapView(projection=projection)
+        self.layers = MapLayers(self.map, projection, valhalla_xy)
+        self.status = QLabel(self.tr("Opening the game…"))
+        self.statusBar().addPermanentWidget(self.status, 1)
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.panels = _Panels(self, core, box)
+        box.addWidget(self.map, 1)
+        self.setCentralWidget(central)
+        self._menus()
+        core.devices_known.connect(self.layers.set_devices)
+        core.loaded.connect(self._on_delta)
+        core.delta_published.connect(self._on_delta)
+        self._fitted = False
+        self.resize(1400, 900)
+        self._restore()
+
+    # -- data in -------------------------------------------------------------
+    @Slot(object)
+    def _on_delta(self, delta) -> None:
+        self.layers.apply(delta)
+        self.panels.apply(delta)
+        if not self._fitted:
+            self.map.fit_to_field()
+            self._fitted = True
+        sides = "   ".join(
+            self.tr("{side}: {active} up, {down} down, {dead} dead").format(
+                side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
+            for s, c in delta.sides.items())
+        self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
+
+    # -- menus ---------------------------------------------------------------
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        game = bar.addMenu(self.tr("&Game"))
+        quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        game.addAction(quit_action)
+        view = bar.addMenu(self.tr("&View"))
+        view.addAction(self.map.fit_action)
+        self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
+        self.night_action.toggled.connect(self.set_night_mode)
+        view.addAction(self.night_action)
+        self.large_action = QAction(self.tr("&Large text"), self, checkable=True, shortcut=QKeySequence("Ctrl++"))
+        self.large_action.toggled.connect(self.set_large_text)
+        view.addAction(self.large_action)
+        for dock in self.findChildren(QDockWidget):
+            view.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu(self.tr("&Help"))
+        logs = QAction(self.tr("Open &log folder"), self)
+        logs.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_dir()))))
+        help_menu.addAction(logs)
+
+    @Slot(bool)
+    def set_night_mode(self, on: bool) -> None:
+        """Dark colours for a dark tent."""
+        app = QApplication.instance()
+        if on:
+            p = QPalette()
+            for role, colour in ((QPalette.ColorRole.Window, "#1e1e1e"), (QPalette.ColorRole.WindowText, "#d0d0d0"),
+                                 (QPalette.ColorRole.Base, "#151515"), (QPalette.ColorRole.AlternateBase, "#222222"),
+                                 (QPalette.ColorRole.Text, "#d0d0d0"), (QPalette.ColorRole.Button, "#2a2a2a"),
+                                 (QPalette.ColorRole.ButtonText, "#d0d0d0"), (QPalette.ColorRole.Highlight, "#8b0000")):
+                p.setColor(role, QColor(colour))
+            app.setPalette(p)
+            self.map.setBackground("#101010")
+        else:
+            app.setPalette(app.style().standardPalette())
+            self.map.setBackground("w")
+
+    @Slot(bool)
+    def set_large_text(self, on: bool) -> None:
+        font = QFont(QApplication.instance().font())
+        font.setPointSizeF(14 if on else 9.5)
+        QApplication.instance().setFont(font)
+
+    # -- settings ------------------------------------------------------------
+    def _restore(self) -> None:
+        s = QSettings()
+        geometry, state = s.value("window/geometry"), s.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        self.night_action.setChecked(s.value("window/night", False, type=bool))
+        self.large_action.setChecked(s.value("window/large", False, type=bool))
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        s = QSettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/night", self.night_action.isChecked())
+        s.setValue("window/large", self.large_action.isChecked())
+        super().closeEvent(event)
+
+
+class _Panels:
+    """The docks around the map (the panels are added as they exist)."""
+
+    def __init__(self, window: MainWindow, core: CoreThread, top_box: QVBoxLayout) -> None:
+        self.apply_to: list = []
+        self.window = window
+        try:
+            from controlroom.ui.panels.alarms import AlarmBanner
+        except ImportError:
+            AlarmBanner = None
+        if AlarmBanner is not None:
+            self.alarms = AlarmBanner()
+            top_box.addWidget(self.alarms)
+            core.alarm_raised.connect(self.alarms.add_alarm)
+            self.alarms.acknowledged.connect(core.acknowledge_requested)
+        for module, cls, title, area in (
+            ("deadlines", "DeadlinePanel", window.tr("Dying and waking"), Qt.DockWidgetArea.RightDockWidgetArea),
+            ("valhalla", "ValhallaPanel", window.tr("Valhalla"), Qt.DockWidgetArea.RightDockWidgetArea),
+            ("timeline", "TimelinePanel", window.tr("Events"), Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("controls", "GameControls", window.tr("Game controls"), Qt.DockWidgetArea.LeftDockWidgetArea),
+        ):
+            try:
+                mod = __import__(f"controlroom.ui.panels.{module}", fromlist=[cls])
+            except ImportError:
+                continue
+            panel = _make(getattr(mod, cls), core)
+            dock = QDockWidget(title, window)
+            dock.setObjectName(f"dock_{module}")
+            dock.setWidget(panel)
+            window.addDockWidget(area, dock)
+            if hasattr(panel, "apply_delta"):
+                self.apply_to.append(panel)
+            _wire(panel, core)
+
+    def apply(self, delta) -> None:
+        for panel in self.apply_to:
+            panel.apply_delta(delta)
+
+
+def _make(cls, core: CoreThread):
+    try:
+        return cls(now_ms=lambda: core.worker.clock.now_ms() if core.worker.clock else 0)
+    except TypeError:
+        return cls()
+
+
+def _wire(panel, core: CoreThread) -> None:
+    """Commands from a panel go to the core as queued signals."""
+    for signal, target in (("scenario_start", core.scenario_start_requested), ("scenario_end", core.scenario_end_requested),
+                           ("stopp_call", core.global_stopp_requested), ("stopp_lift", core.stopp_lift_requested)):
+        if hasattr(panel, signal):
+            getattr(panel, signal).connect(target)
+    if hasattr(panel, "manual_entry"):
+        panel.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+
+
+def log_dir() -> Path:
+    path = data_dir() / "logs"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def setup_logging() -> Path:
+    """A log file under the user's data folder (Help, Open log folder)."""
+    path = log_dir() / "controlroom.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path

@@ -1,0 +1,96 @@
+"""From the core's deltas to the map's layers: who is where, in which colour."""
+
+from __future__ import annotations
+
+from controlroom.game.views import StateDelta
+from controlroom.ui.geo import LocalProjection
+from controlroom.ui.map_view import MapView
+
+SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", "destroyed": "#000000",
+                 "captured": "#9467bd"}
+
+
+class MapLayers:
+    """Keeps the latest field reports and pushes them into a MapView's layers."""
+
+    def __init__(self, view: MapView, projection: LocalProjection, valhalla_xy: tuple[float, float] | None = None):
+        self.view = view
+        self.projection = projection
+        self.valhalla_xy = valhalla_xy
+        self.devices: dict[str, dict] = {}
+        self.side_of_group: dict[str, str] = {}
+        self.side_colour: dict[str, str] = {}
+        self.group_counts: dict[str, list[int]] = {}       # group -> [up, down, dead] from the characters
+        self.stopps: dict[str, tuple] = {}
+
+    def set_devices(self, devices: dict[str, dict]) -> None:
+        self.devices = dict(devices)
+
+    def _colour(self, side: str) -> str:
+        if side not in self.side_colour:
+            self.side_colour[side] = SIDE_COLOURS[len(self.side_colour) % len(SIDE_COLOURS)]
+        return self.side_colour[side]
+
+    def apply(self, delta: StateDelta) -> None:
+        for ch in delta.characters:
+            self.side_of_group.setdefault(ch.group, ch.side)
+        if delta.full:
+            self.group_counts.clear()
+        self._count(delta)
+        for s in delta.stopps:
+            if s.lifted is None and s.lat is not None and s.lon is not None:
+                self.stopps[s.id] = (s.lat, s.lon, s.reason)
+            else:
+                self.stopps.pop(s.id, None)
+        self._draw(delta.field or {})
+
+    def _count(self, delta: StateDelta) -> None:
+        # Counts per group come from the characters; a delta carries only those that changed,
+        # so the layer keeps a per-character view.
+        if not hasattr(self, "_conditions"):
+            self._conditions: dict[int, tuple[str, str]] = {}
+        for ch in delta.characters:
+            self._conditions[ch.badge] = (ch.group, ch.condition)
+        counts: dict[str, list[int]] = {}
+        for group, condition in self._conditions.values():
+            c = counts.setdefault(group, [0, 0, 0])
+            c[0 if condition == "active" else 2 if condition == "dead" else 1] += 1
+        self.group_counts = counts
+
+    def _draw(self, field: dict) -> None:
+        positions = field.get("positions", {})
+        groups, marshals, trackers, siege = [], [], [], []
+        for source, (_t, lat, lon, battery, _fix) in positions.items():
+            info = self.devices.get(source, {})
+            x, y = self.projection.to_local(lat, lon)
+            if info.get("group"):
+                group = info["group"]
+                up, down, dead = self.group_counts.get(group, [0, 0, 0])
+                side = self.side_of_group.get(group, "?")
+                groups.append((x, y, self._colour(side), f"{group} ({side}): {up} up, {down} down, {dead} dead"))
+            elif info.get("engine"):
+                status = field.get("siege", {}).get(info["engine"], (0, "moved"))[1]
+                siege.append((x, y, SIEGE_COLOURS.get(status, "#555555"), f"{info['engine']}: {status}"))
+            elif info.get("role") == "marshal":
+                bat = f", battery {battery} %" if battery is not None else ""
+                marshals.append((x, y, "#ffd700", f"{info.get('label') or source}{bat}"))
+            else:
+                trackers.append((x, y, "#7f7f7f", info.get("label") or source))
+        for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
+            self._set(name, points)
+        stopps = []
+        for sid, (lat, lon, reason) in self.stopps.items():
+            x, y = self.projection.to_local(lat, lon)
+            stopps.append((x, y, "#ff0000", f"STOPP {sid} ({reason})"))
+        self._set("stopp", stopps)
+        if self.valhalla_xy is not None:
+            dead = sum(c[2] for c in self.group_counts.values())
+            self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {dead} dead")])
+
+    def _set(self, name: str, points: list[tuple]) -> None:
+        if not points:
+            self.view.clear_layer(name)
+            return
+        xs, ys, colours, labels = zip(*points)
+        self.view.set_layer(name, list(xs), list(ys), colours=list(colours), labels=list(labels))
