@@ -30,8 +30,16 @@ BIN = VENV / ("Scripts" if WINDOWS else "bin")
 PY = BIN / ("python.exe" if WINDOWS else "python")
 STAMP = VENV / ".controlroom-installed"
 
-# The main job: the control room on the bundled example (until the window exists).
-MAIN_JOB = ["replay", str(ROOT / "resources" / "examples" / "battle.jsonl"), "--check"]
+# The main job: the control room on the built-in simulator.
+MAIN_JOB = ["demo"]
+SCREENSHOT = ROOT / "controlroom-demo.png"
+
+
+def has_display() -> bool:
+    """A screen to open a window on (Windows and macOS always have one)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 # Shared libraries Qt loads, and the Debian package of each.
 DEBIAN_LIBS = {
@@ -172,7 +180,14 @@ def main(argv: list[str]) -> int:
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
         return run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
     exe = BIN / ("controlroom.exe" if WINDOWS else "controlroom")
-    return run([exe, *(rest or MAIN_JOB)], cwd=ROOT, env=env)
+    job = rest or MAIN_JOB
+    if not rest and not has_display():
+        # No screen here (a server, an SSH session): run the demo off screen for
+        # half a minute and keep a picture of the window.
+        say(f"no display: running the demo off screen for 30 s; the window is saved to {SCREENSHOT}")
+        env["QT_QPA_PLATFORM"] = "offscreen"
+        job = [*MAIN_JOB, "--quit-after", "30", "--screenshot", str(SCREENSHOT)]
+    return run([exe, *job], cwd=ROOT, env=env)
 
 
 if __name__ == "__main__":
