@@ -1,0 +1,225 @@
+"""DeadlinePanel ("Dying and waking"): every pending rule deadline as a live countdown, soonest first."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, NamedTuple
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from controlroom.game.views import CharacterView, StateDelta
+from controlroom.ui.panels.words import DEADLINE_KINDS, countdown, tr, who, word
+
+RED_MS = 2 * 60_000        # a character dying within 2 minutes
+ORANGE_MS = 5 * 60_000     # ... within 5 minutes
+
+CRITICAL, WARNING, NORMAL, HELD = "critical", "warning", "normal", "held"
+URGENCY_COLOURS = {
+    CRITICAL: QColor("#d9534f"),
+    WARNING: QColor("#f0ad4e"),
+    HELD: QColor("#b0b0b0"),
+}
+URGENCY_ROLE = Qt.ItemDataRole.UserRole + 1     # "critical", "warning", "normal" or "held"
+REMAINING_ROLE = Qt.ItemDataRole.UserRole + 2   # ms left (int), for sorting and tests
+
+COLUMNS = (
+    ("countdown", QT_TRANSLATE_NOOP("panels", "Countdown")),
+    ("what", QT_TRANSLATE_NOOP("panels", "What")),
+    ("who", QT_TRANSLATE_NOOP("panels", "Who")),
+    ("group", QT_TRANSLATE_NOOP("panels", "Group")),
+    ("side", QT_TRANSLATE_NOOP("panels", "Side")),
+)
+
+
+class DeadlineRow(NamedTuple):
+    """One pending deadline of one character, with what the panel shows about them."""
+
+    badge: int
+    name: str
+    group: str
+    side: str
+    kind: str
+    due: int | None        # game ms on the timeline; None while a STOPP holds it
+    remaining: int         # ms left when the delta was made (what is left while held)
+
+    def left(self, now: int) -> int:
+        """Milliseconds left at game time ``now`` (frozen while held)."""
+        return self.remaining if self.due is None else self.due - now
+
+    def urgency(self, now: int) -> str:
+        if self.due is None:
+            return HELD
+        if self.kind == "dies":
+            left = self.left(now)
+            if left < RED_MS:
+                return CRITICAL
+            if left < ORANGE_MS:
+                return WARNING
+        return NORMAL
+
+    def sort_key(self) -> tuple:
+        # Held deadlines last (by what is left), the others by when they fall due.
+        return (self.due is None, self.remaining if self.due is None else self.due, self.badge, self.kind)
+
+
+def rows_of(character: CharacterView) -> tuple[DeadlineRow, ...]:
+    """The deadline rows of one character (none when nothing is pending)."""
+    c = character
+    return tuple(
+        DeadlineRow(c.badge, c.name, c.group, c.side, d.kind, d.due, d.remaining)
+        for d in c.deadlines
+        if d.kind != "stopp_overdue"
+    )
+
+
+class DeadlineTable:
+    """Deadlines by badge, merged from deltas; pure Python (tested without a model)."""
+
+    def __init__(self) -> None:
+        self.by_badge: dict[int, tuple[DeadlineRow, ...]] = {}
+
+    def apply(self, full: bool, characters: Iterable[CharacterView]) -> None:
+        if full:
+            self.by_badge = {}
+        for c in characters:
+            rows = rows_of(c)
+            if rows:
+                self.by_badge[c.badge] = rows
+            else:
+                self.by_badge.pop(c.badge, None)
+
+    def sorted_rows(self) -> list[DeadlineRow]:
+        return sorted((r for rows in self.by_badge.values() for r in rows), key=DeadlineRow.sort_key)
+
+
+class DeadlineModel(QAbstractTableModel):
+    """The deadlines, soonest first, as a table whose countdowns follow ``now``."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.table = DeadlineTable()
+        self.rows: list[DeadlineRow] = []
+        self.now = 0
+
+    # -- updates -------------------------------------------------------------
+    def apply_delta(self, delta: StateDelta, now: int | None = None) -> None:
+        self.beginResetModel()
+        self.table.apply(delta.full, delta.characters)
+        self.rows = self.table.sorted_rows()
+        self.now = delta.t if now is None else now
+        self.endResetModel()
+
+    def set_now(self, now: int) -> None:
+        """Move the countdowns to game time ``now`` (the order does not change with time)."""
+        self.now = now
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
+
+    # -- the model -----------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(COLUMNS)):
+            return tr(COLUMNS[section][1])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        column = COLUMNS[index.column()][0]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(row, column)
+        if role == URGENCY_ROLE:
+            return row.urgency(self.now)
+        if role == REMAINING_ROLE:
+            return row.left(self.now)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            urgency = row.urgency(self.now)
+            if urgency in (CRITICAL, WARNING):
+                return QBrush(URGENCY_COLOURS[urgency])
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            urgency = row.urgency(self.now)
+            if urgency == HELD:
+                return QBrush(URGENCY_COLOURS[HELD])
+            if urgency in (CRITICAL, WARNING):
+                return QBrush(QColor("black"))
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and row.due is None:
+            return self.tr("Held: a STOPP covers this character; the time stands still until it is lifted.")
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == "countdown":
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, row: DeadlineRow, column: str) -> str:
+        if column == "countdown":
+            left = countdown(row.left(self.now))
+            return self.tr("held {0}").format(left) if row.due is None else left
+        if column == "what":
+            return word(DEADLINE_KINDS, row.kind)
+        if column == "who":
+            return who(row.name, row.badge)
+        return row.group if column == "group" else row.side
+
+
+class DeadlinePanel(QWidget):
+    """Dying and waking: live countdowns of every pending rule deadline, redrawn every 500 ms.
+
+    ``now_ms`` gives the game clock (timeline ms); the countdowns follow it
+    between deltas, which only bring new deadlines.
+    """
+
+    REFRESH_MS = 500
+
+    def __init__(self, now_ms: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.now_ms = now_ms
+        self.model = DeadlineModel(self)
+        self.title = QLabel(self.tr("Dying and waking"), self)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.summary = QLabel(self)
+        self.view = QTableView(self)
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.view)
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+        self._update_summary()
+
+    def apply_delta(self, delta: StateDelta) -> None:
+        """Replace the deadlines of the characters in ``delta`` (all of them when ``delta.full``)."""
+        self.model.apply_delta(delta, self.now_ms())
+        self._update_summary()
+
+    def refresh(self) -> None:
+        """Redraw the countdowns at the game clock's time."""
+        self.model.set_now(self.now_ms())
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        now = self.model.now
+        dying = sum(1 for r in self.model.rows if r.kind == "dies" and r.due is not None)
+        critical = sum(1 for r in self.model.rows if r.urgency(now) == CRITICAL)
+        held = sum(1 for r in self.model.rows if r.due is None)
+        self.summary.setText(
+            self.tr("{0} dying ({1} within 2 minutes), {2} held by a STOPP").format(dying, critical, held)
+        )

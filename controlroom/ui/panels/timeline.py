@@ -1,0 +1,182 @@
+"""TimelinePanel: the events of the game, newest at the bottom, filterable, the last 20,000 kept."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+)
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+from controlroom.game.clock import format_time
+from controlroom.game.views import StateDelta, StoredView
+from controlroom.ui.panels.words import EVENT_TYPES, tr, who, word
+
+MAX_ROWS = 20_000
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
+
+COLUMNS = (
+    ("time", QT_TRANSLATE_NOOP("panels", "Time")),
+    ("type", QT_TRANSLATE_NOOP("panels", "Event")),
+    ("who", QT_TRANSLATE_NOOP("panels", "Who")),
+    ("details", QT_TRANSLATE_NOOP("panels", "Details")),
+    ("source", QT_TRANSLATE_NOOP("panels", "Source")),
+)
+_WHO_FIELDS = ("badge", "device")
+
+
+def details(data) -> str:
+    """The fields of an event besides who it is about, as ``name: value`` text."""
+    parts = []
+    for key, value in data.items():
+        if key in _WHO_FIELDS:
+            continue
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            value = tr("yes") if value else tr("no")
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "; ".join(parts)
+
+
+class TimelineModel(QAbstractTableModel):
+    """Stored events in order; names looked up from the characters the deltas brought."""
+
+    def __init__(self, parent=None, max_rows: int = MAX_ROWS) -> None:
+        super().__init__(parent)
+        self.max_rows = max_rows
+        self.rows: list[StoredView] = []
+        self.names: dict[int, str] = {}
+        self.retracted: set[int] = set()
+        self.last_seq = 0
+
+    def apply_delta(self, delta: StateDelta) -> None:
+        """Learn names from the delta's characters and append its events."""
+        for c in delta.characters:
+            self.names[c.badge] = c.name
+        self.append(delta.events)
+
+    def set_events(self, events: Iterable[StoredView]) -> None:
+        """Replace every row (opening a game: the log's last events)."""
+        self.beginResetModel()
+        self.rows, self.retracted, self.last_seq = [], set(), 0
+        self.endResetModel()
+        self.append(events)
+
+    def append(self, events: Iterable[StoredView]) -> None:
+        new = [e for e in events if e.seq > self.last_seq]
+        if not new:
+            return
+        self.last_seq = new[-1].seq
+        new = new[-self.max_rows:]
+        drop = len(self.rows) + len(new) - self.max_rows
+        if drop > 0:
+            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
+            del self.rows[:drop]
+            self.endRemoveRows()
+        first = len(self.rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
+        self.rows.extend(new)
+        self.endInsertRows()
+        marked = [e.event.data["seq"] for e in new if e.event.type == "retracted" and "seq" in e.event.data]
+        if marked:
+            self.retracted.update(marked)
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1),
+                                  [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ToolTipRole])
+
+    # -- the model -----------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(COLUMNS)):
+            return tr(COLUMNS[section][1])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        stored = self.rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(stored, COLUMNS[index.column()][0])
+        if role == SEQ_ROLE:
+            return stored.seq
+        if role == Qt.ItemDataRole.FontRole and stored.seq in self.retracted:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and stored.seq in self.retracted:
+            return self.tr("Retracted: a wrong report, left out of the game.")
+        return None
+
+    def _text(self, stored: StoredView, column: str) -> str:
+        event = stored.event
+        if column == "time":
+            return format_time(event.t)
+        if column == "type":
+            return word(EVENT_TYPES, event.type)
+        if column == "who":
+            badge = event.data.get("badge", event.data.get("device"))
+            if badge is None:
+                return ""
+            name = self.names.get(badge)
+            return who(name, badge) if name else str(badge)
+        if column == "details":
+            return details(event.data)
+        return event.source
+
+
+class TimelinePanel(QWidget):
+    """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""
+
+    event_activated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS) -> None:
+        super().__init__(parent)
+        self.model = TimelineModel(self, max_rows)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText(self.tr("Filter: a name, a badge, an event, a source..."))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.view = QTableView(self)
+        self.view.setModel(self.proxy)
+        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.doubleClicked.connect(self._activated)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.view)
+
+    def apply_delta(self, delta: StateDelta) -> None:
+        """Append the delta's events (following the newest when the view is at the bottom)."""
+        bar = self.view.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum()
+        self.model.apply_delta(delta)
+        if at_bottom and delta.events:
+            self.view.scrollToBottom()
+
+    def set_events(self, events: Iterable[StoredView]) -> None:
+        self.model.set_events(events)
+        self.view.scrollToBottom()
+
+    def set_filter(self, text: str) -> None:
+        self.filter.setText(text)
+
+    def _activated(self, index: QModelIndex) -> None:
+        seq = self.proxy.data(index, SEQ_ROLE)
+        if seq is not None:
+            self.event_activated.emit(int(seq))

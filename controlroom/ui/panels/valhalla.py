@@ -1,0 +1,229 @@
+"""ValhallaPanel: the dead per side and per group, who is in Valhalla, deaths per player, respawn countdowns."""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from controlroom.game.views import CharacterView, StateDelta
+from controlroom.ui.panels.words import countdown, tr, who
+
+
+class GroupCount(NamedTuple):
+    side: str
+    group: str
+    members: int
+    dead: int
+    in_valhalla: int
+    deaths: int
+
+
+class Fallen(NamedTuple):
+    """A player who is dead now or has died before in this game."""
+
+    badge: int
+    name: str
+    side: str
+    group: str
+    dead: bool
+    in_valhalla: bool
+    deaths: int
+    respawn_due: int | None       # game ms; None when not respawning (or held by a STOPP)
+    respawn_left: int | None      # ms left when the delta was made
+
+
+def fallen_of(c: CharacterView) -> Fallen | None:
+    if c.condition != "dead" and not c.deaths:
+        return None
+    respawn = next((d for d in c.deadlines if d.kind == "respawns"), None)
+    return Fallen(c.badge, c.name, c.side, c.group, c.condition == "dead", c.in_valhalla, c.deaths,
+                  respawn.due if respawn else None, respawn.remaining if respawn else None)
+
+
+class ValhallaData:
+    """Characters from deltas, and what the panel shows about the dead; pure Python."""
+
+    def __init__(self) -> None:
+        self.characters: dict[int, CharacterView] = {}
+        self.sides: dict[str, dict[str, int]] = {}
+
+    def apply(self, delta: StateDelta) -> None:
+        if delta.full:
+            self.characters = {}
+        for c in delta.characters:
+            self.characters[c.badge] = c
+        self.sides = dict(delta.sides)
+
+    def groups(self) -> list[GroupCount]:
+        counts: dict[tuple[str, str], list[int]] = {}
+        for c in self.characters.values():
+            n = counts.setdefault((c.side, c.group), [0, 0, 0, 0])
+            n[0] += 1
+            n[1] += c.condition == "dead"
+            n[2] += c.in_valhalla
+            n[3] += c.deaths
+        return [GroupCount(side, group, *n) for (side, group), n in sorted(counts.items())]
+
+    def fallen(self) -> list[Fallen]:
+        """The dead first (soonest respawn first), then those who died and came back; most deaths first."""
+        rows = [f for c in self.characters.values() if (f := fallen_of(c)) is not None]
+        rows.sort(key=lambda f: (not f.dead, f.respawn_due is None, f.respawn_due or 0, -f.deaths, f.badge))
+        return rows
+
+
+class _Table(QAbstractTableModel):
+    """A read-only table of named tuples, with a header and a function that gives each cell's text."""
+
+    def __init__(self, columns: tuple[str, ...], parent=None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.rows: list = []
+        self.now = 0
+
+    def set_rows(self, rows: list) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def set_now(self, now: int) -> None:
+        self.now = now
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.columns) - 1))
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.columns)):
+            return tr(self.columns[section])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(self.rows[index.row()], index.column())
+        return None
+
+    def text(self, row, column: int) -> str:
+        raise NotImplementedError
+
+
+class GroupModel(_Table):
+    def __init__(self, parent=None) -> None:
+        super().__init__((
+            QT_TRANSLATE_NOOP("panels", "Side"), QT_TRANSLATE_NOOP("panels", "Group"),
+            QT_TRANSLATE_NOOP("panels", "Dead now"), QT_TRANSLATE_NOOP("panels", "In Valhalla"),
+            QT_TRANSLATE_NOOP("panels", "Deaths"), QT_TRANSLATE_NOOP("panels", "Members"),
+        ), parent)
+
+    def text(self, row: GroupCount, column: int) -> str:
+        return (row.side, row.group, str(row.dead), str(row.in_valhalla), str(row.deaths), str(row.members))[column]
+
+
+class FallenModel(_Table):
+    def __init__(self, parent=None) -> None:
+        super().__init__((
+            QT_TRANSLATE_NOOP("panels", "Who"), QT_TRANSLATE_NOOP("panels", "Side"),
+            QT_TRANSLATE_NOOP("panels", "Group"), QT_TRANSLATE_NOOP("panels", "Now"),
+            QT_TRANSLATE_NOOP("panels", "Deaths"), QT_TRANSLATE_NOOP("panels", "Respawns in"),
+        ), parent)
+
+    def text(self, row: Fallen, column: int) -> str:
+        if column == 0:
+            return who(row.name, row.badge)
+        if column == 1:
+            return row.side
+        if column == 2:
+            return row.group
+        if column == 3:
+            if not row.dead:
+                return tr("alive again")
+            return tr("in Valhalla") if row.in_valhalla else tr("dead, not yet in Valhalla")
+        if column == 4:
+            return str(row.deaths)
+        if row.respawn_due is not None:
+            return countdown(row.respawn_due - self.now)
+        if row.respawn_left is not None:
+            return tr("held {0}").format(countdown(row.respawn_left))
+        return ""
+
+
+class ValhallaPanel(QWidget):
+    """Big numbers per side, dead per group, and the fallen with their respawn countdowns.
+
+    ``now_ms`` gives the game clock (timeline ms) for the countdowns, redrawn every 500 ms.
+    """
+
+    REFRESH_MS = 500
+
+    def __init__(self, now_ms: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.now_ms = now_ms
+        self.data = ValhallaData()
+        self.group_model = GroupModel(self)
+        self.fallen_model = FallenModel(self)
+        self.side_labels: dict[str, QLabel] = {}
+        self.sides_row = QHBoxLayout()
+        self.group_view = self._table(self.group_model)
+        self.fallen_view = self._table(self.fallen_model)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(self.sides_row)
+        layout.addWidget(QLabel(self.tr("Dead by group"), self))
+        layout.addWidget(self.group_view, 1)
+        layout.addWidget(QLabel(self.tr("The fallen"), self))
+        layout.addWidget(self.fallen_view, 2)
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+
+    def _table(self, model: QAbstractTableModel) -> QTableView:
+        view = QTableView(self)
+        view.setModel(model)
+        view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        view.verticalHeader().setVisible(False)
+        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        view.horizontalHeader().setStretchLastSection(True)
+        return view
+
+    def apply_delta(self, delta: StateDelta) -> None:
+        self.data.apply(delta)
+        now = self.now_ms()
+        self.group_model.now = self.fallen_model.now = now
+        self.group_model.set_rows(self.data.groups())
+        self.fallen_model.set_rows(self.data.fallen())
+        self._update_sides()
+
+    def refresh(self) -> None:
+        """Redraw the respawn countdowns at the game clock's time."""
+        self.fallen_model.set_now(self.now_ms())
+
+    def side_text(self, side: str) -> str:
+        c = self.data.sides.get(side, {})
+        return self.tr("{side}\n{dead} dead \u00b7 {valhalla} in Valhalla \u00b7 {deaths} deaths").format(
+            side=side, dead=c.get("dead", 0), valhalla=c.get("in_valhalla", 0), deaths=c.get("deaths", 0))
+
+    def _update_sides(self) -> None:
+        for side in self.data.sides:
+            label = self.side_labels.get(side)
+            if label is None:
+                label = QLabel(self)
+                label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                font = label.font()
+                font.setPointSizeF(font.pointSizeF() * 1.8)
+                font.setBold(True)
+                label.setFont(font)
+                self.side_labels[side] = label
+                self.sides_row.addWidget(label)
+            label.setText(self.side_text(side))
+        for side, label in self.side_labels.items():
+            label.setVisible(side in self.data.sides)

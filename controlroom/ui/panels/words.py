@@ -1,0 +1,80 @@
+"""The words the panels show for the core's codes (deadline kinds, conditions, event types), translatable."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
+
+from controlroom.game.clock import format_time
+
+_CTX = "panels"
+
+DEADLINE_KINDS = {
+    "dies": QT_TRANSLATE_NOOP("panels", "dies"),
+    "wakes": QT_TRANSLATE_NOOP("panels", "wakes"),
+    "regains_hp": QT_TRANSLATE_NOOP("panels", "regains a hit point"),
+    "respawns": QT_TRANSLATE_NOOP("panels", "respawns"),
+    "stopp_overdue": QT_TRANSLATE_NOOP("panels", "STOPP lasts too long"),
+}
+
+CONDITIONS = {
+    "active": QT_TRANSLATE_NOOP("panels", "active"),
+    "unconscious": QT_TRANSLATE_NOOP("panels", "unconscious"),
+    "knocked_out": QT_TRANSLATE_NOOP("panels", "knocked out"),
+    "dead": QT_TRANSLATE_NOOP("panels", "dead"),
+}
+
+EVENT_TYPES = {
+    "strike": QT_TRANSLATE_NOOP("panels", "strike"),
+    "big_stone": QT_TRANSLATE_NOOP("panels", "big stone"),
+    "knocked_out": QT_TRANSLATE_NOOP("panels", "knocked out"),
+    "down": QT_TRANSLATE_NOOP("panels", "down (0 hit points)"),
+    "bound": QT_TRANSLATE_NOOP("panels", "wounds bound"),
+    "cared_for": QT_TRANSLATE_NOOP("panels", "cared for by a healer"),
+    "care_ended": QT_TRANSLATE_NOOP("panels", "care ended"),
+    "strenuous": QT_TRANSLATE_NOOP("panels", "strenuous activity"),
+    "bandage_removed": QT_TRANSLATE_NOOP("panels", "bandage removed"),
+    "healer_touch": QT_TRANSLATE_NOOP("panels", "healer's touch"),
+    "died": QT_TRANSLATE_NOOP("panels", "died"),
+    "permanent_kill": QT_TRANSLATE_NOOP("panels", "permanent kill"),
+    "valhalla_checkin": QT_TRANSLATE_NOOP("panels", "checked in at Valhalla"),
+    "respawned": QT_TRANSLATE_NOOP("panels", "respawned"),
+    "woke": QT_TRANSLATE_NOOP("panels", "woke"),
+    "hp_regained": QT_TRANSLATE_NOOP("panels", "regained a hit point"),
+    "stopp_overdue": QT_TRANSLATE_NOOP("panels", "STOPP lasts too long"),
+    "scenario_started": QT_TRANSLATE_NOOP("panels", "scenario started"),
+    "scenario_ended": QT_TRANSLATE_NOOP("panels", "scenario ended"),
+    "stopp_called": QT_TRANSLATE_NOOP("panels", "STOPP called"),
+    "stopp_lifted": QT_TRANSLATE_NOOP("panels", "STOPP lifted"),
+    "note": QT_TRANSLATE_NOOP("panels", "note"),
+    "retracted": QT_TRANSLATE_NOOP("panels", "retracted"),
+    "alarm_acknowledged": QT_TRANSLATE_NOOP("panels", "alarm acknowledged"),
+}
+
+STOPP_REASONS = {
+    "unpleasant": QT_TRANSLATE_NOOP("panels", "out-of-game unpleasant"),
+    "injury": QT_TRANSLATE_NOOP("panels", "injury or medical"),
+    "danger": QT_TRANSLATE_NOOP("panels", "danger"),
+}
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate(_CTX, text)
+
+
+def word(table: dict[str, str], code: str) -> str:
+    """The translated word for ``code``, or the code itself with spaces when there is none."""
+    text = table.get(code)
+    return tr(text) if text is not None else code.replace("_", " ")
+
+
+def countdown(ms: int) -> str:
+    """Time left as HH:MM:SS, rounded up to the second (so 0 shows only when it is due)."""
+    return format_time(max(0, math.ceil(ms / 1000)) * 1000)
+
+
+def who(name: str, badge: int | None) -> str:
+    if badge is None:
+        return name
+    return tr("{name} ({badge})").format(name=name, badge=badge)

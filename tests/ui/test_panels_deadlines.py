@@ -1,0 +1,164 @@
+"""DeadlinePanel: live countdowns of rule deadlines from a real GameState's deltas."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from controlroom.game.clock import parse_time
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.game.state import GameState
+from controlroom.game.views import make_delta
+from controlroom.ui.panels.deadlines import (
+    CRITICAL, HELD, NORMAL, REMAINING_ROLE, URGENCY_COLOURS, URGENCY_ROLE, WARNING, DeadlinePanel,
+)
+
+ROSTER = [
+    Member(1, "Aldo", "North", "Wolves", "warrior"),
+    Member(2, "Birgit", "North", "Wolves", "warrior"),
+    Member(3, "Carl", "North", "Bears", "healer"),
+    Member(11, "Gerd", "South", "Ravens", "warrior"),
+    Member(12, "Hilde", "South", "Ravens", "healer"),
+]
+
+
+class Clock:
+    def __init__(self, t=0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def ms(text):
+    return parse_time(text)
+
+
+def fold(state, *events):
+    """Fold (time, type, fields) events; return the delta of what changed."""
+    for t, type_, fields in events:
+        state.apply(make_event(ms(t), type_, "marshal:M1", **fields))
+    badges, stopps = state.take_dirty()
+    return make_delta(state, badges, stopps)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def panel(qtbot, clock):
+    p = DeadlinePanel(clock)
+    qtbot.addWidget(p)
+    return p
+
+
+def cell(panel, row, column, role=Qt.ItemDataRole.DisplayRole):
+    m = panel.model
+    return m.data(m.index(row, column), role)
+
+
+def column_texts(panel, column):
+    return [cell(panel, r, column) for r in range(panel.model.rowCount())]
+
+
+def test_soonest_first_with_what_and_who(panel, clock):
+    state = GameState(ROSTER)
+    delta = fold(state,
+                 ("00:01:00", "down", {"badge": 2}),          # dies at 00:11:00
+                 ("00:02:00", "knocked_out", {"badge": 11}),  # wakes at 00:07:00
+                 ("00:03:00", "down", {"badge": 1}))          # dies at 00:13:00
+    clock.t = ms("00:03:00")
+    panel.apply_delta(delta)
+    assert panel.model.rowCount() == 3
+    assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)", "Aldo (1)"]
+    assert column_texts(panel, 1) == ["wakes", "dies", "dies"]
+    assert column_texts(panel, 0) == ["00:04:00", "00:08:00", "00:10:00"]
+    assert column_texts(panel, 3) == ["Ravens", "Wolves", "Wolves"]
+    assert column_texts(panel, 4) == ["South", "North", "North"]
+    assert panel.model.headerData(0, Qt.Orientation.Horizontal) == "Countdown"
+
+
+def test_countdown_is_live_without_new_data(panel, clock, qtbot):
+    state = GameState(ROSTER)
+    panel.apply_delta(fold(state, ("00:01:00", "down", {"badge": 2})))
+    clock.t = ms("00:01:00")
+    panel.refresh()
+    assert cell(panel, 0, 0) == "00:10:00"
+    clock.t = ms("00:05:30")
+    qtbot.waitUntil(lambda: cell(panel, 0, 0) == "00:05:30", timeout=2000)   # the 500 ms timer
+    assert cell(panel, 0, 0, REMAINING_ROLE) == ms("00:05:30")
+
+
+def test_colour_by_urgency(panel, clock):
+    state = GameState(ROSTER)
+    panel.apply_delta(fold(state,
+                           ("00:00:00", "knocked_out", {"badge": 11}),
+                           ("00:00:00", "down", {"badge": 2})))
+    # Rows: Gerd wakes 00:05:00, Birgit dies 00:10:00.
+    clock.t = ms("00:04:00")
+    panel.refresh()
+    assert cell(panel, 1, 1) == "dies"
+    assert cell(panel, 1, 0, URGENCY_ROLE) == NORMAL
+    assert cell(panel, 1, 0, Qt.ItemDataRole.BackgroundRole) is None
+    clock.t = ms("00:05:30")     # 4:30 left
+    panel.refresh()
+    assert cell(panel, 1, 0, URGENCY_ROLE) == WARNING
+    assert cell(panel, 1, 3, Qt.ItemDataRole.BackgroundRole).color() == URGENCY_COLOURS[WARNING]
+    clock.t = ms("00:08:30")     # 1:30 left
+    panel.refresh()
+    assert cell(panel, 1, 0, URGENCY_ROLE) == CRITICAL
+    assert cell(panel, 1, 0, Qt.ItemDataRole.BackgroundRole).color() == URGENCY_COLOURS[CRITICAL]
+    # Waking is never red, however close.
+    clock.t = ms("00:04:59")
+    panel.refresh()
+    assert cell(panel, 0, 1) == "wakes"
+    assert cell(panel, 0, 0, URGENCY_ROLE) == NORMAL
+    assert "1 within 2 minutes" not in panel.summary.text()
+
+
+def test_held_by_a_stopp_is_grey_and_last(panel, clock):
+    state = GameState(ROSTER)
+    fold(state, ("00:00:00", "down", {"badge": 2}), ("00:00:00", "down", {"badge": 11}))
+    delta = fold(state, ("00:02:00", "stopp_called", {"stopp": "S1", "badges": [2], "reason": "injury"}))
+    clock.t = ms("00:09:00")
+    panel.apply_delta(make_delta(state, (), (), full=True))
+    assert delta.characters[0].badge == 2
+    assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)"]
+    assert cell(panel, 1, 0) == "held 00:08:00"
+    assert cell(panel, 1, 0, URGENCY_ROLE) == HELD
+    assert cell(panel, 1, 0, Qt.ItemDataRole.ForegroundRole).color() == URGENCY_COLOURS[HELD]
+    assert "STOPP" in cell(panel, 1, 0, Qt.ItemDataRole.ToolTipRole)
+    assert cell(panel, 0, 0, URGENCY_ROLE) == CRITICAL    # Gerd: 1 minute left, not covered
+    # Lifted at 00:05:00: Birgit's death moves by exactly the 3 minutes held.
+    panel.apply_delta(fold(state, ("00:05:00", "stopp_lifted", {"stopp": "S1"})))
+    clock.t = ms("00:05:00")
+    panel.refresh()
+    assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)"]
+    assert column_texts(panel, 0) == ["00:05:00", "00:08:00"]
+
+
+def test_delta_replaces_only_its_characters_and_full_replaces_all(panel, clock):
+    state = GameState(ROSTER)
+    panel.apply_delta(fold(state, ("00:00:00", "down", {"badge": 2}), ("00:00:00", "knocked_out", {"badge": 11})))
+    assert panel.model.rowCount() == 2
+    # Birgit's wounds are bound: dying stops, regaining starts; Gerd's row is untouched.
+    panel.apply_delta(fold(state, ("00:01:00", "bound", {"badge": 2})))
+    assert sorted(column_texts(panel, 1)) == ["regains a hit point", "wakes"]
+    # Gerd wakes: his deadline goes.
+    panel.apply_delta(fold(state, ("00:05:00", "woke", {"badge": 11})))
+    assert column_texts(panel, 1) == ["regains a hit point"]
+    # A full delta of a fresh game replaces everything.
+    panel.apply_delta(make_delta(GameState(ROSTER), (), (), full=True))
+    assert panel.model.rowCount() == 0
+
+
+def test_respawn_deadline_after_death(panel, clock):
+    state = GameState(ROSTER)
+    fold(state, ("00:00:00", "scenario_started", {"name": "Bridge", "respawn": True, "respawn_time": 600}))
+    panel.apply_delta(fold(state, ("00:01:00", "died", {"badge": 12})))
+    clock.t = ms("00:02:00")
+    panel.refresh()
+    assert column_texts(panel, 1) == ["respawns"]
+    assert column_texts(panel, 0) == ["00:09:00"]
+    assert cell(panel, 0, 0, URGENCY_ROLE) == NORMAL

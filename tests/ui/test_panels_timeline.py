@@ -1,0 +1,106 @@
+"""TimelinePanel: events from deltas, a text filter, a cap on rows, double click gives the seq."""
+
+import pytest
+from PySide6.QtCore import Qt
+
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.game.state import GameState
+from controlroom.game.views import StoredView, make_delta
+from controlroom.ui.panels.timeline import SEQ_ROLE, TimelinePanel
+
+ROSTER = [Member(1, "Aldo", "North", "Wolves", "warrior"), Member(11, "Gerd", "South", "Ravens", "warrior")]
+
+
+def stored(n, t, type_, source="marshal:M1", **fields):
+    return StoredView(n, 1_700_000_000_000 + t, make_event(t, type_, source, **fields))
+
+
+def delta_of(state, *events):
+    for s in events:
+        state.apply(s.event)
+    badges, stopps = state.take_dirty()
+    return make_delta(state, badges, stopps, events)
+
+
+@pytest.fixture
+def panel(qtbot):
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    return p
+
+
+def shown(panel, column):
+    p = panel.proxy
+    return [p.data(p.index(r, column)) for r in range(p.rowCount())]
+
+
+def test_rows_show_time_type_who_and_source(panel):
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state,
+                               stored(1, 60_000, "down", badge=11),
+                               stored(2, 90_500, "healer_touch", "marshal:M2", badge=11, healer=1),
+                               stored(3, 120_000, "stopp_called", "gm", stopp="GM1", reason="injury")))
+    assert shown(panel, 0) == ["00:01:00", "00:01:30.500", "00:02:00"]
+    assert shown(panel, 1) == ["down (0 hit points)", "healer's touch", "STOPP called"]
+    assert shown(panel, 2) == ["Gerd (11)", "Gerd (11)", ""]
+    assert shown(panel, 3)[1] == "healer: 1"
+    assert "reason: injury" in shown(panel, 3)[2]
+    assert shown(panel, 4) == ["marshal:M1", "marshal:M2", "gm"]
+    assert panel.model.headerData(4, Qt.Orientation.Horizontal) == "Source"
+
+
+def test_filter_box(panel):
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state,
+                               stored(1, 1000, "down", badge=11),
+                               stored(2, 2000, "knocked_out", "marshal:M7", badge=1),
+                               stored(3, 3000, "died", badge=11)))
+    panel.filter.setText("gerd")
+    assert shown(panel, 1) == ["down (0 hit points)", "died"]
+    panel.set_filter("M7")
+    assert shown(panel, 2) == ["Aldo (1)"]
+    panel.filter.clear()
+    assert panel.proxy.rowCount() == 3
+
+
+def test_repeated_seqs_are_not_shown_twice(panel):
+    state = GameState(ROSTER)
+    first = stored(1, 1000, "down", badge=11)
+    panel.apply_delta(delta_of(state, first))
+    panel.apply_delta(make_delta(state, (), (), (first, stored(2, 2000, "woke", "timer", badge=11))))
+    assert [panel.model.data(panel.model.index(r, 0), SEQ_ROLE) for r in range(2)] == [1, 2]
+
+
+def test_capped_at_the_last_rows(qtbot):
+    panel = TimelinePanel(max_rows=5)
+    qtbot.addWidget(panel)
+    state = GameState(ROSTER)
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(1, 5)]))
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(5, 9)]))
+    assert shown(panel, 3) == ["text: n4", "text: n5", "text: n6", "text: n7", "text: n8"]
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(9, 20)]))
+    assert shown(panel, 3) == [f"text: n{i}" for i in range(15, 20)]
+
+
+def test_default_cap_is_twenty_thousand(panel):
+    assert panel.model.max_rows == 20_000
+
+
+def test_double_click_emits_the_seq(panel, qtbot):
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(41, 1000, "down", badge=11), stored(42, 2000, "died", badge=1)))
+    panel.filter.setText("aldo")
+    index = panel.proxy.index(0, 1)
+    with qtbot.waitSignal(panel.event_activated, timeout=1000) as blocker:
+        panel.view.doubleClicked.emit(index)
+    assert blocker.args == [42]
+
+
+def test_retracted_rows_are_struck_out(panel):
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(1, 1000, "down", badge=11)))
+    panel.apply_delta(delta_of(state, stored(2, 2000, "retracted", "gm", seq=1, reason="wrong badge")))
+    font = panel.model.data(panel.model.index(0, 1), Qt.ItemDataRole.FontRole)
+    assert font.strikeOut()
+    assert panel.model.data(panel.model.index(1, 1), Qt.ItemDataRole.FontRole) is None
