@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                               groups=None if roster else 12, players=None if roster else 300, duration=args.duration)
     battle, _notes = prepare(options, args.seed, ORIGIN)
     ports = open_ptys(2)
-    sim = Simulator(battle, ports, speed=args.speed, loss=0.05, corrupt_rate=0.01, forge_rate=0.01,
+    sim = Simulator(battle, ports, speed=args.speed, loss=0.05, corrupt_rate=0.01, forge_rate=0.003,
                     replay_rate=0.005, seed=args.seed, drain=2.0)
     sim_thread = threading.Thread(target=sim.run, name="demo-simulator")
     sim_thread.start()

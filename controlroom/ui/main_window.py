@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QUrl, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QWidget
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
@@ -31,19 +31,33 @@ class MainWindow(QMainWindow):
         self.layers = MapLayers(self.map, projection, valhalla_xy)
         self.status = QLabel(self.tr("Opening the game…"))
         self.statusBar().addPermanentWidget(self.status, 1)
-        central = QWidget()
-        box = QVBoxLayout(central)
-        box.setContentsMargins(0, 0, 0, 0)
-        self.panels = _Panels(self, core, box)
-        box.addWidget(self.map, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(self.map)
+        self.panels = _Panels(self, core)
         self._menus()
         core.devices_known.connect(self.layers.set_devices)
         core.loaded.connect(self._on_delta)
         core.delta_published.connect(self._on_delta)
         self._fitted = False
-        self.resize(1400, 900)
+        self.resize(1600, 1000)
+        self._laid_out = False
         self._restore()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        if not self._laid_out and QSettings().value("window/state") is None:
+            self._laid_out = True
+            QTimer.singleShot(0, self._default_layout)      # once the window has its size
+
+    def _default_layout(self) -> None:
+        """The map gets the room; the panels keep to the sides until the game master moves them."""
+        docks = {d.objectName(): d for d in self.findChildren(QDockWidget)}
+        right = [docks[n] for n in ("dock_deadlines", "dock_valhalla") if n in docks]
+        if right:
+            self.resizeDocks(right, [420] * len(right), Qt.Orientation.Horizontal)
+        if "dock_controls" in docks:
+            self.resizeDocks([docks["dock_controls"]], [270], Qt.Orientation.Horizontal)
+        if "dock_timeline" in docks:
+            self.resizeDocks([docks["dock_timeline"]], [170], Qt.Orientation.Vertical)
 
     # -- data in -------------------------------------------------------------
     @Slot(object)
@@ -127,7 +141,7 @@ class MainWindow(QMainWindow):
 class _Panels:
     """The docks around the map (the panels are added as they exist)."""
 
-    def __init__(self, window: MainWindow, core: CoreThread, top_box: QVBoxLayout) -> None:
+    def __init__(self, window: MainWindow, core: CoreThread) -> None:
         self.apply_to: list = []
         self.window = window
         try:
@@ -135,10 +149,17 @@ class _Panels:
         except ImportError:
             AlarmBanner = None
         if AlarmBanner is not None:
-            self.alarms = AlarmBanner()
-            top_box.addWidget(self.alarms)
+            # Alarms across the whole top of the window, above map and panels.
+            top = QDockWidget(window.tr("Alarms"), window)
+            top.setObjectName("dock_alarms")
+            top.setTitleBarWidget(QWidget())
+            top.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
+            self.alarms = AlarmBanner(top)
+            top.setWidget(self.alarms)
+            window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, top)
             core.alarm_raised.connect(self.alarms.add_alarm)
             self.alarms.acknowledged.connect(core.acknowledge_requested)
+            self.apply_to.append(self.alarms)
         for module, cls, title, area in (
             ("deadlines", "DeadlinePanel", window.tr("Dying and waking"), Qt.DockWidgetArea.RightDockWidgetArea),
             ("valhalla", "ValhallaPanel", window.tr("Valhalla"), Qt.DockWidgetArea.RightDockWidgetArea),

@@ -218,6 +218,7 @@ class ValhallaPanel(QWidget):
             if label is None:
                 label = QLabel(self)
                 label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                label.setWordWrap(True)         # keeps the dock narrow beside the map
                 font = label.font()
                 font.setPointSizeF(font.pointSizeF() * 1.8)
                 font.setBold(True)
