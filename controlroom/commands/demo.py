@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="close by itself after this many seconds")
     parser.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window just before quitting")
+    parser.add_argument("--night", action="store_true", help="start in night mode (dark colours for a dark tent)")
 
 
 def _demo_file(name: str) -> Path | None:
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         window.map.load_background(image)
     core.loaded.connect(lambda _d: radio.start())
     core.scenario_start_requested.emit("Demo battle", True, 900.0)
+    if args.night:
+        window.night_action.setChecked(True)
     window.show()
 
     def finish() -> None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
-from controlroom.ui.panels.words import DEADLINE_KINDS, countdown, tr, who, word
+from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.words import DEADLINE_KINDS, countdown, who, word
 
 RED_MS = 2 * 60_000        # a character dying within 2 minutes
 ORANGE_MS = 5 * 60_000     # ... within 5 minutes
@@ -93,8 +94,10 @@ class DeadlineTable:
         return sorted((r for rows in self.by_badge.values() for r in rows), key=DeadlineRow.sort_key)
 
 
-class DeadlineModel(QAbstractTableModel):
+class DeadlineModel(RowTable):
     """The deadlines, soonest first, as a table whose countdowns follow ``now``."""
+
+    titles = tuple(title for _key, title in COLUMNS)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -110,25 +113,7 @@ class DeadlineModel(QAbstractTableModel):
         self.now = delta.t if now is None else now
         self.endResetModel()
 
-    def set_now(self, now: int) -> None:
-        """Move the countdowns to game time ``now`` (the order does not change with time)."""
-        self.now = now
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1))
-
     # -- the model -----------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(COLUMNS)):
-            return tr(COLUMNS[section][1])
-        return None
-
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
+from controlroom.ui.panels.table import RowTable
 from controlroom.ui.panels.words import EVENT_TYPES, tr, who, word
 
 MAX_ROWS = 20_000
@@ -41,8 +42,10 @@ def details(data) -> str:
     return "; ".join(parts)
 
 
-class TimelineModel(QAbstractTableModel):
+class TimelineModel(RowTable):
     """Stored events in order; names looked up from the characters the deltas brought."""
+
+    titles = tuple(title for _key, title in COLUMNS)
 
     def __init__(self, parent=None, max_rows: int = MAX_ROWS) -> None:
         super().__init__(parent)
@@ -87,18 +90,6 @@ class TimelineModel(QAbstractTableModel):
                                   [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ToolTipRole])
 
     # -- the model -----------------------------------------------------------
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(COLUMNS)):
-            return tr(COLUMNS[section][1])
-        return None
-
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None

@@ -8,6 +8,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, 
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
+from controlroom.ui.panels.table import RowTable
 from controlroom.ui.panels.words import countdown, tr, who
 
 
@@ -73,36 +74,17 @@ class ValhallaData:
         return rows
 
 
-class _Table(QAbstractTableModel):
+class _Table(RowTable):
     """A read-only table of named tuples, with a header and a function that gives each cell's text."""
 
     def __init__(self, columns: tuple[str, ...], parent=None) -> None:
         super().__init__(parent)
-        self.columns = columns
-        self.rows: list = []
-        self.now = 0
+        self.titles = columns
 
     def set_rows(self, rows: list) -> None:
         self.beginResetModel()
         self.rows = rows
         self.endResetModel()
-
-    def set_now(self, now: int) -> None:
-        self.now = now
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.columns) - 1))
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-                and 0 <= section < len(self.columns)):
-            return tr(self.columns[section])
-        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -112,7 +94,8 @@ class _Table(QAbstractTableModel):
         return None
 
     def text(self, row, column: int) -> str:
-        raise NotImplementedError
+        """The cell's text (each table says its own)."""
+        return str(row[column])
 
 
 class GroupModel(_Table):

@@ -1,0 +1,36 @@
+"""The read-only table model the panels share: rows of named tuples under translated column titles."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from controlroom.ui.panels.words import tr
+
+
+class RowTable(QAbstractTableModel):
+    """Rows (a list) under ``titles`` (untranslated words, translated when shown); ``now`` for countdowns."""
+
+    titles: tuple[str, ...] = ()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list = []
+        self.now = 0
+
+    def set_now(self, now: int) -> None:
+        """Move countdowns to game time ``now`` (the rows stay as they are)."""
+        self.now = now
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.titles) - 1))
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.titles)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(self.titles)):
+            return tr(self.titles[section])
+        return None
