@@ -1,41 +1,13 @@
 """ValhallaPanel and SideSummaryBar: the dead per side and group, Valhalla, deaths, respawn countdowns."""
 
 import pytest
+from panel_game import ROSTER, Clock, fold, ms
 
-from controlroom.game.clock import parse_time
-from controlroom.game.events import make_event
-from controlroom.game.roster import Member
-from controlroom.game.state import GameState
 from controlroom.game.views import make_delta
+
+from controlroom.game.state import GameState
 from controlroom.ui.panels.sides import SideSummaryBar
 from controlroom.ui.panels.valhalla import ValhallaPanel
-
-ROSTER = [
-    Member(1, "Aldo", "North", "Wolves", "warrior"),
-    Member(2, "Birgit", "North", "Wolves", "warrior"),
-    Member(3, "Carl", "North", "Bears", "healer"),
-    Member(11, "Gerd", "South", "Ravens", "warrior"),
-    Member(12, "Hilde", "South", "Ravens", "healer"),
-]
-
-
-class Clock:
-    t = 0
-
-    def __call__(self):
-        return self.t
-
-
-def ms(text):
-    return parse_time(text)
-
-
-def fold(state, *events):
-    for t, type_, fields in events:
-        state.apply(make_event(ms(t), type_, "marshal:M1", **fields))
-    badges, stopps = state.take_dirty()
-    return make_delta(state, badges, stopps)
-
 
 @pytest.fixture
 def clock():
