@@ -214,6 +214,8 @@ class CoreWorker(QObject):
         if out.verdict == ACCEPTED:
             type_, fields, source = out.event
             self._receive(type_, fields, source, out.radio)
+        else:
+            self._request_publish()         # the radio panel's counters changed
         elif out.verdict in SECURITY:
             key = (out.verdict, out.device)
             now = self.clock.now_ms()
@@ -387,7 +389,15 @@ class CoreWorker(QObject):
         events, self._stored = self._stored, []
         self._last_publish = time.monotonic()
         self._tally.update(self.state, badges)
-        self.delta_published.emit(make_delta(self.state, badges, stopps, events, warnings, sides=self._tally.snapshot()))
+        delta = make_delta(self.state, badges, stopps, events, warnings, sides=self._tally.snapshot())
+        self.delta_published.emit(delta._replace(radio=self.radio_view()))
+
+    def radio_view(self) -> dict[str, Any]:
+        """What the radio panel shows: links, counters per gateway, devices heard, the last frames."""
+        if self.ingest is None:
+            return {}
+        return {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
+                "recent": list(self.ingest.recent)[-200:]}
 
     @Slot()
     def _check_silence(self) -> None:

@@ -63,6 +63,7 @@ class StateDelta(NamedTuple):
     sides: dict[str, dict[str, int]]
     scenario: str
     field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
+    radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
 
 
 def character_view(state: GameState, badge: int) -> CharacterView:

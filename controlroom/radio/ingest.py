@@ -6,6 +6,7 @@ one frame heard by different gateways (read by different threads) meet here.
 
 from __future__ import annotations
 
+import collections
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -67,6 +68,10 @@ class Ingest:
     seen: dict[tuple[int, int], _Seen] = field(default_factory=dict)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     downlink: dict[int, int] = field(default_factory=dict)      # gateway -> last ack counter used
+    # For the radio panel: the last frames (t, gateway, device, counter, verdict, rssi, snr, detail)
+    # and per device the last good frame (t, rssi, snr, counter, gateway).
+    recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=500))
+    heard: dict[int, tuple] = field(default_factory=dict)
 
     def _count(self, gateway: int | str, verdict: str) -> None:
         for key in (str(gateway), "total"):
@@ -95,6 +100,9 @@ class Ingest:
     def receive(self, frame_bytes: bytes, gateway: int, rssi: float | None, snr: float | None, now_ms: int) -> Outcome:
         out = self._classify(frame_bytes, gateway, rssi, snr, now_ms)
         self._count(gateway, out.verdict)
+        self.recent.append((now_ms, gateway, out.device, out.counter, out.verdict, rssi, snr, out.detail))
+        if out.verdict in (ACCEPTED, DUPLICATE) and out.device is not None:
+            self.heard[out.device] = (now_ms, rssi, snr, out.counter, gateway)
         return out
 
     def reject_line(self, gateway: int | str, reason: str) -> None:
