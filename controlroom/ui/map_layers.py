@@ -61,10 +61,12 @@ class MapLayers:
     def _draw(self, field: dict) -> None:
         positions = field.get("positions", {})
         groups, marshals, trackers, siege = [], [], [], []
+        where_group: dict[str, tuple[float, float]] = {}
         for source, (_t, lat, lon, battery, _fix) in positions.items():
             info = self.devices.get(source, {})
             x, y = self.projection.to_local(lat, lon)
             if info.get("group"):
+                where_group[info["group"]] = (x, y)
                 group = info["group"]
                 up, down, dead = self.group_counts.get(group, [0, 0, 0])
                 side = self.side_of_group.get(group, "?")
@@ -79,6 +81,7 @@ class MapLayers:
                 trackers.append((x, y, "#7f7f7f", info.get("label") or source))
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
+        self._set("casualties", self._casualties(where_group))
         stopps = []
         for sid, (lat, lon, reason) in self.stopps.items():
             x, y = self.projection.to_local(lat, lon)
@@ -87,6 +90,19 @@ class MapLayers:
         if self.valhalla_xy is not None:
             dead = sum(c[2] for c in self.group_counts.values())
             self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {dead} dead")])
+
+    def _casualties(self, where_group: dict[str, tuple[float, float]]) -> list[tuple]:
+        """The fallen of each group, scattered around the group's last position (not yet on the field)."""
+        out = []
+        for badge, (group, condition) in self._conditions.items():
+            if condition == "active" or group not in where_group:
+                continue
+            gx, gy = where_group[group]
+            # A fixed scatter per badge, so markers do not jump between repaints.
+            dx, dy = ((badge * 7919) % 61) - 30, ((badge * 104729) % 61) - 30
+            out.append((gx + dx, gy + dy, "#7f0000" if condition == "dead" else "#e65100",
+                        f"badge {badge}: {condition.replace('_', ' ')}"))
+        return out
 
     def _set(self, name: str, points: list[tuple]) -> None:
         if not points:

@@ -17,11 +17,12 @@ from controlroom.ui.geo import LocalProjection, WorldFile, read_world_file, worl
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array"]
 
 #: Layer names in drawing order, bottom first.
-LAYER_NAMES = ("valhalla", "stopp", "siege", "trackers", "groups", "marshals")
+LAYER_NAMES = ("valhalla", "casualties", "stopp", "siege", "trackers", "groups", "marshals")
 
 # name -> (symbol, size in screen pixels, default colour)
 _LAYER_STYLE = {
     "valhalla": ("h", 12, "#9e9e9e"),
+    "casualties": ("x", 7, "#7f0000"),
     "stopp": ("star", 18, "#e53935"),
     "siege": ("s", 14, "#8d6e63"),
     "trackers": ("d", 8, "#00bcd4"),
@@ -104,6 +105,7 @@ class MapView(pg.PlotWidget):
             "siege": self.tr("Siege engines"),
             "stopp": self.tr("STOPP incidents"),
             "valhalla": self.tr("Valhalla"),
+            "casualties": self.tr("Casualties"),
         }
         self._layers: dict[str, _Layer] = {}
         self._layer_actions: dict[str, QAction] = {}
