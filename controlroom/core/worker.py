@@ -214,9 +214,9 @@ class CoreWorker(QObject):
         if out.verdict == ACCEPTED:
             type_, fields, source = out.event
             self._receive(type_, fields, source, out.radio)
-        else:
-            self._request_publish()         # the radio panel's counters changed
-        elif out.verdict in SECURITY:
+            return
+        self._request_publish()             # the radio panel's counters changed
+        if out.verdict in SECURITY:
             key = (out.verdict, out.device)
             now = self.clock.now_ms()
             if now - self._alarmed.get(key, -10**12) >= 60_000:      # one alarm a minute per device and kind
