@@ -25,6 +25,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Control room for LARP battle games: live map, rule timers, radio, reports.",
     )
     parser.add_argument("--version", action="version", version=f"controlroom {__version__}")
+    window = parser.add_argument_group("the window (when no command is given)")
+    window.add_argument("--db", metavar="GAME", help="the game to open (default: the last one, or ask)")
+    window.add_argument("--port", action="append", default=[], metavar="URL", help="a gateway's serial port; repeat for several")
+    window.add_argument("--map", metavar="IMAGE", help="the field's map image (with its world file beside it)")
+    window.add_argument("--origin", metavar="LAT,LON", help="the map's GPS origin (default 58.38,26.72)")
+    window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
+    window.add_argument("--screenshot", metavar="FILE.png", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = _command_module(name)
@@ -34,14 +41,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _open_window(args: argparse.Namespace) -> int:
+    """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
+    from controlroom.ui.app import application, ask_for_game, last_game, run_window
+
+    origin = (58.38, 26.72)
+    if args.origin:
+        try:
+            lat, lon = (float(v) for v in args.origin.split(","))
+            origin = (lat, lon)
+        except ValueError:
+            raise CliError(f"--origin takes LAT,LON in degrees, not {args.origin!r}") from None
+    db = args.db
+    if db is None:
+        application()
+        db = last_game() or ask_for_game()
+        if db is None:
+            print("controlroom: no game chosen", file=sys.stderr)
+            return 2
+    return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
+                      screenshot=args.screenshot)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)
     if run is None:
-        parser.print_usage(sys.stderr)
-        print("controlroom: error: name a command (see controlroom --help)", file=sys.stderr)
-        return 2
+        run = _open_window
     try:
         return int(run(args) or 0)
     except CliError as exc:

@@ -62,11 +62,6 @@ def test_bad_argument_prints_usage_and_exits_2(capsys):
     assert "usage:" in capsys.readouterr().err
 
 
-def test_no_command_prints_usage_and_exits_2(capsys):
-    assert main([]) == 2
-    assert "usage: controlroom" in capsys.readouterr().err
-
-
 def test_console_script_entry_point_runs():
     exe = Path(sys.executable).with_name("controlroom")
     if not exe.exists():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import threading
 from importlib import resources
 from pathlib import Path
@@ -37,22 +36,12 @@ def run(args: argparse.Namespace) -> int:
     if os.name != "posix":
         raise CliError("the demo's simulated gateways need pseudo-terminals (Linux or macOS); "
                        "on Windows run 'controlroom sim --port COMx' with a virtual serial port pair")
-    from PySide6.QtCore import QCoreApplication, QTimer
-    from PySide6.QtWidgets import QApplication
-
     from controlroom.commands.sim import prepare
-    from controlroom.core.radio_link import RadioBridge
-    from controlroom.core.thread import CoreThread
     from controlroom.radio.sim_links import close_all, open_ptys
     from controlroom.radio.simulator import Simulator
     from controlroom.store.engine import data_dir
-    from controlroom.ui.geo import LocalProjection
-    from controlroom.ui.main_window import MainWindow, setup_logging
+    from controlroom.ui.app import run_window
 
-    QCoreApplication.setOrganizationName("controlroom")
-    QCoreApplication.setApplicationName("controlroom")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    setup_logging()
     if args.db:
         db = Path(args.db)
     else:
@@ -69,37 +58,19 @@ def run(args: argparse.Namespace) -> int:
                     replay_rate=0.005, seed=args.seed, drain=2.0)
     sim_thread = threading.Thread(target=sim.run, name="demo-simulator")
     sim_thread.start()
-
-    core = CoreThread(str(db), None, speed=args.speed)
-    radio = RadioBridge(core, [p.name for p in ports])
-    projection = LocalProjection(*ORIGIN)
     valhalla = None
     field = _demo_file("field.json")
     if field is not None:
         place = json.loads(field.read_text(encoding="utf-8")).get("places", {}).get("valhalla")
         valhalla = tuple(place) if place else None
-    window = MainWindow(core, projection, "demo battle", valhalla)
-    image = _demo_file("field.png")
-    if image is not None:
-        window.map.load_background(image)
-    core.loaded.connect(lambda _d: radio.start())
-    core.scenario_start_requested.emit("Demo battle", True, 900.0)
-    if args.night:
-        window.night_action.setChecked(True)
-    window.show()
-
-    def finish() -> None:
-        if args.screenshot:
-            window.grab().save(args.screenshot)
-        window.close()
-
-    if args.quit_after is not None:
-        QTimer.singleShot(int(args.quit_after * 1000), finish)
-    core.start()
-    code = app.exec()
-    sim.stop()
-    radio.stop()
-    core.shutdown()
-    sim_thread.join(10)
-    close_all(ports)
-    return code
+    try:
+        return run_window(
+            str(db), [p.name for p in ports], title="demo battle", map_image=_demo_file("field.png"),
+            origin=ORIGIN, valhalla_xy=valhalla, speed=args.speed, quit_after=args.quit_after,
+            screenshot=args.screenshot, night=args.night,
+            before_start=lambda core, _w: core.scenario_start_requested.emit("Demo battle", True, 900.0),
+        )
+    finally:
+        sim.stop()
+        sim_thread.join(10)
+        close_all(ports)

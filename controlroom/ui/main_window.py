@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QWidget
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
@@ -143,6 +143,7 @@ class _Panels:
 
     def __init__(self, window: MainWindow, core: CoreThread) -> None:
         self.apply_to: list = []
+        self.docks: dict = {}
         self.window = window
         try:
             from controlroom.ui.panels.alarms import AlarmBanner
@@ -164,6 +165,8 @@ class _Panels:
             ("deadlines", "DeadlinePanel", window.tr("Dying and waking"), Qt.DockWidgetArea.RightDockWidgetArea),
             ("valhalla", "ValhallaPanel", window.tr("Valhalla"), Qt.DockWidgetArea.RightDockWidgetArea),
             ("timeline", "TimelinePanel", window.tr("Events"), Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("radio", "RadioPanel", window.tr("Radio"), Qt.DockWidgetArea.BottomDockWidgetArea),
+            ("siege", "SiegePanel", window.tr("Siege engines"), Qt.DockWidgetArea.LeftDockWidgetArea),
             ("controls", "GameControls", window.tr("Game controls"), Qt.DockWidgetArea.LeftDockWidgetArea),
         ):
             try:
@@ -173,11 +176,23 @@ class _Panels:
             panel = _make(getattr(mod, cls), core)
             dock = QDockWidget(title, window)
             dock.setObjectName(f"dock_{module}")
-            dock.setWidget(panel)
+            scroll = QScrollArea()          # a dock may be made smaller than its panel would like
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(panel)
+            dock.setWidget(scroll)
             window.addDockWidget(area, dock)
+            same_area = self.docks.get(area)
+            if same_area is not None:
+                window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
+            else:
+                self.docks[area] = dock
             if hasattr(panel, "apply_delta"):
                 self.apply_to.append(panel)
             _wire(panel, core)
+
+        for dock in self.docks.values():
+            dock.raise_()                   # the first panel of each area is in front
 
     def apply(self, delta) -> None:
         for panel in self.apply_to:

@@ -1,0 +1,95 @@
+"""The one place that wires the application together: core thread, radio links, window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from controlroom.core.radio_link import RadioBridge
+from controlroom.core.thread import CoreThread
+from controlroom.store.engine import GAME_SUFFIX, data_dir, database_url
+from controlroom.ui.geo import LocalProjection
+from controlroom.ui.main_window import MainWindow, setup_logging
+
+DEFAULT_ORIGIN = (58.38, 26.72)
+RECENT_KEY = "games/recent"
+
+
+def application() -> QApplication:
+    QCoreApplication.setOrganizationName("controlroom")
+    QCoreApplication.setApplicationName("controlroom")
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    setup_logging()
+    return app
+
+
+def remember_game(db: str) -> None:
+    """Put a game at the top of the recent games (File, Open recent; `controlroom` alone opens it)."""
+    s = QSettings()
+    recent = [g for g in (s.value(RECENT_KEY) or []) if g != db]
+    s.setValue(RECENT_KEY, [db, *recent][:10])
+
+
+def last_game() -> str | None:
+    recent = QSettings().value(RECENT_KEY) or []
+    return recent[0] if recent else None
+
+
+def ask_for_game() -> str | None:
+    """A file dialog: an existing game to open, or a new file to start."""
+    start = str(data_dir() / "games")
+    path, _ = QFileDialog.getSaveFileName(
+        None, QCoreApplication.translate("app", "Open or start a game"), start,
+        QCoreApplication.translate("app", "controlroom games (*{suffix})").format(suffix=GAME_SUFFIX),
+        options=QFileDialog.Option.DontConfirmOverwrite,
+    )
+    return path or None
+
+
+def run_window(
+    db: str,
+    ports: list[str],
+    *,
+    title: str = "",
+    map_image: str | Path | None = None,
+    origin: tuple[float, float] = DEFAULT_ORIGIN,
+    valhalla_xy: tuple[float, float] | None = None,
+    speed: float | None = None,
+    quit_after: float | None = None,
+    screenshot: str | None = None,
+    night: bool = False,
+    before_start=None,
+) -> int:
+    """Open a game in the window, with its gateways; returns when the window is closed."""
+    app = application()
+    url = database_url(db)
+    core = CoreThread(url, None, speed=speed)
+    radio = RadioBridge(core, ports) if ports else None
+    window = MainWindow(core, LocalProjection(*origin), title or Path(str(db)).stem, valhalla_xy)
+    if map_image is not None:
+        window.map.load_background(map_image)
+    if radio is not None:
+        core.loaded.connect(lambda _d: radio.start())
+    if night:
+        window.night_action.setChecked(True)
+    if before_start is not None:
+        before_start(core, window)
+    remember_game(str(db))
+    window.show()
+
+    def finish() -> None:
+        if screenshot:
+            window.grab().save(screenshot)
+        window.close()
+
+    if quit_after is not None:
+        QTimer.singleShot(int(quit_after * 1000), finish)
+    core.start()
+    code = app.exec()
+    if radio is not None:
+        radio.stop()
+    core.shutdown()
+    return code

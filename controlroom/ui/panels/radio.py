@@ -1,0 +1,413 @@
+"""RadioPanel ("Radio"): gateway links, frame counters with rejections by reason, devices heard, the raw frame log.
+
+Fed by ``delta.radio`` (the station's radio view: links, counts, heard, recent)
+and ``delta.field["heard"]`` (batteries, by source "marshal:N" / "tracker:N").
+Only what the station reports is shown; there are no keys in these data and
+none are ever displayed.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QTimer,
+)
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QHeaderView, QLabel, QLineEdit, QSplitter, QTableView, QVBoxLayout, QWidget,
+)
+
+from controlroom.game.clock import format_time
+from controlroom.game.views import StateDelta
+from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.words import tr, word
+
+ALARM_COLOUR = QColor("#d9534f")
+FORGED = "rejected_auth"
+TOTAL = "total"
+AGE_ROLE = Qt.ItemDataRole.UserRole + 1      # ms since last heard (int), for sorting and tests
+ALARM_ROLE = Qt.ItemDataRole.UserRole + 2    # True on a cell that is a security alarm
+
+LINK_STATES = {
+    "connecting": QT_TRANSLATE_NOOP("panels", "connecting"),
+    "identifying": QT_TRANSLATE_NOOP("panels", "identifying"),
+    "identified": QT_TRANSLATE_NOOP("panels", "identified"),
+    "unidentified": QT_TRANSLATE_NOOP("panels", "unidentified"),
+    "lost": QT_TRANSLATE_NOOP("panels", "lost"),
+    "retrying": QT_TRANSLATE_NOOP("panels", "retrying"),
+    "stopped": QT_TRANSLATE_NOOP("panels", "stopped"),
+}
+BAD_LINK_STATES = ("lost", "retrying", "stopped")
+
+VERDICTS = {
+    "accepted": QT_TRANSLATE_NOOP("panels", "accepted"),
+    "duplicates": QT_TRANSLATE_NOOP("panels", "duplicate"),
+    "rejected_corrupt": QT_TRANSLATE_NOOP("panels", "corrupt"),
+    "rejected_auth": QT_TRANSLATE_NOOP("panels", "forged (wrong tag)"),
+    "rejected_replay": QT_TRANSLATE_NOOP("panels", "replayed"),
+    "rejected_unknown_device": QT_TRANSLATE_NOOP("panels", "unknown device"),
+    "rejected_role": QT_TRANSLATE_NOOP("panels", "not allowed for its role"),
+}
+
+COUNT_COLUMNS = (
+    ("gateway", QT_TRANSLATE_NOOP("panels", "Gateway")),
+    ("frames_total", QT_TRANSLATE_NOOP("panels", "Frames")),
+    ("accepted", QT_TRANSLATE_NOOP("panels", "Accepted")),
+    ("duplicates", QT_TRANSLATE_NOOP("panels", "Duplicates")),
+    ("rejected_corrupt", QT_TRANSLATE_NOOP("panels", "Corrupt")),
+    ("rejected_auth", QT_TRANSLATE_NOOP("panels", "Forged")),
+    ("rejected_replay", QT_TRANSLATE_NOOP("panels", "Replayed")),
+    ("rejected_unknown_device", QT_TRANSLATE_NOOP("panels", "Unknown device")),
+    ("rejected_role", QT_TRANSLATE_NOOP("panels", "Wrong role")),
+)
+
+
+def number(value) -> str:
+    """A measurement as short text ('' when unknown)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    return str(value)
+
+
+def ago(ms: int) -> str:
+    """How long ago, coarse: 'just now', '42 s ago', '2 min ago', '1 h 5 min ago'."""
+    seconds = max(0, ms) // 1000
+    if seconds < 5:
+        return tr("just now")
+    if seconds < 60:
+        return tr("{0} s ago").format(seconds)
+    minutes = seconds // 60
+    if minutes < 60:
+        return tr("{0} min ago").format(minutes)
+    return tr("{0} h {1} min ago").format(minutes // 60, minutes % 60)
+
+
+def link_detail(detail) -> str:
+    """A link's state detail as text: a note, a retry delay (s) or the gateway's identity line."""
+    if detail is None or detail == "":
+        return ""
+    if isinstance(detail, dict):
+        # The ID line of a gateway; never show anything that looks like key material.
+        return ", ".join(f"{k} {v}" for k, v in detail.items() if "key" not in str(k).lower())
+    if isinstance(detail, (int, float)) and not isinstance(detail, bool):
+        return tr("next attempt in {0} s").format(number(detail))
+    return str(detail)
+
+
+def _alignment(right: bool):
+    if right:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return None
+
+
+# -- links ---------------------------------------------------------------------
+class LinkModel(RowTable):
+    """One row per gateway link: name, state, detail."""
+
+    titles = (QT_TRANSLATE_NOOP("panels", "Link"), QT_TRANSLATE_NOOP("panels", "State"),
+              QT_TRANSLATE_NOOP("panels", "Detail"))
+
+    def set_links(self, links: dict) -> None:
+        self.beginResetModel()
+        self.rows = sorted((str(name), state, detail) for name, (state, detail) in links.items())
+        self.endResetModel()
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        name, state, detail = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (name, word(LINK_STATES, state), link_detail(detail))[column]
+        if role == Qt.ItemDataRole.ForegroundRole and state in BAD_LINK_STATES and column == 1:
+            return QBrush(ALARM_COLOUR)
+        return None
+
+
+# -- counters ------------------------------------------------------------------
+def _gateway_order(key: str) -> tuple:
+    if key == TOTAL:
+        return (2, 0, key)
+    return (0, int(key), key) if key.lstrip("-").isdigit() else (1, 0, key)
+
+
+class CountModel(RowTable):
+    """Frame counters per gateway and in total, rejections by reason; forged frames in red."""
+
+    titles = tuple(title for _key, title in COUNT_COLUMNS)
+
+    def set_counts(self, counts: dict) -> None:
+        self.beginResetModel()
+        self.rows = [(str(k), dict(counts[k])) for k in sorted(counts, key=lambda k: _gateway_order(str(k)))]
+        self.endResetModel()
+
+    def total(self, what: str) -> int:
+        """The total count of ``what`` (0 when not reported)."""
+        for key, counts in self.rows:
+            if key == TOTAL:
+                return int(counts.get(what, 0))
+        return sum(int(c.get(what, 0)) for _k, c in self.rows)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        key, counts = self.rows[index.row()]
+        column = COUNT_COLUMNS[index.column()][0]
+        alarm = column == FORGED and counts.get(FORGED, 0) > 0
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == "gateway":
+                return self.tr("Total") if key == TOTAL else key
+            return str(counts.get(column, 0))
+        if role == ALARM_ROLE:
+            return alarm
+        if role == Qt.ItemDataRole.ForegroundRole and alarm:
+            return QBrush(ALARM_COLOUR)
+        if role == Qt.ItemDataRole.FontRole and (alarm or key == TOTAL):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and alarm:
+            return self.tr("Security alarm: frames with a wrong authentication tag (forged?) were received.")
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _alignment(column != "gateway")
+        return None
+
+
+# -- devices -------------------------------------------------------------------
+class DeviceRow(NamedTuple):
+    device: int
+    source: str          # "marshal:1003" when the field reports know it, else ""
+    t: int               # game ms of the last good frame
+    rssi: float | None
+    snr: float | None
+    battery: int | None
+    counter: int | None
+    gateway: int | str | None
+
+
+DEVICE_COLUMNS = (
+    ("device", QT_TRANSLATE_NOOP("panels", "Device")),
+    ("source", QT_TRANSLATE_NOOP("panels", "Source")),
+    ("heard", QT_TRANSLATE_NOOP("panels", "Last heard")),
+    ("rssi", QT_TRANSLATE_NOOP("panels", "RSSI (dBm)")),
+    ("snr", QT_TRANSLATE_NOOP("panels", "SNR (dB)")),
+    ("battery", QT_TRANSLATE_NOOP("panels", "Battery (%)")),
+    ("counter", QT_TRANSLATE_NOOP("panels", "Counter")),
+    ("gateway", QT_TRANSLATE_NOOP("panels", "Gateway")),
+)
+
+
+def sources_by_device(field_heard: dict) -> dict[int, tuple[str, object]]:
+    """Device id -> (source, battery) from the field reports' "role:N" sources."""
+    out: dict[int, tuple[str, object]] = {}
+    for source, heard in field_heard.items():
+        _role, _, tail = str(source).rpartition(":")
+        if _role and tail.isdigit():
+            battery = heard[1] if len(heard) > 1 else None
+            out[int(tail)] = (str(source), battery)
+    return out
+
+
+class DeviceModel(RowTable):
+    """Per device: last heard (age from ``now``), RSSI, SNR, battery, last counter, gateway."""
+
+    titles = tuple(title for _key, title in DEVICE_COLUMNS)
+
+    def set_devices(self, heard: dict, field_heard: dict, now: int) -> None:
+        known = sources_by_device(field_heard)
+        rows = []
+        for device, entry in heard.items():
+            t, rssi, snr, counter, gateway = entry
+            source, battery = known.get(int(device), ("", None))
+            rows.append(DeviceRow(int(device), source, t, rssi, snr, battery, counter, gateway))
+        self.beginResetModel()
+        self.rows = sorted(rows, key=lambda r: r.device)
+        self.now = now
+        self.endResetModel()
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        column = DEVICE_COLUMNS[index.column()][0]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == "heard":
+                return ago(self.now - row.t)
+            return number(getattr(row, column))
+        if role == AGE_ROLE:
+            return self.now - row.t
+        if role == Qt.ItemDataRole.ToolTipRole and column == "heard":
+            return self.tr("at {0}").format(format_time(row.t))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _alignment(column not in ("source", "heard"))
+        return None
+
+
+# -- the raw frame log ---------------------------------------------------------
+FRAME_COLUMNS = (
+    QT_TRANSLATE_NOOP("panels", "Time"),
+    QT_TRANSLATE_NOOP("panels", "Gateway"),
+    QT_TRANSLATE_NOOP("panels", "Device"),
+    QT_TRANSLATE_NOOP("panels", "Counter"),
+    QT_TRANSLATE_NOOP("panels", "Verdict"),
+    QT_TRANSLATE_NOOP("panels", "RSSI (dBm)"),
+    QT_TRANSLATE_NOOP("panels", "SNR (dB)"),
+    QT_TRANSLATE_NOOP("panels", "Detail"),
+)
+VERDICT_COLUMN = 4
+VERDICT_ROLE = Qt.ItemDataRole.UserRole + 3   # the verdict code ("accepted", "rejected_auth", ...)
+
+
+class FrameModel(RowTable):
+    """The last frames the station received, newest first."""
+
+    titles = FRAME_COLUMNS
+
+    def set_frames(self, recent) -> None:
+        self.beginResetModel()
+        self.rows = [tuple(r) for r in reversed(list(recent))]
+        self.endResetModel()
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        t, gateway, device, counter, verdict, rssi, snr, detail = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return format_time(t)
+            if column == VERDICT_COLUMN:
+                return word(VERDICTS, verdict)
+            if column == 7:
+                return "" if detail is None else str(detail)
+            return number((None, gateway, device, counter, None, rssi, snr)[column])
+        if role == VERDICT_ROLE:
+            return verdict
+        if role == Qt.ItemDataRole.ForegroundRole and verdict == FORGED:
+            return QBrush(ALARM_COLOUR)
+        return None
+
+
+# -- the panel -----------------------------------------------------------------
+def _table(parent: QWidget, model) -> QTableView:
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+class RadioPanel(QWidget):
+    """Radio: gateway links, counters (forged frames in red), devices heard (live ages), the frame log.
+
+    ``now_ms`` gives the game clock (the clock the station stamps frames
+    with); the "last heard" ages follow it every second between deltas.
+    """
+
+    REFRESH_MS = 1000
+
+    def __init__(self, now_ms: Callable[[], int], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.now_ms = now_ms
+        self.links = LinkModel(self)
+        self.counts = CountModel(self)
+        self.devices = DeviceModel(self)
+        self.frames = FrameModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.frames)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self._field_heard: dict = {}
+        self._heard: dict = {}
+
+        self.title = QLabel(self.tr("Radio"), self)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        self.alarm = QLabel(self)
+        self.alarm.setStyleSheet(f"color: {ALARM_COLOUR.name()}; font-weight: bold;")
+        self.alarm.setVisible(False)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText(self.tr("Filter frames (device, verdict, detail...)"))
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.set_filter)
+
+        self.link_view = _table(self, self.links)
+        self.count_view = _table(self, self.counts)
+        self.device_view = _table(self, self.devices)
+        self.frame_view = _table(self, self.proxy)
+
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        for caption, view in ((self.tr("Gateway links"), self.link_view),
+                              (self.tr("Frames per gateway"), self.count_view),
+                              (self.tr("Devices heard"), self.device_view)):
+            box = QWidget(split)
+            box_layout = QVBoxLayout(box)
+            box_layout.setContentsMargins(0, 0, 0, 0)
+            box_layout.addWidget(QLabel(caption, box))
+            box_layout.addWidget(view)
+            split.addWidget(box)
+        log = QWidget(split)
+        log_layout = QVBoxLayout(log)
+        log_layout.setContentsMargins(0, 0, 0, 0)
+        log_layout.addWidget(QLabel(self.tr("Frame log"), log))
+        log_layout.addWidget(self.filter)
+        log_layout.addWidget(self.frame_view)
+        split.addWidget(log)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.title)
+        layout.addWidget(self.alarm)
+        layout.addWidget(split)
+
+        self.timer = QTimer(self)
+        self.timer.setInterval(self.REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+
+    def apply_delta(self, delta: StateDelta) -> None:
+        """Take the radio view and the batteries from ``delta`` (an empty radio or field keeps what is shown)."""
+        radio = delta.radio or {}
+        field = delta.field or {}
+        if field.get("heard") is not None:
+            self._field_heard = dict(field["heard"])
+        if radio:
+            if "links" in radio:
+                self.links.set_links(radio["links"] or {})
+            if "counts" in radio:
+                self.counts.set_counts(radio["counts"] or {})
+            if "heard" in radio:
+                self._heard = dict(radio["heard"] or {})
+            if "recent" in radio:
+                self.frames.set_frames(radio["recent"] or ())
+        if radio or field:
+            self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
+        self._update_alarm()
+
+    def set_filter(self, text: str) -> None:
+        """Show only the frames with ``text`` in any column (case-insensitive)."""
+        if self.filter.text() != text:
+            self.filter.setText(text)       # comes back here through textChanged
+            return
+        self.proxy.setFilterFixedString(text)
+
+    def refresh(self) -> None:
+        """Redraw the "last heard" ages at the game clock's time."""
+        self.devices.set_now(self.now_ms())
+
+    def forged_count(self) -> int:
+        """Frames with a wrong authentication tag, in total."""
+        return self.counts.total(FORGED)
+
+    def _update_alarm(self) -> None:
+        forged = self.forged_count()
+        self.alarm.setVisible(forged > 0)
+        if forged:
+            self.alarm.setText(self.tr("Security alarm: {0} forged frame(s) received").format(forged))
