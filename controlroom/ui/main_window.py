@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
 from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QWidget
 
@@ -38,6 +39,11 @@ class MainWindow(QMainWindow):
         core.loaded.connect(self._on_delta)
         core.delta_published.connect(self._on_delta)
         self._fitted = False
+        # A STOPP on the map flashes until its alarm is acknowledged.
+        self._flash = QTimer(self)
+        self._flash.setInterval(500)
+        self._flash.timeout.connect(self._flash_stopps)
+        self._flash.start()
         self.resize(1600, 1000)
         self._laid_out = False
         self._restore()
@@ -73,10 +79,44 @@ class MainWindow(QMainWindow):
             for s, c in delta.sides.items())
         self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
 
+    @Slot()
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in QSettings().value("games/recent") or []:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: self._open_in_new_window(p))
+
+    @Slot()
+    def _open_other(self) -> None:
+        from controlroom.ui.app import ask_for_game
+
+        path = ask_for_game()
+        if path:
+            self._open_in_new_window(path)
+
+    def _open_in_new_window(self, path: str) -> None:
+        """Each game runs in a program of its own (one writer per game file)."""
+        QProcess.startDetached(sys.executable, ["-m", "controlroom", "--db", path])
+
+    @Slot()
+    def _flash_stopps(self) -> None:
+        item = self.map.layer_item("stopp")
+        wanted = self.map.layer_action("stopp").isChecked()      # the game master's choice in View, Layers
+        if self.layers.unacknowledged and wanted:
+            item.setVisible(not item.isVisible())
+        elif item.isVisible() != wanted:
+            item.setVisible(wanted)
+
     # -- menus ---------------------------------------------------------------
     def _menus(self) -> None:
         bar = self.menuBar()
         game = bar.addMenu(self.tr("&Game"))
+        open_action = QAction(self.tr("&Open game…"), self, shortcut=QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self._open_other)
+        game.addAction(open_action)
+        self.recent_menu = game.addMenu(self.tr("Open &recent"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         game.addAction(quit_action)

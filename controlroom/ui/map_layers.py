@@ -23,6 +23,7 @@ class MapLayers:
         self.side_colour: dict[str, str] = {}
         self.group_counts: dict[str, list[int]] = {}       # group -> [up, down, dead] from the characters
         self.stopps: dict[str, tuple] = {}
+        self.unacknowledged: set[str] = set()      # STOPPs whose alarm no game master has acknowledged
 
     def set_devices(self, devices: dict[str, dict]) -> None:
         self.devices = dict(devices)
@@ -40,9 +41,16 @@ class MapLayers:
         self._count(delta)
         for s in delta.stopps:
             if s.lifted is None and s.lat is not None and s.lon is not None:
+                if s.id not in self.stopps:
+                    self.unacknowledged.add(s.id)
                 self.stopps[s.id] = (s.lat, s.lon, s.reason)
             else:
                 self.stopps.pop(s.id, None)
+                self.unacknowledged.discard(s.id)
+        for stored in delta.events:
+            alarm = stored.event.data.get("alarm", "") if stored.event.type == "alarm_acknowledged" else ""
+            if alarm.startswith("stopp:"):
+                self.unacknowledged.discard(alarm[len("stopp:"):])
         self._draw(delta.field or {})
 
     def _count(self, delta: StateDelta) -> None:
