@@ -36,6 +36,9 @@ class MainWindow(QMainWindow):
         self.panels = _Panels(self, core)
         self._menus()
         core.devices_known.connect(self.layers.set_devices)
+        timeline = self.panels.panels.get("timeline")
+        if timeline is not None:
+            timeline.event_activated.connect(self.show_event)
         core.loaded.connect(self._on_delta)
         core.delta_published.connect(self._on_delta)
         self._fitted = False
@@ -78,6 +81,18 @@ class MainWindow(QMainWindow):
                 side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
             for s, c in delta.sides.items())
         self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
+
+    @Slot(int)
+    def show_event(self, seq: int) -> None:
+        """Centre the map where an event of the timeline happened (its own position, or its group's)."""
+        timeline = self.panels.panels["timeline"]
+        stored = next((s for s in timeline.model.rows if s.seq == seq), None)
+        if stored is None:
+            return
+        xy = self.layers.where(stored.event)
+        if xy is not None:
+            x, y = xy
+            self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
     @Slot()
     def _fill_recent(self) -> None:
@@ -184,6 +199,7 @@ class _Panels:
     def __init__(self, window: MainWindow, core: CoreThread) -> None:
         self.apply_to: list = []
         self.docks: dict = {}
+        self.panels: dict = {}
         self.window = window
         try:
             from controlroom.ui.panels.alarms import AlarmBanner
@@ -227,6 +243,7 @@ class _Panels:
                 window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
             else:
                 self.docks[area] = dock
+            self.panels[module] = panel
             if hasattr(panel, "apply_delta"):
                 self.apply_to.append(panel)
             _wire(panel, core)

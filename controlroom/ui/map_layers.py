@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import collections
+
 from controlroom.game.views import StateDelta
 from controlroom.ui.geo import LocalProjection
 from controlroom.ui.map_view import MapView
@@ -14,7 +16,8 @@ SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", 
 class MapLayers:
     """Keeps the latest field reports and pushes them into a MapView's layers."""
 
-    def __init__(self, view: MapView, projection: LocalProjection, valhalla_xy: tuple[float, float] | None = None):
+    def __init__(self, view: MapView, projection: LocalProjection, valhalla_xy: tuple[float, float] | None = None,
+                 trail_minutes: float = 10.0):
         self.view = view
         self.projection = projection
         self.valhalla_xy = valhalla_xy
@@ -23,7 +26,10 @@ class MapLayers:
         self.side_colour: dict[str, str] = {}
         self.group_counts: dict[str, list[int]] = {}       # group -> [up, down, dead] from the characters
         self.stopps: dict[str, tuple] = {}
+        self._conditions: dict[int, tuple[str, str]] = {}
         self.unacknowledged: set[str] = set()      # STOPPs whose alarm no game master has acknowledged
+        self.trail_ms = trail_minutes * 60_000
+        self._trails: dict[str, collections.deque] = {}    # source -> (t, x, y) of its recent positions
 
     def set_devices(self, devices: dict[str, dict]) -> None:
         self.devices = dict(devices)
@@ -56,8 +62,6 @@ class MapLayers:
     def _count(self, delta: StateDelta) -> None:
         # Counts per group come from the characters; a delta carries only those that changed,
         # so the layer keeps a per-character view.
-        if not hasattr(self, "_conditions"):
-            self._conditions: dict[int, tuple[str, str]] = {}
         for ch in delta.characters:
             self._conditions[ch.badge] = (ch.group, ch.condition)
         counts: dict[str, list[int]] = {}
@@ -73,6 +77,7 @@ class MapLayers:
         for source, (_t, lat, lon, battery, _fix) in positions.items():
             info = self.devices.get(source, {})
             x, y = self.projection.to_local(lat, lon)
+            self._trail(source, _t, x, y)
             if info.get("group"):
                 where_group[info["group"]] = (x, y)
                 group = info["group"]
@@ -90,6 +95,7 @@ class MapLayers:
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
         self._set("casualties", self._casualties(where_group))
+        self._set("trails", self._trail_points())
         stopps = []
         for sid, (lat, lon, reason) in self.stopps.items():
             x, y = self.projection.to_local(lat, lon)
@@ -98,6 +104,36 @@ class MapLayers:
         if self.valhalla_xy is not None:
             dead = sum(c[2] for c in self.group_counts.values())
             self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {dead} dead")])
+
+    def where(self, event) -> tuple[float, float] | None:
+        """Map position of an event: its own latitude and longitude, or where its character's group is."""
+        d = event.data
+        if d.get("lat") is not None and d.get("lon") is not None:
+            return self.projection.to_local(d["lat"], d["lon"])
+        group = self._conditions.get(d.get("badge"), (None,))[0] if d.get("badge") else None
+        for source, info in self.devices.items():
+            if (info.get("group") == group and group) or source == event.source:
+                trail = self._trails.get(source)
+                if trail:
+                    return trail[-1][1], trail[-1][2]
+        return None
+
+    def _trail(self, source: str, t: int, x: float, y: float) -> None:
+        trail = self._trails.setdefault(source, collections.deque())
+        if not trail or trail[-1][0] != t:
+            trail.append((t, x, y))
+        while trail and trail[0][0] < t - self.trail_ms:
+            trail.popleft()
+
+    def _trail_points(self) -> list[tuple]:
+        """Where groups, engines and marshals were in the last minutes (not where they are now)."""
+        out = []
+        for source, trail in self._trails.items():
+            info = self.devices.get(source, {})
+            side = self.side_of_group.get(info.get("group", ""), None)
+            colour = self._colour(side) if side else "#555555"
+            out += [(x, y, colour, source) for _t, x, y in list(trail)[:-1]]
+        return out
 
     def _casualties(self, where_group: dict[str, tuple[float, float]]) -> list[tuple]:
         """The fallen of each group, scattered around the group's last position (not yet on the field)."""

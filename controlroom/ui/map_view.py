@@ -17,10 +17,11 @@ from controlroom.ui.geo import LocalProjection, WorldFile, read_world_file, worl
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array"]
 
 #: Layer names in drawing order, bottom first.
-LAYER_NAMES = ("valhalla", "casualties", "stopp", "siege", "trackers", "groups", "marshals")
+LAYER_NAMES = ("trails", "valhalla", "casualties", "stopp", "siege", "trackers", "groups", "marshals")
 
 # name -> (symbol, size in screen pixels, default colour)
 _LAYER_STYLE = {
+    "trails": ("o", 4, "#00000060"),
     "valhalla": ("h", 12, "#9e9e9e"),
     "casualties": ("x", 7, "#7f0000"),
     "stopp": ("star", 18, "#e53935"),
@@ -106,6 +107,7 @@ class MapView(pg.PlotWidget):
             "stopp": self.tr("STOPP incidents"),
             "valhalla": self.tr("Valhalla"),
             "casualties": self.tr("Casualties"),
+            "trails": self.tr("Movement trails"),
         }
         self._layers: dict[str, _Layer] = {}
         self._layer_actions: dict[str, QAction] = {}

@@ -27,3 +27,32 @@ def test_stopp_on_the_map_until_acknowledged_and_groups_in_side_colours(qtbot):
     ack = make_event(40_000, "alarm_acknowledged", "gm", alarm="stopp:7-1")
     layers.apply(fold(state)._replace(events=(StoredView(9, 0, ack),)))
     assert layers.unacknowledged == set()
+
+
+def test_movement_trails_keep_the_last_minutes(qtbot):
+    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    qtbot.addWidget(view)
+    layers = MapLayers(view, LocalProjection(58.38, 26.72), trail_minutes=10)
+    layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})
+    state = GameState(ROSTER)
+    for minute in range(0, 30, 2):
+        layers.apply(fold(state, (f"00:{minute:02d}:00", "position",
+                                  {"device": 5, "lat": 58.38 + minute * 1e-5, "lon": 26.72})))
+    view.flush()
+    # Positions of the last 10 minutes before the current one: 18, 20, ..., 26.
+    assert len(view.layer_item("trails").data) == 5
+
+
+def test_an_event_is_found_on_the_map_by_its_position_or_its_group(qtbot):
+    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    qtbot.addWidget(view)
+    projection = LocalProjection(58.38, 26.72)
+    layers = MapLayers(view, projection)
+    layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})
+    state = GameState(ROSTER)
+    layers.apply(fold(state, ("00:01:00", "position", {"device": 5, "lat": 58.381, "lon": 26.721}),
+                      ("00:01:10", "down", {"badge": 2})))
+    x, y = layers.where(make_event(70_000, "down", "marshal:9", badge=2))        # Birgit is a Wolf
+    assert (round(x), round(y)) == tuple(round(v) for v in projection.to_local(58.381, 26.721))
+    stopp = make_event(80_000, "stopp_called", "marshal:9", stopp="9-1", lat=58.3805, lon=26.7205)
+    assert layers.where(stopp) == projection.to_local(58.3805, 26.7205)

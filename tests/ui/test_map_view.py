@@ -34,7 +34,7 @@ def rotated_world(angle_deg=30.0, size=2.0, c=100.0, f=300.0):
 
 def test_layers_exist_and_autorange_is_off(view):
     assert view.layer_names == LAYER_NAMES
-    assert set(LAYER_NAMES) == {"groups", "marshals", "trackers", "siege", "stopp", "valhalla", "casualties"}
+    assert set(LAYER_NAMES) == {"groups", "marshals", "trackers", "siege", "stopp", "valhalla", "casualties", "trails"}
     assert view.getPlotItem().getViewBox().autoRangeEnabled() == [False, False]
     assert view.layer_title("siege") == "Siege engines"
 
