@@ -95,6 +95,28 @@ class MainWindow(QMainWindow):
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
     @Slot()
+    def place_map_image(self) -> None:
+        """Any image of the field, placed by clicking three points whose GPS coordinates are known."""
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        from controlroom.ui.georef import GeorefDialog
+        from controlroom.ui.geo import world_file_for
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Map image"), "",
+                                              self.tr("Images (*.png *.jpg *.jpeg *.tif *.bmp)"))
+        if not path:
+            return
+        try:
+            if world_file_for(path) is None:
+                dialog = GeorefDialog(path, self.layers.projection, self)
+                if not dialog.exec():
+                    return
+            self.map.load_background(path)
+            self.map.fit_to_field()
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self, self.tr("Map image"), self.tr("The image could not be placed: {error}").format(error=exc))
+
+    @Slot()
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in QSettings().value("games/recent") or []:
@@ -137,6 +159,9 @@ class MainWindow(QMainWindow):
         game.addAction(quit_action)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
+        place = QAction(self.tr("&Place a map image…"), self)
+        place.triggered.connect(self.place_map_image)
+        view.addAction(place)
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
         self.night_action.toggled.connect(self.set_night_mode)
         view.addAction(self.night_action)
