@@ -106,10 +106,12 @@ class CoreWorker(QObject):
         self._silence_timer.timeout.connect(self._check_silence)
         try:
             self.store = GameStore.open(self.db)
-            self.state, _last = self.store.load_state()
+            self.state, last_seq = self.store.load_state()
+            # The timeline opens with the game's last events (the window reads no log itself).
+            last_events = [StoredView(s.seq, s.wall, s.event) for s in self.store.log.read(after=max(0, last_seq - 2000))]
             self.ingest = Ingest(devices(self.store))
-            highest, recent = self.store.log.radio_counters()
-            self.ingest.remember(highest, recent, self.state.t)
+            highest, heard = self.store.log.radio_counters()
+            self.ingest.remember(highest, heard, self.state.t)
             self.store.checkpoint_in_background()
             self._start_storage()
         except StoreError as exc:
@@ -127,7 +129,7 @@ class CoreWorker(QObject):
         self._tally = SideTally(self.state)
         self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
                                  for d in self.ingest.devices.values()})
-        self.loaded.emit(make_delta(self.state, (), (), full=True, sides=self._tally.snapshot()))
+        self.loaded.emit(make_delta(self.state, (), (), last_events, full=True, sides=self._tally.snapshot()))
         self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
         self._tick()            # deadlines that fell due while the program was closed
 

@@ -36,6 +36,7 @@ class MainWindow(QMainWindow):
         self.panels = _Panels(self, core)
         self._menus()
         core.devices_known.connect(self.layers.set_devices)
+        self.map.point_clicked.connect(self.show_point)
         timeline = self.panels.panels.get("timeline")
         if timeline is not None:
             timeline.event_activated.connect(self.show_event)
@@ -81,6 +82,13 @@ class MainWindow(QMainWindow):
                 side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
             for s, c in delta.sides.items())
         self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
+
+    @Slot(str, int)
+    def show_point(self, layer: str, index: int) -> None:
+        """A click on a marker: its details in the status bar, where they stay until the next click."""
+        text = self.map.label_of(layer, index)
+        if text:
+            self.status.setText(f"{self.map.layer_title(layer)}: {text}")
 
     @Slot(int)
     def show_event(self, seq: int) -> None:

@@ -256,6 +256,11 @@ class MapView(pg.PlotWidget):
         if not painted:
             self._timer.stop()  # idle until the next set_layer
 
+    def label_of(self, name: str, index: int) -> str:
+        """The text of one marker (what its hover shows), or '' when it has none."""
+        labels = self._layers[self._check(name)].labels
+        return labels[index] if 0 <= index < len(labels) else ""
+
     def _tip_for(self, name: str):
         def tip(x: float, y: float, data) -> str:
             layer = self._layers[name]

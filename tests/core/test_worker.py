@@ -180,3 +180,15 @@ def test_acknowledging_an_alarm_is_stored_as_an_event(qtbot, core, game):
         core.acknowledge_requested.emit(alarm.args[0].id)
     acks = [e for e in stored_events(game) if e.type == "alarm_acknowledged"]
     assert [(a.data["alarm"], a.source) for a in acks] == [("stopp:GM1", "gm")]
+
+
+def test_a_reopened_game_brings_its_last_events_for_the_timeline(qtbot, game):
+    with GameStore.open(game) as store:
+        from controlroom.game.events import make_event
+
+        store.log.append([make_event(1000 * i, "note", "gm", text=f"n{i}") for i in range(5)])
+    ct = CoreThread(game, VirtualClock(10_000))
+    with qtbot.waitSignal(ct.loaded, timeout=10_000) as blocker:
+        ct.start()
+    assert [v.event.data["text"] for v in blocker.args[0].events] == [f"n{i}" for i in range(5)]
+    assert ct.shutdown()

@@ -239,3 +239,12 @@ def test_default_paint_rate_is_8_hz(qtbot):
     v.set_layer("valhalla", [1], [1])
     assert v._timer.isActive()
     qtbot.waitUntil(lambda: not v.is_dirty(), timeout=2000)
+
+
+def test_a_markers_label_is_found_by_layer_and_index(qtbot):
+    from controlroom.ui.map_view import MapView
+
+    view = MapView(paint_hz=50)
+    qtbot.addWidget(view)
+    view.set_layer("groups", [0.0, 10.0], [0.0, 5.0], labels=["Wolves: 10 up", "Ravens: 8 up"])
+    assert view.label_of("groups", 1) == "Ravens: 8 up" and view.label_of("groups", 7) == ""
