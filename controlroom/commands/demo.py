@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="close by itself after this many seconds")
     parser.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window just before quitting")
     parser.add_argument("--night", action="store_true", help="start in night mode (dark colours for a dark tent)")
+    parser.add_argument("--tcp", action="store_true", help="simulated gateways on local TCP ports (the default on Windows)")
 
 
 def _demo_file(name: str) -> Path | None:
@@ -31,13 +32,8 @@ def _demo_file(name: str) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
-
-    if os.name != "posix":
-        raise CliError("the demo's simulated gateways need pseudo-terminals (Linux or macOS); "
-                       "on Windows run 'controlroom sim --port COMx' with a virtual serial port pair")
     from controlroom.commands.sim import prepare
-    from controlroom.radio.sim_links import close_all, open_ptys
+    from controlroom.radio.sim_links import close_all, open_ptys, open_sockets
     from controlroom.radio.simulator import Simulator
     from controlroom.store.engine import data_dir
     from controlroom.ui.app import run_window
@@ -53,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     options = SimpleNamespace(db=str(db), roster=str(roster) if roster else None, sides=None if roster else 3,
                               groups=None if roster else 12, players=None if roster else 300, duration=args.duration)
     battle, _notes = prepare(options, args.seed, ORIGIN)
-    ports = open_ptys(2)
+    # Pseudo-terminals where the system has them; local TCP ports elsewhere (Windows).
+    ports = open_ptys(2) if os.name == "posix" and not args.tcp else open_sockets(2)
     sim = Simulator(battle, ports, speed=args.speed, loss=0.05, corrupt_rate=0.01, forge_rate=0.003,
                     replay_rate=0.005, seed=args.seed, drain=2.0)
     sim_thread = threading.Thread(target=sim.run, name="demo-simulator")

@@ -73,6 +73,87 @@ class PtyPort:
                     pass
 
 
+class SocketPort:
+    """A gateway on a TCP port of this computer (for systems without pseudo-terminals, e.g. Windows).
+
+    The station opens ``socket://127.0.0.1:PORT`` with pyserial; a station that
+    reconnects simply takes over the connection.
+    """
+
+    def __init__(self) -> None:
+        import socket
+
+        self._socket = socket
+        self.server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(1)
+        self.server.setblocking(False)
+        self.name = "socket://127.0.0.1:%d" % self.server.getsockname()[1]
+        self.conn = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _accept(self, timeout: float) -> None:
+        ready, _, _ = select.select([self.server], [], [], timeout)
+        if ready:
+            conn, _addr = self.server.accept()
+            conn.setblocking(True)
+            conn.settimeout(POLL)
+            with self._lock:
+                old, self.conn = self.conn, conn
+            if old is not None:
+                old.close()
+
+    def read(self, timeout: float) -> bytes:
+        if self._closed:
+            time.sleep(timeout)
+            return b""
+        try:
+            self._accept(0 if self.conn is not None else timeout)
+            conn = self.conn
+            if conn is None:
+                return b""
+            try:
+                data = conn.recv(4096)
+            except self._socket.timeout:
+                return b""
+            if not data:                      # the station went away; wait for the next one
+                with self._lock:
+                    if self.conn is conn:
+                        self.conn = None
+                conn.close()
+            return data
+        except OSError:
+            time.sleep(timeout)
+            return b""
+
+    def write(self, data: bytes, stop: threading.Event | None = None) -> bool:
+        with self._lock:
+            conn = self.conn
+        if conn is None or self._closed:
+            return False
+        try:
+            conn.sendall(data)
+            return True
+        except OSError:
+            return False
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            for s in (self.conn, self.server):
+                if s is not None:
+                    try:
+                        s.close()
+                    except OSError:
+                        pass
+
+
+def open_sockets(n: int) -> list[SocketPort]:
+    """``n`` simulated gateways on local TCP ports."""
+    return [SocketPort() for _ in range(n)]
+
+
 class SerialPort:
     """An existing port (``/dev/ttyUSB0``, ``COM5``, ``socket://host:port`` ...) opened with pyserial."""
 

@@ -10,12 +10,12 @@ import pytest
 from PySide6.QtGui import QImage
 
 
-def _run_demo(tmp_path, env_extra, seconds=20):
+def _run_demo(tmp_path, env_extra, seconds=20, extra=()):
     shot = tmp_path / "shot.png"
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
                **env_extra)
     r = subprocess.run([sys.executable, "-m", "controlroom", "demo", "--quit-after", str(seconds), "--speed", "30",
-                        "--screenshot", str(shot)], capture_output=True, text=True, timeout=180, env=env)
+                        "--screenshot", str(shot), *extra], capture_output=True, text=True, timeout=180, env=env)
     assert r.returncode == 0, r.stderr
     return shot
 
@@ -36,6 +36,11 @@ def _markers(path):
 
 def test_demo_offscreen_shows_the_map_with_markers(tmp_path):
     shot = _run_demo(tmp_path, {"QT_QPA_PLATFORM": "offscreen"})
+    assert _markers(shot) > 20
+
+
+def test_demo_over_local_tcp_ports_as_on_windows(tmp_path):
+    shot = _run_demo(tmp_path, {"QT_QPA_PLATFORM": "offscreen"}, extra=("--tcp",))
     assert _markers(shot) > 20
 
 
