@@ -176,10 +176,12 @@ def test_many_queued_bool_signals_keep_the_refcount_of_true(qtbot, core):
 def test_acknowledging_an_alarm_is_stored_as_an_event(qtbot, core, game):
     with qtbot.waitSignal(core.alarm_raised, timeout=5000) as alarm:
         core.global_stopp_requested.emit("injury")
-    with qtbot.waitSignal(core.events_stored, timeout=5000):
-        core.acknowledge_requested.emit(alarm.args[0].id)
-    acks = [e for e in stored_events(game) if e.type == "alarm_acknowledged"]
-    assert [(a.data["alarm"], a.source) for a in acks] == [("stopp:GM1", "gm")]
+    core.acknowledge_requested.emit(alarm.args[0].id)
+
+    def acks():
+        return [(e.data["alarm"], e.source) for e in stored_events(game) if e.type == "alarm_acknowledged"]
+
+    qtbot.waitUntil(lambda: acks() == [("stopp:GM1", "gm")], timeout=5000)
 
 
 def test_a_reopened_game_brings_its_last_events_for_the_timeline(qtbot, game):
