@@ -57,6 +57,8 @@ class MapLayers:
             alarm = stored.event.data.get("alarm", "") if stored.event.type == "alarm_acknowledged" else ""
             if alarm.startswith("stopp:"):
                 self.unacknowledged.discard(alarm[len("stopp:"):])
+        self._sides = delta.sides
+        self._now = delta.t
         self._draw(delta.field or {})
 
     def _count(self, delta: StateDelta) -> None:
@@ -89,7 +91,9 @@ class MapLayers:
                 siege.append((x, y, SIEGE_COLOURS.get(status, "#555555"), f"{info['engine']}: {status}"))
             elif info.get("role") == "marshal":
                 bat = f", battery {battery} %" if battery is not None else ""
-                marshals.append((x, y, "#ffd700", f"{info.get('label') or source}{bat}"))
+                age = max(0, getattr(self, "_now", _t) - _t) // 1000
+                heard = f"last report {age // 60} min {age % 60} s ago" if age >= 60 else f"last report {age} s ago"
+                marshals.append((x, y, "#ffd700", f"{info.get('label') or source}: {heard}{bat}"))
             else:
                 trackers.append((x, y, "#7f7f7f", info.get("label") or source))
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
@@ -102,8 +106,9 @@ class MapLayers:
             stopps.append((x, y, "#ff0000", f"STOPP {sid} ({reason})"))
         self._set("stopp", stopps)
         if self.valhalla_xy is not None:
-            dead = sum(c[2] for c in self.group_counts.values())
-            self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {dead} dead")])
+            per_side = ", ".join(f"{side} {c.get('dead', 0)} dead ({c.get('in_valhalla', 0)} here)"
+                                 for side, c in getattr(self, "_sides", {}).items())
+            self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {per_side}")])
 
     def where(self, event) -> tuple[float, float] | None:
         """Map position of an event: its own latitude and longitude, or where its character's group is."""

@@ -56,3 +56,16 @@ def test_an_event_is_found_on_the_map_by_its_position_or_its_group(qtbot):
     assert (round(x), round(y)) == tuple(round(v) for v in projection.to_local(58.381, 26.721))
     stopp = make_event(80_000, "stopp_called", "marshal:9", stopp="9-1", lat=58.3805, lon=26.7205)
     assert layers.where(stopp) == projection.to_local(58.3805, 26.7205)
+
+
+def test_valhalla_counts_per_side_and_marshals_show_their_last_report(qtbot):
+    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    qtbot.addWidget(view)
+    layers = MapLayers(view, LocalProjection(58.38, 26.72), valhalla_xy=(690.0, -430.0))
+    layers.set_devices({"marshal:M1": {"role": "marshal", "label": "Marshal North"}})
+    state = GameState(ROSTER)
+    layers.apply(fold(state, ("00:01:00", "position", {"device": 5, "lat": 58.381, "lon": 26.721, "battery": 80}),
+                      ("00:02:00", "permanent_kill", {"badge": 11}), ("00:03:30", "note", {"text": "x"})))
+    view.flush()
+    assert view.label_of("valhalla", 0) == "Valhalla: North 0 dead (0 here), South 1 dead (0 here)"
+    assert view.label_of("marshals", 0) == "Marshal North: last report 2 min 30 s ago, battery 80 %"

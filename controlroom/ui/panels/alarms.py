@@ -24,9 +24,10 @@ ALARM_KINDS = {
 }
 FLASHING_KINDS = frozenset({"stopp", "stopp_overdue"})
 
-STYLE_NORMAL = "QFrame#alarm { background: #f0ad4e; color: black; }"
-STYLE_FLASH_ON = "QFrame#alarm { background: #d9534f; color: white; }"
-STYLE_FLASH_OFF = "QFrame#alarm { background: #fbe3e2; color: black; }"
+# The label inside takes the colour too, so night mode's pale text never lands on the orange.
+STYLE_NORMAL = "QFrame#alarm { background: #f0ad4e; } QFrame#alarm QLabel { color: black; }"
+STYLE_FLASH_ON = "QFrame#alarm { background: #d9534f; } QFrame#alarm QLabel { color: white; }"
+STYLE_FLASH_OFF = "QFrame#alarm { background: #fbe3e2; } QFrame#alarm QLabel { color: black; }"
 
 
 class AlarmRow(QFrame):
