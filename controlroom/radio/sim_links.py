@@ -13,7 +13,6 @@ import queue
 import select
 import threading
 import time
-import tty
 
 from controlroom.radio.lines import LineSplitter
 
@@ -28,6 +27,8 @@ class PtyPort:
     """
 
     def __init__(self) -> None:
+        import tty          # POSIX only: Windows uses SocketPort
+
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
