@@ -21,47 +21,24 @@ import heapq
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from controlroom.game.events import Event, make_event
 from controlroom.game.roster import Member
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import ACTIVE, DEAD, DIES, KNOCKED_OUT, UNCONSCIOUS, GameState
 from controlroom.radio import codec
-from controlroom.rules.profile import RulesProfile, default_profile
+from controlroom.radio.sim_roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
+from controlroom.rules.profile import RulesProfile
 
 ORIGIN = (58.38, 26.72)          # a field in Estonia
 FIELD_X, FIELD_Y = 750.0, 500.0  # half width (east-west) and half height of the 1.5 km x 1 km field, metres
 M_PER_DEG = 111_320.0
 VALHALLA_XY = (-700.0, -470.0)
-SIDES = ("North", "South", "East", "West", "Coast", "Forest", "Marsh", "Hills")
-GROUPS = ("Wolves", "Ravens", "Bears", "Elks", "Lynxes", "Boars", "Eagles", "Foxes", "Owls", "Hawks",
-          "Otters", "Stags", "Badgers", "Herons", "Vipers", "Bisons")
-FIRST = ("Aldo", "Birgit", "Kaarel", "Liis", "Mart", "Piret", "Rein", "Tiiu", "Urmas", "Vaike", "Jaan", "Kadri",
-         "Toomas", "Maret", "Indrek", "Helle", "Priit", "Anu", "Siim", "Kertu", "Ott", "Eha", "Margus", "Reet")
-EPITHETS = ("the Bold", "Ironhand", "Longbeard", "the Quiet", "Axebiter", "of the Marsh", "Redcloak",
-            "Stonefist", "the Swift", "Ashborn", "Oakheart", "the Grim")
-ENGINES = ("Trebuchet", "Ballista", "Catapult", "Onager")
 CANNED = ("all_quiet", "need_healer", "need_marshal", "need_water", "need_bandages", "weapon_check",
           "rules_dispute", "found_item", "outsiders", "returning", "need_game_master")
 BY_FIELD = {"healer_touch": "healer", "cared_for": "carer"}     # the event field of a casualty's second badge
 RETIMED = {"fight", "tick", "fight_end", "stray", "fate", "died", "care", "strain", "valhalla", "canned", "siege"}
-
-
-@dataclass(frozen=True, slots=True)
-class SimDevice:
-    """A simulated marshal handset or tracker.  ``watches``: the groups a field marshal reports on."""
-
-    id: int
-    role: str
-    label: str
-    key: bytes = field(default=b"", repr=False)
-    group: str | None = None
-    siege_engine: str | None = None
-    marshal: str | None = None
-    watches: tuple[str, ...] = ()
-    at_valhalla: bool = False
-    engine: int = 0                 # siege engine number in siege frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,60 +82,6 @@ def to_latlon_e7(origin: tuple[float, float], x: float, y: float) -> tuple[int, 
     lat0, lon0 = origin
     return (int(round((lat0 + y / M_PER_DEG) * 1e7)),
             int(round((lon0 + x / (M_PER_DEG * math.cos(math.radians(lat0)))) * 1e7)))
-
-
-def _healer_class(profile: RulesProfile) -> str | None:
-    return next((n for n, c in sorted(profile.classes.items()) if c.healer_touches > 0), None)
-
-
-def generate_roster(sides: int = 2, groups: int = 6, players: int = 60, seed: int = 0,
-                    profile: RulesProfile | None = None) -> list[Member]:
-    """``players`` in all, in ``groups`` groups in all, spread over ``sides`` sides; all paid.
-    At most one healer per five members of a group; some helmets and body armour."""
-    if not 1 <= sides <= groups <= players:
-        raise ValueError("need at least one side, a group per side and a player per group "
-                         f"(sides {sides}, groups {groups}, players {players})")
-    profile = profile or default_profile()
-    rng = random.Random(f"roster:{seed}")
-    healer = _healer_class(profile)
-    helmets, bodies = sorted(profile.helmet_points), sorted(profile.body_points)
-    side_names = [SIDES[i] if i < len(SIDES) else f"Side {i + 1}" for i in range(sides)]
-    members, badge = [], 1
-    for g in range(groups):
-        name = GROUPS[g % len(GROUPS)] + (f" {g // len(GROUPS) + 1}" if g >= len(GROUPS) else "")
-        size = players // groups + (g < players % groups)
-        most = size // profile.members_per_healer if healer else 0
-        healers = most if rng.random() < 0.7 else max(0, most - 1)
-        for i in range(size):
-            helmet = rng.choice(helmets) if helmets and rng.random() < 0.35 else None
-            armour = (rng.choice(bodies),) if bodies and rng.random() < 0.3 else ()
-            who = f"{rng.choice(FIRST)} {rng.choice(EPITHETS)}"
-            members.append(Member(badge, who, side_names[g % sides], name, healer if i < healers else "warrior",
-                                  True, helmet, armour))
-            badge += 1
-    return members
-
-
-def plan_devices(members: list[Member], seed: int = 0, engines: int | None = None) -> list[SimDevice]:
-    """Field marshal handsets (one per two groups, ids 1001..) and one at Valhalla; a tracker per
-    group leader (2001..) and per siege engine (3001..).  Keys come from the seed (a game's
-    registry gives its own: ``dataclasses.replace(device, key=...)``)."""
-    rng = random.Random(f"keys:{seed}")
-    groups = list(dict.fromkeys(m.group for m in members))
-    sides = list(dict.fromkeys(m.side for m in members))
-    out = []
-    for k in range((len(groups) + 1) // 2):
-        watch = tuple(groups[2 * k:2 * k + 2])
-        out.append(SimDevice(1001 + k, "marshal", f"Handset {k + 1} ({', '.join(watch)})", marshal=f"Marshal {k + 1}",
-                             watches=watch))
-    out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal="Valhalla keeper", at_valhalla=True))
-    for i, g in enumerate(groups):
-        out.append(SimDevice(2001 + i, "tracker", f"Tracker {g}", group=g))
-    n = engines if engines is not None else min(4, max(2, len(sides)))
-    for j in range(n):
-        name = f"{ENGINES[j % len(ENGINES)]} {j + 1}"
-        out.append(SimDevice(3001 + j, "tracker", f"Tracker on {name}", siege_engine=name, engine=j + 1))
-    return [replace(d, key=rng.randbytes(codec.KEY_LEN)) for d in out]
 
 
 def generate(members: list[Member], devices: list[SimDevice], duration_min: float = 60, seed: int = 0,

@@ -6,10 +6,10 @@ from typing import Callable, Iterable, NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
-from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import DEADLINE_KINDS, countdown, who, word
 
 RED_MS = 2 * 60_000        # a character dying within 2 minutes
@@ -172,13 +172,7 @@ class DeadlinePanel(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.summary = QLabel(self)
-        self.view = QTableView(self)
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view = read_only_view(self, self.model)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.title)

@@ -15,12 +15,12 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QHeaderView, QLabel, QLineEdit, QSplitter, QTableView, QVBoxLayout, QWidget,
+    QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget,
 )
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta
-from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import tr, word
 
 ALARM_COLOUR = QColor("#d9534f")
@@ -292,15 +292,6 @@ class FrameModel(RowTable):
 
 
 # -- the panel -----------------------------------------------------------------
-def _table(parent: QWidget, model) -> QTableView:
-    view = QTableView(parent)
-    view.setModel(model)
-    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-    view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    view.horizontalHeader().setStretchLastSection(True)
-    return view
 
 
 class RadioPanel(QWidget):
@@ -338,10 +329,10 @@ class RadioPanel(QWidget):
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.set_filter)
 
-        self.link_view = _table(self, self.links)
-        self.count_view = _table(self, self.counts)
-        self.device_view = _table(self, self.devices)
-        self.frame_view = _table(self, self.proxy)
+        self.link_view = read_only_view(self, self.links)
+        self.count_view = read_only_view(self, self.counts)
+        self.device_view = read_only_view(self, self.devices)
+        self.frame_view = read_only_view(self, self.proxy)
 
         split = QSplitter(Qt.Orientation.Vertical, self)
         for caption, view in ((self.tr("Gateway links"), self.link_view),

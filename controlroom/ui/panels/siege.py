@@ -6,11 +6,11 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta
-from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import word
 
 SIEGE_STATUSES = {
@@ -95,13 +95,7 @@ class SiegePanel(QWidget):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.view = QTableView(self)
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view = read_only_view(self, self.model)
         self.view.doubleClicked.connect(self._activated)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

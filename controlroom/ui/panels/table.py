@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 from controlroom.ui.panels.words import tr
 
@@ -34,3 +35,15 @@ class RowTable(QAbstractTableModel):
                 and 0 <= section < len(self.titles)):
             return tr(self.titles[section])
         return None
+
+
+def read_only_view(parent, model, resize=QHeaderView.ResizeMode.ResizeToContents) -> QTableView:
+    """A table view of whole rows, not editable, the last column stretched: how every panel shows a model."""
+    view = QTableView(parent)
+    view.setModel(model)
+    view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.horizontalHeader().setSectionResizeMode(resize)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view

@@ -8,11 +8,11 @@ from PySide6.QtCore import (
     QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
-from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import EVENT_TYPES, tr, who, word
 
 MAX_ROWS = 20_000
@@ -139,13 +139,7 @@ class TimelinePanel(QWidget):
         self.filter.setPlaceholderText(self.tr("Filter: a name, a badge, an event, a source..."))
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
-        self.view = QTableView(self)
-        self.view.setModel(self.proxy)
-        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view = read_only_view(self, self.proxy, QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(self._activated)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

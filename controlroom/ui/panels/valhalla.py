@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
-from controlroom.ui.panels.table import RowTable
+from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import countdown, tr, who
 
 
@@ -154,8 +154,8 @@ class ValhallaPanel(QWidget):
         self.fallen_model = FallenModel(self)
         self.side_labels: dict[str, QLabel] = {}
         self.sides_row = QHBoxLayout()
-        self.group_view = self._table(self.group_model)
-        self.fallen_view = self._table(self.fallen_model)
+        self.group_view = read_only_view(self, self.group_model)
+        self.fallen_view = read_only_view(self, self.fallen_model)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(self.sides_row)
@@ -167,16 +167,6 @@ class ValhallaPanel(QWidget):
         self.timer.setInterval(self.REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
         self.timer.start()
-
-    def _table(self, model: QAbstractTableModel) -> QTableView:
-        view = QTableView(self)
-        view.setModel(model)
-        view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        view.verticalHeader().setVisible(False)
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        view.horizontalHeader().setStretchLastSection(True)
-        return view
 
     def apply_delta(self, delta: StateDelta) -> None:
         self.data.apply(delta)
