@@ -95,7 +95,7 @@ class FakeKeys:
     def press(self, *keys):
         self.queue.extend(keys)
 
-    def poll(self):
+    def poll(self, now_ms=None):
         return self.queue.pop(0) if self.queue else None
 
 

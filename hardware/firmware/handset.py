@@ -58,7 +58,7 @@ class Marshal:
     def step(self, now_ms):
         """Read keys, receive acks, retry, ping; redraw when anything changed."""
         self.gps.poll()
-        key = self.keys.poll()
+        key = self.keys.poll(now_ms)
         if key is not None:
             self.press(key, now_ms)
         packet = self.radio.receive()

@@ -247,3 +247,148 @@ def describe(exc):
         import traceback
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=buf)
     return buf.getvalue() or repr(exc)
+
+
+# --- keypad matrix, battery, provisioning file, boards ------------------------------
+
+class Pin:
+    def __init__(self, v=1):
+        self.v = v
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+
+class MatrixPins:
+    """Rows and columns wired like a 4x4 membrane keypad; ``held`` keys close contacts."""
+
+    def __init__(self):
+        self.held = []
+        self.rows = [Pin(1) for _ in range(4)]
+        outer = self
+
+        class Col(Pin):
+            def __init__(self, c):
+                self.c = c
+
+            def value(self, v=None):
+                for key in outer.held:
+                    for r in range(4):
+                        if key in matrix.LAYOUT[r] and matrix.LAYOUT[r].index(key) == self.c and outer.rows[r].v == 0:
+                            return 0
+                return 1
+
+        self.cols = [Col(c) for c in range(4)]
+
+
+import matrix  # noqa: E402  (after the helpers that use it by name)
+
+
+def check_matrix_scan_and_debounce():
+    pins = MatrixPins()
+    stopp = Pin(1)
+    m = matrix.Matrix(pins.rows, pins.cols, stopp)
+    assert m.poll(0) is None
+    pins.held = ["5"]
+    assert m.poll(100) is None and m.poll(120) is None      # bouncing: not yet
+    assert m.poll(130) == "5" and m.poll(200) is None       # once per press
+    pins.held = []
+    assert m.poll(210) is None
+    for key in "123A456B789C*0#D":
+        pins.held = [key]
+        assert m.poll(1000) is None and m.poll(1030) == key, key
+        pins.held = []
+        m.poll(1040)
+    pins.held, stopp.v = ["7"], 0
+    m.poll(2000)
+    assert m.poll(2030) == "STOPP"                           # STOPP beats a key held with it
+    assert all(r.v == 1 for r in pins.rows)                  # rows released after each scan
+
+
+class FakeI2C:
+    def __init__(self, regs):
+        self.regs = regs
+
+    def readfrom_mem(self, addr, reg, n):
+        assert addr == 0x34
+        return bytes([self.regs.get(reg, 0)])
+
+    def writeto_mem(self, addr, reg, buf):
+        self.regs[reg] = buf[0]
+
+
+def check_battery_readings():
+    from battery import AdcBattery, Axp192, percent_from_mv
+    assert [percent_from_mv(v) for v in (3000, 3300, 3650, 3700, 4000, 4150, 4300)] == [0, 0, 20, 30, 80, 95, 100]
+    regs = {0x12: 0x02, 0x01: 0x20, 0x78: 0xDA, 0x79: 0x05}    # 0xDA5 = 3493 x 1.1 mV = 3842 mV
+    pmu = Axp192(FakeI2C(regs))
+    pmu.power_on()
+    assert regs[0x12] == 0x4F and regs[0x28] == 0xFF and regs[0x82] & 0x80   # DC-DC3 (the ESP32) kept on
+    assert pmu.millivolts() == 3842 and pmu.percent() == 61
+    regs[0x01] = 0
+    assert pmu.percent() is None
+    ctl = Pin(1)
+    seen = []
+    adc = AdcBattery(lambda: seen.append(ctl.v) or 820000, 4.9, ctl)
+    assert adc.percent() == 81 and seen == [0] and ctl.v == 1          # 4018 mV; divider off again
+    assert AdcBattery(lambda: 1000, 4.9).percent() is None
+
+
+DEVICE = ('{"format": "controlroom-device/1", "device": 12, "role": "marshal", "label": "M12", '
+          '"group": null, "siege_engine": null, "key": "000102030405060708090a0b0c0d0e0f", '
+          '"radio": {"region": "EU868", "sub_band": "g1", "freq": 868.3, "sf": 10, "bw": 125, '
+          '"cr": 5, "interval": 120, "channels": 3}}')
+
+
+def check_provisioning_file():
+    import config
+    cfg = config.load(DEVICE)
+    assert cfg["device"] == 12 and cfg["role"] == "marshal" and cfg["key"] == bytes(range(16))
+    assert cfg["radio"] == {"region": "EU868", "sub_band": "g1", "freq": 868.3, "sf": 10, "bw": 125, "cr": 5,
+                            "interval": 120, "power": 14}
+    assert cfg["board"] == config.DEFAULT_BOARD
+    for bad, words in ((DEVICE.replace("device/1", "device/2"), "not a controlroom-device/1"),
+                       (DEVICE.replace('"sf": 10', '"sf": 13'), "spreading factor"),
+                       (DEVICE.replace('"bw": 125', '"bw": 100'), "bandwidth"),
+                       (DEVICE.replace("0e0f", "0e"), "32 hex"),
+                       (DEVICE.replace("0e0f", "0eXY"), "32 hex"),
+                       (DEVICE.replace('"role": "marshal"', '"role": "king"'), "role"),
+                       (DEVICE.replace('"interval": 120', '"interval": 2'), "too short"),
+                       (DEVICE.replace('"device": 12', '"device": 0'), "device id"),
+                       ("{", "not JSON")):
+        try:
+            config.load(bad)
+            assert False, "accepted: " + words
+        except config.ConfigError as exc:
+            assert words in str(exc), (words, str(exc))
+
+
+def check_boards():
+    import boards
+    for name in boards.BOARDS:
+        b = boards.get(name)
+        lora = b["lora"]
+        assert b["radio"] in ("sx1276", "sx1262") and lora["cs"] >= 0
+        assert ("busy" in lora) == (b["radio"] == "sx1262") and ("dio0" in lora) == (b["radio"] == "sx1276")
+        used = [lora[k] for k in lora] + [b["spi"][k] for k in b["spi"]] + [b["i2c"]["sda"], b["i2c"]["scl"]]
+        for k in ("keypad_rows", "keypad_cols"):
+            used += list(b[k] or ())
+        for k in ("oled_reset", "vext", "stopp", "battery_adc", "battery_ctl"):
+            if b[k] is not None:
+                used.append(b[k])
+        if b["gps"]:
+            used += [b["gps"]["rx"], b["gps"]["tx"]]
+        assert len(used) == len(set(used)), (name, used)      # no pin serves twice
+    assert boards.check_role("tbeam-v1.1-sx1262", "marshal")["lora"]["busy"] == 32
+    assert boards.check_role("heltec-v3", "gateway")["spi"] == {"sck": 9, "mosi": 10, "miso": 11}
+    for name, role in (("heltec-v2", "marshal"), ("heltec-v3", "tracker"), ("nosuch", "gateway")):
+        try:
+            boards.check_role(name, role)
+            assert False, (name, role)
+        except ValueError:
+            pass
+
+
+CHECKS += [check_matrix_scan_and_debounce, check_battery_readings, check_provisioning_file, check_boards]
