@@ -46,3 +46,71 @@ _mpy = _load_mpy()
 micropython_fixture = _mpy.micropython_fixture  # fixture "micropython"
 mpy_fixture = _mpy.mpy_fixture  # fixture "mpy"
 pytest_runtest_setup = _mpy.pytest_runtest_setup
+
+
+# -- both storage backends ---------------------------------------------------------
+# SQLite always; PostgreSQL when CONTROLROOM_TEST_PG names a server (postgresql+psycopg://
+# user@host:port/postgres; .ci/run starts a throwaway one with .ci/postgres.sh).  Each
+# PostgreSQL test gets a database of its own, dropped afterwards.
+PG_ENV = "CONTROLROOM_TEST_PG"
+PG_DATA_ENV = "CONTROLROOM_TEST_PG_DATA"
+
+
+def _pg_admin():
+    """A psycopg connection to the test server (autocommit), or a pytest skip saying why there is none."""
+    url = os.environ.get(PG_ENV)
+    if not url:
+        pytest.skip(f"PostgreSQL tests need a server: set {PG_ENV}=postgresql+psycopg://USER@HOST:PORT/postgres "
+                    "(.ci/run starts a throwaway one with .ci/postgres.sh)")
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        return url, psycopg.connect(dsn, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"PostgreSQL tests skipped: the server in {PG_ENV} cannot be reached ({exc})")
+
+
+def _pg_database(tag: str):
+    import uuid
+
+    from sqlalchemy.engine import make_url
+
+    url, admin = _pg_admin()
+    name = f"crtest_{tag}_{uuid.uuid4().hex[:10]}".lower()
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@pytest.fixture
+def pg_url():
+    """A fresh, empty PostgreSQL database for one test (skipped without a server)."""
+    yield from _pg_database("t")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def game_db(request, tmp_path):
+    """A new game's ``--db``: a SQLite file path, then a fresh PostgreSQL database URL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "game.crgame")
+    else:
+        yield from _pg_database("g")
+
+
+def pg_ctl(action: str) -> None:
+    """Stop or start the test server (``pg_ctl``, on the data folder in CONTROLROOM_TEST_PG_DATA)."""
+    import subprocess
+
+    data = os.environ.get(PG_DATA_ENV)
+    if not data:
+        pytest.skip(f"stopping the server needs its data folder in {PG_DATA_ENV} (.ci/run sets it)")
+    cmd = [os.path.join(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"), "pg_ctl"), "-D", data, "-w"]
+    cmd += ["-m", "fast", "stop"] if action == "stop" else ["-l", os.path.join(os.path.dirname(data), "server.log"), "start"]
+    if os.geteuid() == 0:
+        cmd = ["runuser", "-u", "postgres", "--", *cmd]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=60)

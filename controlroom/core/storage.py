@@ -5,50 +5,141 @@ quarter of a second while it syncs must not make a deadline late.  So the
 worker hands each batch to this writer (a queued signal, so batches stay in
 order) and learns from ``stored`` when it is durable.  A failed append is
 kept and retried with back-off; nothing is dropped.
+
+On a shared game (PostgreSQL) the writer also reads what other stations
+appended (``fetch``, when told of a new seq), so that the station's own
+events, whose seqs it alone knows, are never taken for another station's.
+While the server cannot be reached, batches go to the local durable queue
+(``store.spool``) and are delivered, in order, when it is back.
 """
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from controlroom.store.errors import StoreError
+from controlroom.game.events import SOURCE_TIMER
+from controlroom.store import pg
+from controlroom.store.errors import ServerUnreachable, StoreError
+from controlroom.store.eventlog import AppendResult
 from controlroom.store.game import GameStore
+from controlroom.store.spool import Spool
+
+log = logging.getLogger(__name__)
 
 
 class StorageWriter(QObject):
     stored = Signal(object)          # AppendResult of a durable batch
     failed = Signal(str)             # why the last append failed (it is retried)
+    remote = Signal(object)          # [StoredEvent] other stations appended, in log order
+    queued = Signal(int)             # events waiting in the local queue (0: all delivered)
+    caught_up = Signal(int)          # every event before taking the timer lock (this epoch) is read
+    resynced = Signal(int)           # events dropped from the queue (fired under a lost timer lock)
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, last_seq: int = 0, spool: Spool | None = None) -> None:
         super().__init__()
         self.store = store
-        self.pending: list = []
+        self.pending: list = []          # (event, radio meta, timer epoch or None)
+        self.spool = spool
+        self.spooled = len(spool) if spool is not None else 0
+        self.last_seen = last_seq
+        self.epoch = 0                   # the timer lock's session while this station fires timers
+        self._own: set[int] = set()      # seqs this station appended, above last_seen
         self._retry_ms = 500
         self._timer: QTimer | None = None
 
     @Slot(object)
     def append(self, batch: list) -> None:
-        self.pending += batch
+        epoch = self.epoch
+        self.pending += [(e, r, epoch if e.source == SOURCE_TIMER else None) for e, r in batch]
         if self._timer is None or not self._timer.isActive():
             self._flush()
 
+    @Slot(int)
+    def set_epoch(self, epoch: int) -> None:
+        """The timer lock's session the worker fires under from now on (0: it fires none)."""
+        self.epoch = epoch
+
     def _flush(self) -> bool:
-        if not self.pending:
-            return True
         try:
-            result = self.store.log.append(self.pending)
+            if self.spooled:
+                self._deliver_queue()
+            if not self.pending:
+                return True
+            result = self.store.log.append([(e, r) for e, r, _ in self.pending])
+        except ServerUnreachable as exc:
+            if self.spool is None:
+                return self._retry_later(str(exc))
+            return self._keep_locally(str(exc))
         except StoreError as exc:
-            self.failed.emit(str(exc))
-            if self._timer is None:
-                self._timer = QTimer(self)
-                self._timer.setSingleShot(True)
-                self._timer.timeout.connect(self._flush)
-            self._timer.start(self._retry_ms)
-            self._retry_ms = min(30_000, self._retry_ms * 2)
-            return False
+            return self._retry_later(str(exc))
         self.pending = []
         self._retry_ms = 500
+        self._own.update(s.seq for s in result.stored)
         self.stored.emit(result)
+        return True
+
+    def _retry_later(self, message: str) -> bool:
+        self.failed.emit(message)
+        if self._timer is None:
+            self._timer = QTimer(self)
+            self._timer.setSingleShot(True)
+            self._timer.timeout.connect(self._flush)
+        self._timer.start(self._retry_ms)
+        self._retry_ms = min(30_000 if self.spool is None else 2_000, self._retry_ms * 2)
+        return False
+
+    def _keep_locally(self, message: str) -> bool:
+        """The server is gone: the pending batch goes to the local queue, durably, in order."""
+        if self.pending:
+            try:
+                self.spool.put([(e, r) for e, r, _ in self.pending], [ep for _, _, ep in self.pending])
+            except StoreError as exc:
+                return self._retry_later(f"{message} {exc}")
+            self.spooled += len(self.pending)
+            self.pending = []
+        self.queued.emit(self.spooled)
+        return self._retry_later(f"{message} ({self.spooled} events kept on this laptop)")
+
+    def _deliver_queue(self) -> None:
+        """Store what the local queue holds; raises ServerUnreachable if the server is still gone."""
+        result, dropped = deliver_queue(self.store, self.spool)
+        self.spooled = 0
+        self.queued.emit(0)
+        self._own.update(s.seq for s in result.stored)
+        self.stored.emit(result)
+        if dropped:
+            self.resynced.emit(dropped)
+
+    @Slot(object)
+    def fetch(self, top) -> None:
+        """Read what other stations appended after the last seq seen (``top``: the newest seq, if known)."""
+        if top is not None and top <= self.last_seen:
+            return
+        if self.spooled or self.pending:
+            self._flush()
+        self._read(barrier=False)
+
+    @Slot(int)
+    def take_over(self, epoch: int) -> None:
+        """This station got the timer lock: read everything appended before it, then say so."""
+        if self._read(barrier=True):
+            self.caught_up.emit(epoch)
+
+    def _read(self, barrier: bool) -> bool:
+        try:
+            events = self.store.log.fetch_after(self.last_seen, barrier=barrier)
+        except StoreError as exc:
+            log.info("reading other stations' events: %s", exc)
+            return False
+        if events:
+            mine = self._own
+            self.last_seen = events[-1].seq
+            self._own = {s for s in mine if s > self.last_seen}
+            others = [s for s in events if s.seq not in mine]
+            if others:
+                self.remote.emit(others)
         return True
 
     @Slot()
@@ -63,6 +154,26 @@ class StorageWriter(QObject):
         self.drain()
         if self._timer is not None:
             self._timer.stop()
+        if self.spool is not None:
+            self.spool.close()
+
+
+def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int]:
+    """Store what the local queue holds, oldest first: (what was stored, how many fired deadlines were dropped).
+
+    A deadline fired while the server was away is stored only if the station
+    still holds the same timer lock session: otherwise another station may
+    have taken the timers over and fired it itself.  Raises ServerUnreachable
+    (the queue kept) when the server is still gone.
+    """
+    items = spool.items()
+    if not items:
+        return AppendResult(), 0
+    holder = pg.timer_holder(store.engine) if any(ep is not None for *_, ep in items) else None
+    keep = [(e, r) for _id, e, r, ep in items if ep is None or (ep and ep == holder)]
+    result = store.log.append(keep) if keep else AppendResult()
+    spool.remove_through(items[-1][0])
+    return result, len(items) - len(keep)
 
 
 BLOCKING = Qt.ConnectionType.BlockingQueuedConnection

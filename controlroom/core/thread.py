@@ -24,6 +24,7 @@ class CoreThread(QObject):
     character_died = Signal(object)
     alarm_raised = Signal(object)
     events_stored = Signal(int)
+    timers_changed = Signal(str)          # owner, standby, alone (a game file), offline (server gone)
     input_rejected = Signal(str)
     stopped = Signal()
 
@@ -72,7 +73,7 @@ class CoreThread(QObject):
         ):
             signal.connect(slot, _Q)
         for name in ("loaded", "delta_published", "stopp_called", "character_died", "alarm_raised",
-                     "events_stored", "input_rejected", "stopped", "ack_ready", "devices_known"):
+                     "events_stored", "timers_changed", "input_rejected", "stopped", "ack_ready", "devices_known"):
             getattr(w, name).connect(getattr(self, name), _Q)
 
     def start(self) -> None:

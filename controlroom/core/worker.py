@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 
 from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from controlroom.core.storage import BLOCKING, StorageWriter
+from controlroom.core.stations import SharedGameMixin
+from controlroom.core.storage import BLOCKING, StorageWriter, deliver_queue
 from controlroom.game.clock import Clock, WallClock
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.scheduler import Changes, Schedule, fire_due
@@ -30,6 +31,8 @@ from controlroom.radio.ingest import ACCEPTED, SECURITY, Ingest
 from controlroom.store.devices import devices
 from controlroom.store.eventlog import RadioMeta
 from controlroom.store.game import GameStore
+from controlroom.store.pg import conninfo
+from controlroom.store.spool import Spool, default_path
 
 log = logging.getLogger(__name__)
 
@@ -46,20 +49,27 @@ class Alarm(NamedTuple):
     t: int
 
 
-class CoreWorker(QObject):
-    """Owns GameState, the deadline schedule and the event log of one game."""
+class CoreWorker(SharedGameMixin, QObject):
+    """Owns GameState, the deadline schedule and the event log of one game.
+
+    On a shared game (PostgreSQL) it also folds other stations' events and
+    runs the rule timers only while it holds the game's timer lock (see
+    ``core.stations``).
+    """
 
     loaded = Signal(object)              # StateDelta(full=True), once the game is folded
     delta_published = Signal(object)     # StateDelta, at most every publish_interval_ms
     stopp_called = Signal(object)        # StoppView, at once
     character_died = Signal(object)      # CharacterView, at once
     alarm_raised = Signal(object)        # Alarm, at once
-    events_stored = Signal(int)          # the last seq stored
+    events_stored = Signal(int)          # the last seq stored (by this station or, on a shared game, another)
+    timers_changed = Signal(str)         # who runs the rule timers: owner, standby, alone, offline
     input_rejected = Signal(str)         # a command or report that could not become an event
     stopped = Signal()                   # everything received is stored; the thread may end
     ack_ready = Signal(int, str)         # a TX line for gateway N: an acknowledgement to send
     devices_known = Signal(object)       # {source: {"role", "label", "group", "engine"}}: no keys
     _append_requested = Signal(object)   # to the storage thread
+    _epoch_requested = Signal(int)       # to the storage thread: the timer lock's session we fire under
 
     def __init__(
         self,
@@ -69,12 +79,20 @@ class CoreWorker(QObject):
         publish_interval_ms: int = 100,
         marshal_silence_ms: int = 600_000,
         speed: float | None = None,
+        queue_path: str | None = None,
+        lock_interval_s: float = 2.0,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.db = db
         self.clock = clock
         self.speed = speed
+        self.queue_path = queue_path            # the local durable queue of a shared game (default: data folder)
+        self.lock_interval_s = lock_interval_s  # how often a standby station tries the timer lock
+        self.owns_timers = True
+        self.timers = "alone"
+        self._watch = self._notices = None
+        self._folded_to = 0                     # the last seq folded by opening or refolding the game
         self.publish_interval_ms = publish_interval_ms
         self.marshal_silence_ms = marshal_silence_ms
         self.store: GameStore | None = None
@@ -106,21 +124,26 @@ class CoreWorker(QObject):
         self._silence_timer.timeout.connect(self._check_silence)
         try:
             self.store = GameStore.open(self.db)
+            spool = self._open_queue()
             self.state, last_seq = self.store.load_state()
+            self._folded_to = last_seq
             # The timeline opens with the game's last events (the window reads no log itself).
             last_events = [StoredView(s.seq, s.wall, s.event) for s in self.store.log.read(after=max(0, last_seq - 2000))]
             self.ingest = Ingest(devices(self.store))
             highest, heard = self.store.log.radio_counters()
             self.ingest.remember(highest, heard, self.state.t)
             self.store.checkpoint_in_background()
-            self._start_storage()
+            self._start_storage(last_seq, spool)
         except StoreError as exc:
             self.alarm_raised.emit(Alarm("storage:open", "storage", str(exc), 0))
             self.stopped.emit()
             return
         if self.clock is None:
-            # A fast simulated game starts where its log ends; a real one counts real time.
-            self.clock = WallClock(self.state.t, self.speed) if self.speed else self._persistent_clock()
+            # A fast simulated game starts where its log ends; a real one counts real time, and so
+            # does a shared one at any speed, so that every station keeps the same game time.
+            shared = self.store.log.shared
+            self.clock = WallClock(self.state.t, self.speed) if self.speed and not shared else \
+                self._persistent_clock(self.speed or 1.0)
         self.schedule.rebuild(self.state)
         # The folded game is long-lived: keep the cyclic garbage collector from
         # walking it again and again (a full collection would delay timers).
@@ -131,12 +154,22 @@ class CoreWorker(QObject):
                                  for d in self.ingest.devices.values()})
         self.loaded.emit(make_delta(self.state, (), (), last_events, full=True, sides=self._tally.snapshot()))
         self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
+        self._start_stations(conninfo(self.store.engine) if self.store.log.shared else None)
         self._tick()            # deadlines that fell due while the program was closed
 
-    def _start_storage(self) -> None:
+    def _open_queue(self) -> Spool | None:
+        """A shared game's local durable queue; what a previous run left in it is stored first."""
+        if not self.store.log.shared:
+            return None
+        spool = Spool(self.queue_path or default_path(str(self.store.engine.url)))
+        if len(spool):
+            deliver_queue(self.store, spool)    # fired deadlines of a lost timer session are dropped
+        return spool
+
+    def _start_storage(self, last_seq: int = 0, spool: Spool | None = None) -> None:
         self._storage_thread = QThread()
         self._storage_thread.setObjectName("controlroom-storage")
-        self._writer = StorageWriter(self.store)
+        self._writer = StorageWriter(self.store, last_seq, spool)
         self._writer.moveToThread(self._storage_thread)
         self._append_requested.connect(self._writer.append, Qt.ConnectionType.QueuedConnection)
         self._writer.stored.connect(self._on_stored, Qt.ConnectionType.QueuedConnection)
@@ -155,14 +188,12 @@ class CoreWorker(QObject):
         timer.timeout.connect(slot)
         return timer
 
-    def _persistent_clock(self) -> WallClock:
-        """Real time: the game's clock goes on while the program is closed."""
+    def _persistent_clock(self, speed: float = 1.0) -> WallClock:
+        """Real time (or ``speed`` times it): the game's clock goes on while the program is closed."""
         now_unix = int(time.time() * 1000)
-        epoch = self.store.meta(EPOCH_KEY)
-        if epoch is None:
-            epoch = now_unix - self.state.t
-            self.store.set_meta(EPOCH_KEY, str(epoch))
-        return WallClock(start_ms=max(self.state.t, now_unix - int(epoch)))
+        key = EPOCH_KEY if speed == 1.0 else f"{EPOCH_KEY}@{speed:g}"
+        epoch = int(self.store.meta_once(key, str(now_unix - int(self.state.t / speed))))
+        return WallClock(start_ms=max(self.state.t, int((now_unix - epoch) * speed)), speed=speed)
 
     @Slot()
     def stop(self) -> None:
@@ -171,6 +202,7 @@ class CoreWorker(QObject):
             self._tick()
             QMetaObject.invokeMethod(self._writer, "close", BLOCKING)
             QCoreApplication.sendPostedEvents(self)
+            self._stop_stations()
             self._storage_thread.quit()
             self._storage_thread.wait()
             self._publish()
@@ -319,6 +351,8 @@ class CoreWorker(QObject):
             self._request_publish()
 
     def _fire(self, now: int, batch: list) -> None:
+        if not self.owns_timers:
+            return              # another station runs the timers of this shared game
         before = len(batch)
         batch += [(e, None) for e in fire_due(self.state, self.schedule, now, changed=self._changes)]
         if len(batch) > before:
@@ -369,7 +403,7 @@ class CoreWorker(QObject):
 
     def _refold(self) -> None:
         """After a correction the game is folded again from its log, without the retracted event."""
-        self.state, _ = self.store.load_state()
+        self.state, self._folded_to = self.store.load_state()
         self.schedule.rebuild(self.state)
         self._tally = SideTally(self.state)
         self._changes = Changes(set(self.state.characters), set(self.state.stopps))
@@ -427,4 +461,4 @@ class CoreWorker(QObject):
 
         return {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
                 "late_max_ms": round(late[-1], 3) if late else 0.0, "pending": len(self.schedule),
-                "unstored": self._in_flight}
+                "unstored": self._in_flight, "timers": self.timers, "queued": getattr(self, "queued_count", 0)}

@@ -89,6 +89,19 @@ class Ingest:
         for key in recent:
             self.seen.setdefault(key, _Seen(as_of_ms, RadioMeta(key[0], key[1])))
 
+    def note_stored(self, radio: RadioMeta, now_ms: int) -> bool:
+        """A frame another station stored: its copies heard here from now on are duplicates.
+
+        False when this station knows the frame already (it heard it too, and
+        has folded its event).
+        """
+        key = (radio.device, radio.counter)
+        if key in self.seen:
+            return False
+        self.seen[key] = _Seen(now_ms, radio)
+        self.highest[radio.device] = max(self.highest.get(radio.device, -1), radio.counter)
+        return True
+
     def best(self, radio: RadioMeta) -> RadioMeta:
         """The merged metadata of a frame (best signal, every gateway that heard it so far)."""
         seen = self.seen.get((radio.device, radio.counter))

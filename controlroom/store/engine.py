@@ -83,7 +83,8 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
             event.listen(engine, "connect", _sqlite_pragmas)
             event.listen(engine, "begin", _sqlite_begin)
         elif backend == "postgresql":
-            engine = sa.create_engine(url, pool_pre_ping=True)
+            # A server that cannot be reached is said so in seconds, not after the system's TCP timeout.
+            engine = sa.create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 3})
         else:
             raise StoreError(f"unsupported database {backend!r}: use a file path, sqlite:///... or postgresql+psycopg://...")
     except (ArgumentError, ValueError) as exc:

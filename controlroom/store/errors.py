@@ -13,6 +13,34 @@ class SchemaTooNew(StoreError):
     """The game file was written by a newer controlroom."""
 
 
+class ServerUnreachable(StoreError):
+    """The database server cannot be reached (stopped, restarting, or the network is down)."""
+
+
+# What psycopg and the server say when the connection, not the statement, failed.
+_UNREACHABLE = (
+    "could not connect", "connection refused", "connection failed", "server closed the connection",
+    "terminating connection", "the database system is shutting down", "the database system is starting up",
+    "the database system is in recovery", "connection is closed", "consuming input failed",
+    "connection timeout", "timeout expired", "no route to host", "network is unreachable",
+    "connection reset", "ssl syscall", "could not receive data", "could not send data", "connection is lost",
+)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a database error means the server is gone (worth retrying later), not a bad statement."""
+    if getattr(exc, "connection_invalidated", False):
+        return True
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    return any(s in text for s in _UNREACHABLE)
+
+
+def error_for(exc: BaseException, where: str, path: str | None = None) -> StoreError:
+    """The StoreError (ServerUnreachable when the server is gone) for a database error."""
+    cls = ServerUnreachable if path is None and unreachable(exc) else StoreError
+    return cls(explain(exc, where, path))
+
+
 def explain(exc: BaseException, where: str, path: str | None = None) -> str:
     """A sentence for a database error (disk full, read-only, locked, missing folder...).
 
@@ -34,6 +62,14 @@ def explain(exc: BaseException, where: str, path: str | None = None) -> str:
         return f"{where} is locked by another program; close it and try again."
     if "not a database" in text or "malformed" in text:
         return f"{where} is not a controlroom game file (or it is damaged)."
-    if "could not connect" in text or "connection refused" in text or "connection" in text and "failed" in text:
-        return f"cannot reach the database server for {where}: check the address and that the server runs."
+    if "password authentication failed" in text or "no pg_hba.conf entry" in text:
+        return (f"the database server refused the user name or password for {where}: check the user and "
+                "password in the address (postgresql+psycopg://USER:PASSWORD@HOST/GAME).")
+    if "database" in text and "does not exist" in text:
+        return (f"{where} does not exist on the server: ask its administrator to create it "
+                "(createdb GAME), then open it again.")
+    if path is None and unreachable(exc):
+        return (f"cannot reach the database server for {where}: check the network cable or Wi-Fi, the "
+                "address, and that the server runs. Radio reports keep arriving and are kept on this "
+                "laptop until the server is back.")
     return f"{where}: {exc.__class__.__name__}: {getattr(exc, 'orig', None) or exc}"

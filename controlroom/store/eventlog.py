@@ -12,7 +12,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from controlroom.game.events import Event
-from controlroom.store.errors import StoreError, explain
+from controlroom.store import pg
+from controlroom.store.errors import StoreError, error_for, explain
 from controlroom.store.models import EventRow
 
 EVENTS = EventRow.__table__
@@ -73,6 +74,14 @@ def _row(event: Event, radio: RadioMeta | None, wall: int) -> dict:
     }
 
 
+def _stored(m) -> StoredEvent:
+    radio = None
+    if m["device"] is not None:
+        gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
+        radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws)
+    return StoredEvent(m["seq"], Event(m["t"], m["type"], json.loads(m["payload"]), m["source"]), m["wall"], radio)
+
+
 class EventLog:
     """Appends and reads the ``events`` table of one game."""
 
@@ -80,6 +89,7 @@ class EventLog:
         self.engine = engine
         self.where = where
         self.path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+        self.shared = pg.is_shared(engine)
         self._insert = sa.insert(EVENTS).returning(EVENTS.c.seq, sort_by_parameter_order=True)
         self._driver_errors = getattr(engine.dialect.dbapi, "Error", DBAPIError)
 
@@ -89,7 +99,8 @@ class EventLog:
         A radio frame (device, counter) that is already in the log, or twice
         in the batch, is not stored again; its index is reported in
         ``duplicates``.  On a storage failure nothing of the batch is stored
-        and StoreError says why; events stored before are untouched.
+        and StoreError says why (ServerUnreachable when the database server
+        is gone); events stored before are untouched.
         """
         wall = int(time.time() * 1000) if wall_ms is None else wall_ms
         pairs = [(it, None) if isinstance(it, Event) else it for it in items]
@@ -103,12 +114,14 @@ class EventLog:
             except IntegrityError:
                 continue
             except DBAPIError as exc:
-                raise StoreError(explain(exc, self.where, self.path)) from exc
+                raise error_for(exc, self.where, self.path) from exc
         raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
 
     def _append(self, pairs: list[tuple[Event, RadioMeta | None]], wall: int, check_first: bool) -> AppendResult:
         result = AppendResult()
         with self.engine.begin() as conn:
+            if self.shared:
+                pg.lock_appends(conn)       # seqs commit in their order (see store.pg)
             keys = {(r.device, r.counter) for _, r in pairs if r is not None}
             seen = self._stored_keys(conn, keys) if keys and check_first else set()
             rows, kept = [], []
@@ -124,6 +137,8 @@ class EventLog:
             if rows:
                 seqs = [r[0] for r in conn.execute(self._insert, rows)]
                 result.stored = [StoredEvent(s, e, wall, r) for s, (e, r) in zip(seqs, kept)]
+                if self.shared:
+                    pg.notify_appended(conn, seqs[-1])
         return result
 
     @staticmethod
@@ -175,13 +190,23 @@ class EventLog:
         q = sa.select(EVENTS).where(EVENTS.c.seq > after).order_by(EVENTS.c.seq)
         with self.engine.connect() as conn:
             for row in conn.execution_options(yield_per=5000).execute(q):
-                m = row._mapping      # (row.t would be the Row's own tuple accessor)
-                radio = None
-                if m["device"] is not None:
-                    gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
-                    radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws)
-                event = Event(m["t"], m["type"], json.loads(m["payload"]), m["source"])
-                yield StoredEvent(m["seq"], event, m["wall"], radio)
+                yield _stored(row._mapping)    # (row.t would be the Row's own tuple accessor)
+
+    def fetch_after(self, after: int, barrier: bool = False) -> list[StoredEvent]:
+        """Every event after ``after``, as one list (what other stations appended since).
+
+        With ``barrier`` (a shared game), appends in progress at other
+        stations are waited for first, so nothing committed later can get a
+        seq below the last one returned.
+        """
+        q = sa.select(EVENTS).where(EVENTS.c.seq > after).order_by(EVENTS.c.seq)
+        try:
+            with self.engine.begin() as conn:
+                if barrier and self.shared:
+                    pg.lock_appends(conn)
+                return [_stored(row._mapping) for row in conn.execute(q)]
+        except DBAPIError as exc:
+            raise error_for(exc, self.where, self.path) from exc
 
     def radio_counters(self, window: int = 64) -> tuple[dict[int, int], set[tuple[int, int]]]:
         """Per device the highest frame counter stored, and the (device, counter) pairs near it.

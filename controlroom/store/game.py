@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from controlroom.game.events import Event
@@ -106,6 +106,22 @@ class GameStore:
                 s.commit()
         except DBAPIError as exc:
             raise StoreError(explain(exc, self.where, self.log.path)) from exc
+
+    def meta_once(self, key: str, value: str) -> str:
+        """The stored value of ``key``, storing ``value`` first if there is none (another station may race)."""
+        for _ in range(3):
+            found = self.meta(key)
+            if found is not None:
+                return found
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(sa.insert(GameMeta.__table__).values(key=key, value=value))
+                return value
+            except IntegrityError:
+                continue
+            except DBAPIError as exc:
+                raise StoreError(explain(exc, self.where, self.log.path)) from exc
+        raise StoreError(f"{self.where}: cannot store {key}")
 
     @property
     def name(self) -> str:

@@ -1,4 +1,4 @@
-"""The event log on real SQLite files: append, reopen, duplicates, migrations, bad disks."""
+"""The event log on real SQLite files and PostgreSQL databases: append, reopen, duplicates, migrations, bad disks."""
 
 import hashlib
 import json
@@ -29,18 +29,18 @@ def down(t, badge=1):
 
 
 @pytest.fixture
-def game(tmp_path):
-    store = GameStore.open(tmp_path / "battle.crgame")
+def game(game_db):
+    store = GameStore.open(game_db)
     store.save_roster(ROSTER)
     yield store
     store.close()
 
 
-def test_append_and_reopen(tmp_path, game):
+def test_append_and_reopen(game_db, game):
     r = game.log.append([down(1000), make_event(2000, "strike", "marshal:7", badge=2)])
     assert [s.seq for s in r.stored] == [1, 2]
     game.close()
-    with GameStore.open(tmp_path / "battle.crgame", create=False) as again:
+    with GameStore.open(game_db, create=False) as again:
         assert [e.type for _, e in again.log.events()] == ["down", "strike"]
         assert [m.name for m in again.roster()] == ["Aldo", "Õie"]
         state, last = again.load_state()
@@ -48,12 +48,14 @@ def test_append_and_reopen(tmp_path, game):
         assert again.integrity_ok()
 
 
-def test_sqlite_is_opened_in_wal_with_full_sync_and_foreign_keys(game):
+def test_sqlite_is_opened_in_wal_with_full_sync_and_foreign_keys(tmp_path):
+    game = GameStore.open(tmp_path / "wal.crgame")
     with game.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2       # FULL
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+    game.close()
 
 
 def test_models_match_the_migrated_schema(game):
@@ -90,17 +92,17 @@ def _v1_game(path):
         conn.execute(sa.text("INSERT INTO groups (id, name, side_id) VALUES (1, 'Wolves', 1)"))
         conn.execute(sa.text(
             "INSERT INTO characters (badge, name, group_id, class, paid, helmet, armour, inadequate) "
-            "VALUES (1, 'Aldo', 1, 'warrior', 1, 'leather', 'chain', 0)"
+            "VALUES (1, 'Aldo', 1, 'warrior', TRUE, 'leather', 'chain', FALSE)"
         ))
-        for seq, t in ((1, 1000), (2, 5000)):
+        for t in (1000, 5000):
             conn.execute(sa.text(
-                "INSERT INTO events (seq, t, wall, source, type, payload) VALUES (:s, :t, 0, 'gm', 'strike', :p)"
-            ), {"s": seq, "t": t, "p": json.dumps({"badge": 1, "count": 1, "on_armour": True})})
+                "INSERT INTO events (t, wall, source, type, payload) VALUES (:t, 0, 'gm', 'strike', :p)"
+            ), {"t": t, "p": json.dumps({"badge": 1, "count": 1, "on_armour": True})})
     engine.dispose()
 
 
-def test_game_file_of_the_first_schema_is_upgraded(tmp_path):
-    path = tmp_path / "old.crgame"
+def test_game_file_of_the_first_schema_is_upgraded(game_db):
+    path = game_db
     _v1_game(path)
     with GameStore.open(path, create=False) as store:
         assert store.meta("schema_version") == str(LATEST)
@@ -140,7 +142,16 @@ def test_missing_folder_is_a_clear_error(tmp_path):
         GameStore.open(tmp_path / "no" / "such" / "game.crgame")
 
 
-def test_full_disk_gives_a_clear_error_and_loses_nothing_stored(game):
+@pytest.fixture
+def sqlite_game(tmp_path):
+    store = GameStore.open(tmp_path / "battle.crgame")
+    store.save_roster(ROSTER)
+    yield store
+    store.close()
+
+
+def test_full_disk_gives_a_clear_error_and_loses_nothing_stored(sqlite_game):
+    game = sqlite_game
     game.log.append([down(t) for t in range(100)])
     with game.engine.connect() as conn:
         pages = conn.exec_driver_sql("PRAGMA page_count").scalar()
@@ -220,7 +231,11 @@ def test_read_only_file_gives_a_clear_error(game):
     game.log.append([down(1)])
 
     def read_only(dbapi_conn, _rec):
-        dbapi_conn.execute("PRAGMA query_only = ON")
+        if game.log.shared:         # a server's read-only transactions (a hot standby's, say)
+            dbapi_conn.execute("SET default_transaction_read_only = on")
+            dbapi_conn.commit()
+        else:
+            dbapi_conn.execute("PRAGMA query_only = ON")
 
     sa.event.listen(game.engine, "connect", read_only)
     game.engine.dispose()

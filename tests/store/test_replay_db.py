@@ -25,8 +25,8 @@ def _store_played_script(path):
     return result, played
 
 
-def test_replay_db_prints_the_same_summary_as_the_script(tmp_path, capsys):
-    path = tmp_path / "ford.crgame"
+def test_replay_db_prints_the_same_summary_as_the_script(game_db, capsys):
+    path = game_db
     _result, played = _store_played_script(path)
     assert any(e.source == "timer" for e in played)
     assert main(["replay", str(EXAMPLE), "--json"]) == 0
@@ -39,8 +39,8 @@ def test_replay_db_prints_the_same_summary_as_the_script(tmp_path, capsys):
     assert from_db == from_script
 
 
-def test_replay_db_until_shows_the_game_as_it_stood(tmp_path, capsys):
-    path = tmp_path / "ford.crgame"
+def test_replay_db_until_shows_the_game_as_it_stood(game_db, capsys):
+    path = game_db
     _store_played_script(path)
     assert main(["replay", "--db", str(path), "--json", "--until", "00:10:00"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -34,8 +34,8 @@ def cli(argv: list[str]) -> int:
 
 
 @pytest.fixture
-def db(tmp_path):
-    return tmp_path / "g.crgame"
+def db(game_db):
+    return game_db
 
 
 def stored(db) -> list[Member]:

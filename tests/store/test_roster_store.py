@@ -11,8 +11,8 @@ from controlroom.store.game import GameStore
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = GameStore.open(tmp_path / "g.crgame")
+def store(game_db):
+    s = GameStore.open(game_db)
     yield s
     s.close()
 

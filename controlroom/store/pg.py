@@ -1,0 +1,166 @@
+"""PostgreSQL, several stations on one game: the append order, live notices, and the timer lock.
+
+One database is one game.  Advisory locks and NOTIFY channels belong to the
+database, so the keys below name a game without naming it.
+
+- Appends take a transaction-level advisory lock first, so that sequence
+  numbers are committed in their own order: a station that has read up to
+  seq N and is told of N+5 can read "after N" and miss nothing.
+- Each append NOTIFYs the channel with the new highest seq (sent at commit).
+- The station running the rule timers holds a session-level advisory lock on
+  a connection of its own; when that station disappears its session ends,
+  the lock is free, and a standby station takes it over.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+log = logging.getLogger(__name__)
+
+LOCK_CLASS = 0x43524F4D          # "CROM": controlroom's advisory locks
+APPEND_LOCK = 1
+TIMER_LOCK = 2
+CHANNEL = "controlroom_events"
+CONNECT_TIMEOUT_S = 3
+
+
+def is_shared(engine: Engine) -> bool:
+    """Whether several stations can share this game (a database server, not a file)."""
+    return engine.url.get_backend_name() == "postgresql"
+
+
+def conninfo(engine: Engine) -> str:
+    """The engine's URL as psycopg takes it (postgresql://user:password@host:port/db)."""
+    return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _connect(dsn: str):
+    import psycopg
+
+    # Keepalives: a server that vanished without closing the connection is noticed in seconds.
+    return psycopg.connect(dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, keepalives=1,
+                           keepalives_idle=2, keepalives_interval=1, keepalives_count=3)
+
+
+def lock_appends(conn: Connection) -> None:
+    """Inside an append's transaction: wait for other stations' appends to commit first."""
+    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:c, :o)"), {"c": LOCK_CLASS, "o": APPEND_LOCK})
+
+
+def notify_appended(conn: Connection, last_seq: int) -> None:
+    """Inside an append's transaction: tell listening stations (at commit) the new highest seq."""
+    conn.execute(sa.text("SELECT pg_notify(:ch, :seq)"), {"ch": CHANNEL, "seq": str(last_seq)})
+
+
+class TimerLock:
+    """The advisory lock that makes one station the game's timer owner, on a connection of its own."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self._conn = None
+        self.held = False
+        self.pid = 0                 # the server process of our session while we hold the lock
+
+    @property
+    def connected(self) -> bool:
+        return self._conn is not None and not self._conn.closed
+
+    def poll(self) -> bool:
+        """Take the lock if it is free, or check that it is still ours; True while this station holds it.
+
+        A lost connection (server restarted, network down) loses the lock:
+        another station may have taken it meanwhile.
+        """
+        try:
+            if self._conn is None or self._conn.closed:
+                self.held = False
+                self._conn = _connect(self.dsn)
+            if self.held:
+                self._conn.execute("SELECT 1")
+            else:
+                row = self._conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, TIMER_LOCK)).fetchone()
+                self.held = bool(row[0])
+                self.pid = self._conn.info.backend_pid if self.held else 0
+        except Exception as exc:       # psycopg.Error, OSError: the server is gone for now
+            log.info("timer lock: %s", exc)
+            self.close()
+        return self.held
+
+    def close(self) -> None:
+        """Let the lock go (ending the session frees it at once)."""
+        self.held = False
+        self.pid = 0
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception as exc:
+                log.debug("closing the timer lock's connection: %s", exc)
+
+
+class Listener(threading.Thread):
+    """LISTENs on the game's channel and reports each notice's seq (None: catch up after a reconnect)."""
+
+    def __init__(self, dsn: str, on_notice: Callable[[int | None], None], on_lost: Callable[[str], None],
+                 wait_s: float = 0.5) -> None:
+        super().__init__(name="controlroom-listen", daemon=True)
+        self.dsn = dsn
+        self.on_notice = on_notice
+        self.on_lost = on_lost
+        self.wait_s = wait_s
+        self._halt = threading.Event()
+        self.connected = threading.Event()
+
+    def run(self) -> None:
+        backoff = 0.5
+        while not self._halt.is_set():
+            try:
+                with _connect(self.dsn) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.connected.set()
+                    backoff = 0.5
+                    self.on_notice(None)        # whatever was appended while we were not listening
+                    while not self._halt.is_set():
+                        top = None
+                        for notice in conn.notifies(timeout=self.wait_s):
+                            top = max(top or 0, int(notice.payload))
+                            if self._halt.is_set():
+                                break
+                        if top is not None:
+                            self.on_notice(top)
+                        else:
+                            conn.execute("SELECT 1")      # a server that went away is noticed here
+            except Exception as exc:           # psycopg.Error, OSError
+                if self._halt.is_set():
+                    break
+                if self.connected.is_set():
+                    self.connected.clear()
+                    self.on_lost(str(exc))
+                self._halt.wait(backoff)
+                backoff = min(5.0, backoff * 2)
+        self.connected.clear()
+
+    def stop(self) -> None:
+        self._halt.set()
+        if self.is_alive():
+            self.join(timeout=5)
+
+
+def timer_holder(engine: Engine) -> int | None:
+    """The server process id of the session holding the timer lock (None: nobody holds it)."""
+    from sqlalchemy.exc import DBAPIError
+
+    from controlroom.store.errors import error_for
+
+    q = sa.text("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = :c AND objid = :o AND granted")
+    try:
+        with engine.connect() as conn:
+            return conn.execute(q, {"c": LOCK_CLASS, "o": TIMER_LOCK}).scalar()
+    except DBAPIError as exc:
+        raise error_for(exc, "the game database") from exc
