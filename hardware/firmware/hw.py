@@ -77,11 +77,18 @@ class NoDisplay:
         pass
 
 
+def _input(pin, esp32):
+    # GPIO34..39 of the (non-S3) ESP32 are input-only without pull resistors:
+    # the board (IO38) or a 10 kOhm resistor (IO39) pulls them up.
+    return Pin(pin, Pin.IN, None if esp32 and pin >= 34 else Pin.PULL_UP)
+
+
 def keys(board):
     from matrix import Matrix
+    esp32 = board["mcu"] == "esp32"
     rows = [Pin(p, Pin.OUT, value=1) for p in board["keypad_rows"]]
-    cols = [Pin(p, Pin.IN, Pin.PULL_UP) for p in board["keypad_cols"]]
-    return Matrix(rows, cols, Pin(board["stopp"], Pin.IN, Pin.PULL_UP))
+    cols = [_input(p, esp32) for p in board["keypad_cols"]]
+    return Matrix(rows, cols, _input(board["stopp"], esp32))
 
 
 def gps(board):
