@@ -160,3 +160,32 @@ class SX1262Emu:
 
     def sent(self, opcode):
         return [args for op, args in self.commands if op == opcode]
+
+
+def exercise(sx1276, sx1262, frame):
+    """Configure, send and receive with both drivers; what the chips saw, JSON-ready.
+    Runs under CPython and MicroPython alike (test_radio_drivers compares the two)."""
+    def hexs(b):
+        return "".join(["%02X" % x for x in b])
+
+    def nap(ms):
+        pass
+
+    out = {}
+    emu = SX1276Emu()
+    r = sx1276.SX1276(emu, emu.cs, Pin(1), nap)
+    r.configure(868.1, 9, 125, 5, 14)
+    r.send(frame)
+    emu.inject(frame, 60, -29)
+    p = r.receive()
+    out["sx1276"] = {"writes": [[a, v] for a, v in emu.writes], "sent": [hexs(t) for t in emu.transmitted],
+                     "rx": [hexs(p.data), p.rssi, p.snr]}
+    emu = SX1262Emu()
+    r = sx1262.SX1262(emu, emu.cs, Pin(1), emu.busy, nap, 1.8)
+    r.configure(869.525, 12, 125, 8, 22)
+    r.send(frame)
+    emu.inject(frame, 195, -29)
+    p = r.receive()
+    out["sx1262"] = {"commands": [[op, hexs(args)] for op, args in emu.commands],
+                     "sent": [hexs(t) for t in emu.transmitted], "rx": [hexs(p.data), p.rssi, p.snr]}
+    return out

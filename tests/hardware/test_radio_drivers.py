@@ -5,6 +5,8 @@ Expected register values are worked out here from the datasheet formulas,
 independently of the drivers.
 """
 
+from pathlib import Path
+
 import pytest
 
 from controlroom.radio import codec
@@ -155,3 +157,24 @@ def test_ssd1306_under_micropython(micropython):
     n, control, lit, addr = map(int, out["DATA"].split())
     assert n == 1 + 1024 and control == 0x40 and addr == 0x3C and lit > 20
     assert out["BLANK"] == "0"
+
+
+DRIVERS_SCRIPT = """
+import json, sx1276, sx1262, radio_emulators
+print("RESULT " + json.dumps(radio_emulators.exercise(sx1276, sx1262, bytes(%r))))
+"""
+
+
+@pytest.mark.micropython
+def test_drivers_do_the_same_under_micropython(micropython):
+    """The drivers run on the device: same SPI traffic under MicroPython as under CPython."""
+    import json
+
+    import radio_emulators
+    expected = json.loads(json.dumps(radio_emulators.exercise(sx1276, sx1262, FRAME)))
+    files = [FIRMWARE / "sx1276.py", FIRMWARE / "sx1262.py", FIRMWARE / "radio_if.py", Path(radio_emulators.__file__)]
+    out = micropython(DRIVERS_SCRIPT % list(FRAME), files)
+    got = json.loads(out.split("RESULT ", 1)[1])
+    assert got == expected
+    assert expected["sx1276"]["sent"] == expected["sx1262"]["sent"] == [FRAME.hex().upper()]
+    assert expected["sx1276"]["rx"] == [FRAME.hex().upper(), -104, -7.25]
