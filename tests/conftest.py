@@ -79,12 +79,13 @@ def _pg_database(tag: str):
 
     url, admin = _pg_admin()
     name = f"crtest_{tag}_{uuid.uuid4().hex[:10]}".lower()
-    admin.execute(f'CREATE DATABASE "{name}"')
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield make_url(url).set(database=name).render_as_string(hide_password=False)
     finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+        with _pg_admin()[1] as admin:       # a new connection: a test may have restarted the server
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
@@ -114,3 +115,15 @@ def pg_ctl(action: str) -> None:
     if os.geteuid() == 0:
         cmd = ["runuser", "-u", "postgres", "--", *cmd]
     subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def pg_control():
+    """``pg_ctl`` for the test server ("stop", "start"); the server runs again after the test."""
+    if not os.environ.get(PG_DATA_ENV):
+        pytest.skip(f"stopping the server needs its data folder in {PG_DATA_ENV} (.ci/run sets it)")
+    yield pg_ctl
+    try:
+        pg_ctl("start")
+    except Exception:              # already running: pg_ctl start refuses a second postmaster
+        pass

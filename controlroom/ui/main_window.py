@@ -16,6 +16,7 @@ from controlroom.store.engine import data_dir
 from controlroom.ui.geo import LocalProjection
 from controlroom.ui.map_layers import MapLayers
 from controlroom.ui.map_view import MapView
+from controlroom.ui.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,8 @@ class MainWindow(QMainWindow):
         self.layers = MapLayers(self.map, projection, valhalla_xy)
         self.status = QLabel(self.tr("Opening the game…"))
         self.statusBar().addPermanentWidget(self.status, 1)
+        self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
+        self.statusBar().addPermanentWidget(self.timer_owner)
         self.setCentralWidget(self.map)
         self.panels = _Panels(self, core)
         self._menus()

@@ -1,0 +1,24 @@
+"""The status bar says which station runs the rule timers."""
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
+from controlroom.store.game import GameStore
+from controlroom.ui.timer_owner import TimerOwnerLabel
+
+
+def test_the_status_bar_names_the_timer_owner(qtbot, tmp_path):
+    path = tmp_path / "t.crgame"
+    GameStore.open(path).close()
+    core = CoreThread(str(path), VirtualClock(0))
+    label = TimerOwnerLabel(core)
+    qtbot.addWidget(label)
+    with qtbot.waitSignal(core.loaded, timeout=10_000):
+        core.start()
+    try:
+        qtbot.waitUntil(lambda: label.text() == "Timers: this station", timeout=5000)
+        label.show_state("standby")
+        assert label.text() == "Timers: another station" and "takes over" in label.toolTip()
+        label.show_state("offline")
+        assert label.text() == "Timers: server unreachable" and "color" in label.styleSheet()
+    finally:
+        assert core.shutdown()
