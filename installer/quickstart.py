@@ -66,7 +66,7 @@ DEBIAN_LIBS = {
     "libxcb-xkb.so.1": "libxcb-xkb1",
 }
 # Programs the tests use, and their Debian packages.
-DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm"}
+DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis", "desktop-file-validate": "desktop-file-utils"}
 
 
 def say(text: str) -> None:

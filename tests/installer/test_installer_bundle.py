@@ -1,0 +1,160 @@
+"""Build the Linux bundle and tarball (installer/build.py), unpack it outside the source tree, run it without Python.
+
+The build takes about 1.5 minutes on two cores; every test here shares one build.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from installer_helpers import INSTALLER, ROOT, load, require_tool
+
+from controlroom import __version__
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the tarball is the Linux bundle")
+check = load("bundle_check")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """installer/build.py's output (bundle folder, tarball, build-info.json) in a temporary folder."""
+    # The build runs longer than pytest's faulthandler_timeout (120 s) on a busy machine; it has its own timeout.
+    faulthandler.cancel_dump_traceback_later()
+    out = tmp_path_factory.mktemp("dist")
+    work = tmp_path_factory.mktemp("work")
+    done = subprocess.run([sys.executable, str(INSTALLER / "build.py"), "--out", str(out), "--work", str(work)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    return json.loads((out / "build-info.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def unpacked(built, tmp_path_factory) -> Path:
+    """The tarball unpacked into a folder outside the source tree, as a game master would."""
+    dest = tmp_path_factory.mktemp("unpacked")
+    assert ROOT not in dest.parents
+    with tarfile.open(built["tarball"]) as tar:
+        tops = {name.split("/")[0] for name in tar.getnames()}
+        assert tops == {f"controlroom-{__version__}-linux-{os.uname().machine}"}
+        tar.extractall(dest, filter="tar")
+    return dest / tops.pop()
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    return tmp_path / "home"
+
+
+def test_build_info_and_tarball_contents(built, unpacked):
+    assert built["version"] == __version__ and built["bundle_bytes"] > 50 * 2**20
+    for name in ("controlroom/controlroom", "controlroom-launch", "install.sh", "README.txt", "share/controlroom.png",
+                 "share/controlroom.desktop", "share/controlroom-mime.xml", "share/60-controlroom-usb-serial.rules"):
+        assert (unpacked / name).is_file(), name
+    for name in ("controlroom/controlroom", "controlroom-launch", "install.sh"):
+        assert os.access(unpacked / name, os.X_OK), name
+    internal = unpacked / "controlroom" / "_internal"
+    # The game's resources and the Qt platform plugins for off screen and X11.
+    assert (internal / "controlroom" / "resources" / "rules" / "default.toml").is_file()
+    assert (internal / "controlroom" / "resources" / "demo" / "field.png").is_file()
+    plugins = internal / "PySide6" / "Qt" / "plugins" / "platforms"
+    assert {"libqoffscreen.so", "libqxcb.so"} <= {p.name for p in plugins.iterdir()}
+    # Not the GTK theme plugin, nor the half GTK stack it pulls in (installer/controlroom.spec).
+    assert not (plugins.parent / "platformthemes" / "libqgtk3.so").exists()
+    assert not list(internal.glob("libcairo*")) and not list(internal.glob("libpango*"))
+
+
+def test_bundled_version_runs_without_python(unpacked, home):
+    done = check.run(unpacked / "controlroom", ["--version"], home)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"controlroom {__version__}"
+    env = check.clean_env(home)
+    assert not {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"} & env.keys()
+    assert ".venv" not in env["PATH"] and str(ROOT) not in env["PATH"]
+
+
+def test_bundled_demo_shows_the_window(unpacked, home):
+    shot = home / "demo.png"
+    done = check.run(unpacked / "controlroom", ["demo", "--quit-after", "10", "--screenshot", str(shot)], home)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stderr, done.stderr
+    assert check.screenshot_problems(shot) == []
+
+
+def test_bundled_demo_on_x11(unpacked, home):
+    """The xcb platform plugin and its libraries are in the bundle: the demo on an X server (Xvfb)."""
+    xvfb = require_tool("Xvfb", "xvfb")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],
+                              pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    try:
+        with os.fdopen(read_fd) as f:
+            display = f.readline().strip()
+        assert display, "Xvfb reported no display"
+        shot = home / "x11.png"
+        done = check.run(unpacked / "controlroom", ["demo", "--quit-after", "5", "--screenshot", str(shot)], home,
+                         extra_env={"QT_QPA_PLATFORM": "xcb", "DISPLAY": f":{display}"})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert check.screenshot_problems(shot) == []
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_bundled_headless_station(unpacked, home):
+    helped = check.run(unpacked / "controlroom", ["headless", "--help"], home)
+    assert helped.returncode == 0 and "--quit-after" in helped.stdout, helped.stderr
+    game, stats = home / "games" / "field.crgame", home / "stats.json"
+    game.parent.mkdir(parents=True)
+    done = check.run(unpacked / "controlroom",
+                     ["headless", "--db", str(game), "--quit-after", "2", "--stats-json", str(stats)], home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "game field open" in done.stdout
+    assert game.is_file() and "health" in json.loads(stats.read_text())
+
+
+@pytest.mark.skipif(importlib.util.find_spec("psycopg") is None, reason="psycopg is not installed, so not bundled")
+def test_bundled_postgresql_driver(unpacked, home):
+    """With psycopg in the build, the bundle reaches for the server (here: nobody listens) instead of a missing driver."""
+    url = "postgresql+psycopg://game:secret@127.0.0.1:9/none"
+    done = check.run(unpacked / "controlroom", ["headless", "--db", url, "--quit-after", "2"], home)
+    assert "not installed" not in done.stdout + done.stderr
+    assert "cannot reach the database server" in done.stdout, done.stdout + done.stderr
+    bundled = {p.name for p in (unpacked / "controlroom" / "_internal").iterdir()}
+    assert {"psycopg_binary", "psycopg_binary.libs"} <= bundled
+
+
+def test_install_script_for_one_user(unpacked, home):
+    validate = require_tool("desktop-file-validate", "desktop-file-utils")
+    env = check.clean_env(home)
+    done = subprocess.run([str(unpacked / "install.sh")], env=env, cwd=home, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    desktop = home / "data" / "applications" / "controlroom.desktop"
+    valid = subprocess.run([validate, str(desktop)], capture_output=True, text=True)
+    assert valid.returncode == 0 and not valid.stdout.strip(), valid.stdout
+    assert f'Exec="{unpacked}/controlroom-launch" %f' in desktop.read_text()
+    assert (home / "data" / "icons" / "hicolor" / "256x256" / "apps" / "controlroom.png").is_file()
+    linked = subprocess.run([str(home / ".local" / "bin" / "controlroom"), "--version"], env=env, cwd=home,
+                            capture_output=True, text=True)
+    assert linked.stdout.strip() == f"controlroom {__version__}", linked.stderr
+    removed = subprocess.run([str(unpacked / "install.sh"), "--uninstall"], env=env, cwd=home, capture_output=True)
+    assert removed.returncode == 0 and not desktop.exists() and not (home / ".local" / "bin" / "controlroom").exists()
+
+
+def test_nsis_installer_compiles_over_the_bundle(built, tmp_path):
+    """The Windows installer script compiles over the real (Linux) bundle folder: the file list and pages hold."""
+    require_tool("makensis", "nsis")
+    build = load("build")
+    # Uncompressed: LZMA (the release setting) takes about 4 minutes over this folder, zlib over a minute.
+    setup = build.compile_nsis(Path(built["bundle"]), Path(built["icon_ico"]), tmp_path, "none", strict=True)
+    with setup.open("rb") as f:
+        assert f.read(2) == b"MZ"
+    assert setup.stat().st_size > built["bundle_bytes"] * 0.9
