@@ -132,6 +132,13 @@ def test_bundled_postgresql_driver(unpacked, home):
     assert {"psycopg_binary", "psycopg_binary.libs"} <= bundled
 
 
+def test_bundled_headless_on_postgresql(unpacked, home, pg_url):
+    """A headless station of the bundle on a real PostgreSQL game (the server that .ci/run starts)."""
+    done = check.run(unpacked / "controlroom", ["headless", "--db", pg_url, "--quit-after", "2"], home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ALARM" not in done.stdout and " open at " in done.stdout, done.stdout
+
+
 def test_install_script_for_one_user(unpacked, home):
     validate = require_tool("desktop-file-validate", "desktop-file-utils")
     env = check.clean_env(home)
