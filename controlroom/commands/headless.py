@@ -10,6 +10,8 @@ import sys
 NAME = "headless"
 STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth", "rejected_replay",
              "rejected_unknown_device", "rejected_role")
+TIMER_WORDS = {"alone": "this station", "owner": "this station (owner)",
+               "standby": "another station (standby)", "offline": "server unreachable"}
 HELP = "Run a game without a window: rule timers, storage (and radio gateways, with --port)."
 
 
@@ -21,7 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="game seconds per real second (a fast simulation); default: real time, kept across restarts")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="stop cleanly after this many real seconds")
     parser.add_argument("--stats-json", metavar="FILE", help="write the station's counters here when it stops")
-    parser.add_argument("--quiet", action="store_true", help="print only alarms")
+    parser.add_argument("--queue", metavar="FILE",
+                        help="a shared game's local queue, for reports while the server cannot be reached "
+                             "(default: in the user's data folder)")
+    parser.add_argument("--quiet", action="store_true", help="print only alarms and who runs the timers")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if args.speed is not None and args.speed <= 0:
         raise CliError("--speed must be above 0")
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
-    core = CoreThread(database_url(args.db), None, speed=args.speed)
+    core = CoreThread(database_url(args.db), None, speed=args.speed, queue_path=args.queue)
     status = {"code": 0}
 
     def say(text: str) -> None:
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     core.alarm_raised.connect(on_alarm)
     core.character_died.connect(on_died)
     core.input_rejected.connect(lambda text: say(f"rejected: {text}"))
+    core.timers_changed.connect(lambda state: say(f"timers: {TIMER_WORDS.get(state, state)}"))
     core.stopped.connect(app.quit)
     radio = RadioBridge(core, args.port) if args.port else None
     if radio is not None:

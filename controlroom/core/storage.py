@@ -48,11 +48,21 @@ class StorageWriter(QObject):
         self._own: set[int] = set()      # seqs this station appended, above last_seen
         self._retry_ms = 500
         self._timer: QTimer | None = None
+        self._flush_due = False
 
     @Slot(object)
     def append(self, batch: list) -> None:
+        """Keep a batch; it is stored with every other batch that is waiting (one transaction)."""
         epoch = self.epoch
         self.pending += [(e, r, epoch if e.source == SOURCE_TIMER else None) for e, r in batch]
+        if (self._timer is None or not self._timer.isActive()) and not self._flush_due:
+            # After the batches already queued to this thread: a backlog becomes one commit, not many.
+            self._flush_due = True
+            QTimer.singleShot(0, self._flush_now)
+
+    @Slot()
+    def _flush_now(self) -> None:
+        self._flush_due = False
         if self._timer is None or not self._timer.isActive():
             self._flush()
 

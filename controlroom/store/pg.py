@@ -127,14 +127,13 @@ class Listener(threading.Thread):
                     backoff = 0.5
                     self.on_notice(None)        # whatever was appended while we were not listening
                     while not self._halt.is_set():
-                        top = None
+                        heard = False
                         for notice in conn.notifies(timeout=self.wait_s):
-                            top = max(top or 0, int(notice.payload))
+                            heard = True
+                            self.on_notice(int(notice.payload))      # at once: the reader skips old ones
                             if self._halt.is_set():
                                 break
-                        if top is not None:
-                            self.on_notice(top)
-                        else:
+                        if not heard:
                             conn.execute("SELECT 1")      # a server that went away is noticed here
             except Exception as exc:           # psycopg.Error, OSError
                 if self._halt.is_set():
