@@ -66,7 +66,8 @@ DEBIAN_LIBS = {
     "libxcb-xkb.so.1": "libxcb-xkb1",
 }
 # Programs the tests use, and their Debian packages.
-DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis", "desktop-file-validate": "desktop-file-utils"}
+DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis", "desktop-file-validate": "desktop-file-utils",
+                "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils"}
 
 
 def say(text: str) -> None:

@@ -13,4 +13,5 @@ COMMANDS = (
     "keys",
     "sim",
     "demo",
+    "report",
 )

@@ -1,0 +1,60 @@
+"""``controlroom report``: the post-game casualty report of a stored game, as PDF and CSV."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+NAME = "report"
+HELP = "Export the casualty report of a game: deaths per side and group, Valhalla, STOPPs, loot (PDF, CSV)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="GAME", required=True, help="the game (a game file or a database URL)")
+    parser.add_argument("--out", metavar="DIR", required=True, help="the folder to write the report into")
+    parser.add_argument("--scenario", metavar="NAME", help="report one scenario only (default: the whole game)")
+    parser.add_argument("--format", default="pdf,csv", metavar="pdf,csv",
+                        help="which files to write: pdf, csv, or both (default)")
+
+
+def _qt_application():
+    """The PDF is drawn by Qt: make the application object, off screen where there is no display."""
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(sys.argv[:1])
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from controlroom.cli import CliError
+    from controlroom.report.export import export_report, parse_formats
+    from controlroom.report.gather import load_report
+    from controlroom.report.model import UnknownScenario
+    from controlroom.store.errors import StoreError
+    from controlroom.store.game import GameStore
+
+    try:
+        formats = parse_formats(args.format)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    app = _qt_application() if "pdf" in formats else None
+    try:
+        with GameStore.open(args.db, create=False) as store:
+            report = load_report(store, args.scenario)
+        written = export_report(report, Path(args.out), formats)
+    except (StoreError, UnknownScenario) as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"the report could not be written to {args.out}: {exc.strerror or exc}") from None
+    finally:
+        del app
+    total = report.totals()
+    print(f"{report.game} ({report.scope}, {report.date}): {total.deaths} deaths, {len(report.valhalla)} in the "
+          f"Valhalla roster, {len(report.stopps)} STOPPs, {len(report.warnings)} rule warnings")
+    for path in written:
+        print(f"  {path}")
+    return 0

@@ -1,0 +1,1 @@
+"""Post-game reports: the figures (``model``, pure Python), CSV files, and the PDF for organisers."""

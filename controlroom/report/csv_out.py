@@ -1,0 +1,79 @@
+"""The report's CSV files: casualties, players and STOPPs (UTF-8 with a byte-order mark).
+
+The mark makes spreadsheet programs on game masters' laptops read accented
+names right.  Times are given twice: as game time (HH:MM:SS, what the rules
+count) and as the laptop's wall-clock time.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+from controlroom.game.clock import format_time
+from controlroom.report.model import FIGURES, Report, duration_text, reporter, wall_text, what_happened
+
+CASUALTY_COLUMNS = ("seq", "game_time", "wall_time", "badge", "name", "side", "group", "scenario", "event",
+                    "what_happened", "reported_by", "source", "counted", "rule_warning")
+PLAYER_COLUMNS = ("badge", "name", "side", "group", "class", *FIGURES, "condition_at_end")
+STOPP_COLUMNS = ("stopp", "called", "wall_time", "lifted", "duration", "duration_s", "where", "lat", "lon",
+                 "caller_badge", "caller", "reason", "ruled_trivial", "players_covered", "overdue", "reported_by")
+
+
+def _write(path: Path, header, rows) -> None:
+    """Write to a temporary file, then rename: a full disk never leaves a half file behind."""
+    tmp = path.with_name(path.name + ".part")
+    try:
+        # The mark written by hand: the utf-8-sig codec encodes in Python, row by row (slow).
+        with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
+            f.write("\ufeff")
+            w = csv.writer(f)
+            w.writerow(header)
+            w.writerows(rows)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _casualty_rows(report: Report):
+    """The casualty list's rows; the texts that repeat (wall times, reporters) are made once each."""
+    players = {p.badge: p for p in report.players}
+    names = {b: p.name for b, p in players.items()}
+    walls: dict[int, str] = {}
+    reporters: dict[str, str] = {}
+    for c in report.casualties:
+        p = players[c.badge]
+        second = c.wall // 1000
+        wall = walls.get(second)
+        if wall is None:
+            wall = walls[second] = wall_text(second * 1000)
+        who = reporters.get(c.source)
+        if who is None:
+            who = reporters[c.source] = reporter(c.source, report.marshals)
+        yield (c.seq, format_time(c.t), wall, c.badge, p.name, p.side, p.group, c.scenario, c.type,
+               what_happened(c.type, c.data, names), who, c.source, "yes" if c.counted else "no", c.note)
+
+
+def write_csv(report: Report, out_dir: Path, stem: str) -> list[Path]:
+    """Write ``STEM-casualties.csv``, ``STEM-players.csv`` and ``STEM-stopps.csv``; return their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{stem}-{part}.csv" for part in ("casualties", "players", "stopps")]
+    _write(paths[0], CASUALTY_COLUMNS, _casualty_rows(report))
+    _write(paths[1], PLAYER_COLUMNS, (
+        (p.badge, p.name, p.side, p.group, p.cls, *(getattr(p, f) for f in FIGURES), p.condition)
+        for p in report.players
+    ))
+    _write(paths[2], STOPP_COLUMNS, (
+        (s.id, format_time(s.called), wall_text(s.wall),
+         format_time(s.lifted) if s.lifted is not None else "", duration_text(s.duration),
+         "" if s.duration is None else f"{s.duration / 1000:.3f}", s.where,
+         "" if s.lat is None else s.lat, "" if s.lon is None else s.lon,
+         "" if s.caller is None else s.caller, s.caller_name, s.reason,
+         "yes" if s.trivial else "no", s.covered, "yes" if s.overdue else "no", s.reported_by)
+        for s in report.stopps
+    ))
+    return paths

@@ -1,0 +1,56 @@
+"""Export a report: the CSV files and the PDF, named after the game and the scenario."""
+
+from __future__ import annotations
+
+import gc
+import re
+from pathlib import Path
+from typing import Callable
+
+from controlroom.report.csv_out import write_csv
+from controlroom.report.model import Report
+
+FORMATS = ("pdf", "csv")
+
+
+def report_stem(report: Report) -> str:
+    """A file name for the report: the game's name, and the scenario's when it is for one."""
+    words = report.game if report.scenario is None else f"{report.game} {report.scenario}"
+    slug = re.sub(r"[^\w.-]+", "-", words, flags=re.UNICODE).strip("-.")
+    return slug or "game"
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    """``pdf,csv`` to ("pdf", "csv"); a clear ValueError for anything else."""
+    chosen = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
+    bad = [f for f in chosen if f not in FORMATS]
+    if bad or not chosen:
+        raise ValueError(f"--format takes pdf, csv or pdf,csv, not {text!r}")
+    return chosen
+
+
+def export_report(report: Report, out_dir: Path, formats=FORMATS,
+                  progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+    """Write the chosen formats into ``out_dir``; return the files written.
+
+    The PDF needs a Qt application object (QApplication) in this thread.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = report_stem(report)
+    written: list[Path] = []
+    was_enabled = gc.isenabled()
+    gc.disable()            # the rows and texts made here live until the files are written
+    try:
+        if "csv" in formats:
+            written += write_csv(report, out_dir, stem)
+        if "pdf" in formats:
+            from controlroom.report.pdf import write_pdf
+
+            path = out_dir / f"{stem}.pdf"
+            write_pdf(report, path, progress)
+            written.append(path)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return written

@@ -1,0 +1,60 @@
+"""Read a stored game into a Report: its roster, rules, devices, siege engines and log."""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+import sqlalchemy as sa
+
+from controlroom.report.model import Report, build_report
+from controlroom.store.devices import devices
+from controlroom.store.eventlog import EVENTS
+from controlroom.store.game import GameStore
+from controlroom.store.models import Side, SiegeEngineRow
+
+
+def engine_sides(store: GameStore) -> dict[str, str]:
+    """Each siege engine's side: its own, else that of the group whose tracker rides on it."""
+    e, s = SiegeEngineRow.__table__.c, Side.__table__.c
+    q = sa.select(e.name, s.name).select_from(SiegeEngineRow.__table__).join(Side.__table__, e.side_id == s.id)
+    with store.engine.connect() as conn:
+        own = dict(conn.execute(q).all())
+    groups = {m.group: m.side for m in store.roster()}
+    by_tracker = {d.siege_engine: groups[d.group] for d in devices(store).values()
+                  if d.siege_engine and d.group in groups}
+    return {**by_tracker, **own}
+
+
+def marshal_names(store: GameStore) -> dict[int, str]:
+    """Who carries each radio device, by device id: the marshal's name, else the device's label."""
+    return {d.id: d.marshal or d.label for d in devices(store).values() if d.marshal or d.label}
+
+
+def load_report(store: GameStore, scenario: str | None = None,
+                progress: Callable[[int, int], bool] | None = None) -> Report:
+    """Fold the stored game (retracted events left out) into the report's figures."""
+    gone = store.retracted()
+    items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), _walls(store)) if seq not in gone)
+    return build_report(
+        store.name, store.roster(), store.profile(), items, scenario=scenario,
+        marshals=marshal_names(store), engine_sides=engine_sides(store),
+        total=store.log.count(), progress=progress,
+    )
+
+
+def _walls(store: GameStore):
+    """The wall time of every stored event, in log order (read beside the log's fast path)."""
+    q = sa.select(EVENTS.c.wall).order_by(EVENTS.c.seq)
+    with store.engine.connect() as conn:
+        for (wall,) in conn.execution_options(yield_per=20_000).execute(q):
+            yield wall
+
+
+def scenario_names(store: GameStore) -> list[str]:
+    """The names of the scenarios the game started, in order, each once."""
+    q = sa.select(EVENTS.c.seq, EVENTS.c.payload).where(EVENTS.c.type == "scenario_started").order_by(EVENTS.c.seq)
+    gone = store.retracted()
+    with store.engine.connect() as conn:
+        names = (json.loads(payload).get("name", "") for seq, payload in conn.execute(q) if seq not in gone)
+        return list(dict.fromkeys(n for n in names if n))

@@ -1,0 +1,171 @@
+"""Long listings of the PDF (the Valhalla roster, the rule warnings) drawn straight onto the page.
+
+A game of thousands of players has thousands of rows in these lists, more
+than QTextDocument's tables lay out in reasonable time.  A listing is drawn
+one text run per row with tab stops (left-aligned columns and right-aligned
+numbers), with its column headings repeated on every page.  Text too long
+for its column is shortened with an ellipsis, except in the last column,
+which wraps onto further lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPaintDevice, QTextOption
+
+PAD = 0.012                 # cell padding, as a share of the page width
+LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter     # (Qt's enums are slow to look up)
+ELIDE = Qt.TextElideMode.ElideRight
+
+
+@dataclass
+class Column:
+    header: str
+    weight: float           # share of the page width
+    numeric: bool = False   # right-aligned
+
+
+@dataclass
+class Listing:
+    title: str
+    intro: str
+    columns: Sequence[Column]
+    rows: Sequence[Sequence[object]]
+    empty: str = "None."
+    # Filled by layout(): per page, the (row lines, first row index) it shows.
+    pages: list[list[tuple[int, list[str]]]] = field(default_factory=list)
+
+
+class ListingPainter:
+    """Lays listings out into pages for a page body of a given size, and draws those pages."""
+
+    def __init__(self, width: float, height: float, device: QPaintDevice, point_size: float = 7.0) -> None:
+        self.width, self.height = width, height
+        from controlroom.report.pdf import report_font
+
+        self.font = report_font(point_size)
+        self.bold = report_font(point_size, bold=True)
+        self.title_font = report_font(point_size * 1.7, bold=True)
+        self.metrics = QFontMetricsF(self.font, device)          # in the page's own pixels
+        # Tab stops are given in pixels of a 96 dpi screen whatever the page's resolution.
+        self.tab_scale = 96 / device.logicalDpiX()
+        self.line = self.metrics.lineSpacing() * 1.15              # one line of a row
+        self.widest = self.metrics.maxWidth()                     # no character is wider
+        self.title_h = QFontMetricsF(self.title_font, device).lineSpacing() * 1.6
+        self.pad = width * PAD
+
+    def _bounds(self, columns: Sequence[Column]) -> list[tuple[float, float]]:
+        total = sum(c.weight for c in columns)
+        x, out = 0.0, []
+        for c in columns:
+            w = self.width * c.weight / total
+            out.append((x, x + w))
+            x += w
+        return out
+
+    def layout(self, listing: Listing) -> int:
+        """Split the rows into lines and pages; return the number of pages."""
+        bounds = self._bounds(listing.columns)
+        fm = self.metrics
+        widths = [b - a - 2 * self.pad for a, b in bounds]
+        # Texts of at most this many characters fit without measuring them (measuring is slow).
+        sure = [int(w // self.widest) for w in widths]
+        advance = fm.horizontalAdvance
+        last = len(listing.columns) - 1
+        first_top = self.title_h + (self._intro_lines(listing) + 1) * self.line
+        pages: list[list[tuple[int, list[str]]]] = [[]]
+        y = first_top + self.line                 # below the column headings
+        for index, row in enumerate(listing.rows):
+            cells = ["" if v is None else str(v) for v in row]
+            extra: list[str] = []
+            for i, text in enumerate(cells):
+                if len(text) <= sure[i] or advance(text) <= widths[i]:
+                    continue
+                if i == last:
+                    lines = _wrap(text, widths[i], fm)
+                    cells[i], extra = lines[0], lines[1:]
+                else:
+                    cells[i] = fm.elidedText(text, ELIDE, widths[i])
+            h = self.line * (1 + len(extra))
+            if y + h > self.height and pages[-1]:
+                pages.append([])
+                y = self.line
+            pages[-1].append((index, ["\t" + "\t".join(cells), *("\t" * (last + 1) + e for e in extra)]))
+            y += h
+        listing.pages = pages
+        return len(pages)
+
+    def _intro_lines(self, listing: Listing) -> int:
+        width = self.width
+        text = listing.intro if listing.rows else f"{listing.intro} {listing.empty}".strip()
+        return len(_wrap(text, width, self.metrics)) if text else 0
+
+    def _option(self, columns: Sequence[Column]) -> QTextOption:
+        option = QTextOption()
+        option.setWrapMode(QTextOption.WrapMode.NoWrap)
+        tabs = []
+        for (a, b), col in zip(self._bounds(columns), columns):
+            if col.numeric:
+                tabs.append(QTextOption.Tab((b - self.pad) * self.tab_scale, QTextOption.TabType.RightTab))
+            else:
+                tabs.append(QTextOption.Tab((a + self.pad) * self.tab_scale, QTextOption.TabType.LeftTab))
+        option.setTabs(tabs)
+        return option
+
+    def draw_page(self, painter: QPainter, listing: Listing, page: int) -> None:
+        """Draw one page of a listing, its body's top-left corner at (0, 0)."""
+        option = self._option(listing.columns)
+        y = 0.0
+        painter.setPen(QColor("#000000"))
+        if page == 0:
+            painter.setFont(self.title_font)
+            painter.drawText(QRectF(0, 0, self.width, self.title_h), LEFT_MIDDLE, listing.title)
+            y = self.title_h
+            text = listing.intro if listing.rows else f"{listing.intro} {listing.empty}".strip()
+            if text:
+                painter.setFont(self.font)
+                lines = _wrap(text, self.width, self.metrics)
+                for line in lines:
+                    painter.drawText(QRectF(0, y, self.width, self.line), LEFT_MIDDLE, line)
+                    y += self.line
+                y += self.line
+        if not listing.rows:
+            return
+        painter.fillRect(QRectF(0, y, self.width, self.line), QColor("#e4e4e4"))
+        painter.setFont(self.bold)
+        painter.drawText(QRectF(0, y, self.width, self.line), "\t" + "\t".join(c.header for c in listing.columns),
+                         option)
+        y += self.line
+        painter.setFont(self.font)
+        shade = QColor("#f3f3f3")
+        for index, lines in listing.pages[page]:
+            h = self.line * len(lines)
+            if index % 2:
+                painter.fillRect(QRectF(0, y, self.width, h), shade)
+            for k, text in enumerate(lines):
+                painter.drawText(QRectF(0, y + k * self.line, self.width, self.line), text, option)
+            y += h
+
+
+def _wrap(text: str, width: float, fm: QFontMetricsF) -> list[str]:
+    """Greedy word wrap to ``width``; a word longer than the width is cut."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if fm.horizontalAdvance(candidate) <= width or not current:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+        while fm.horizontalAdvance(current) > width and len(current) > 1:
+            cut = len(current)
+            while cut > 1 and fm.horizontalAdvance(current[:cut]) > width:
+                cut -= 1
+            lines.append(current[:cut])
+            current = current[cut:]
+    lines.append(current)
+    return lines

@@ -1,0 +1,246 @@
+"""Game, Export report: the post-game report as PDF and CSV, with progress and a Cancel button.
+
+Reading and folding the log (the long part of a big game) and writing the CSV
+files run in a thread of their own, on a connection of their own to the game;
+the PDF is drawn in the window's thread, page by page, since pyqtgraph and
+QTextDocument's images belong to it.  Cancelling leaves no half-written file.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QThread, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QHBoxLayout, QLineEdit, QMessageBox, QProgressDialog, QPushButton,
+                               QWidget)
+
+from controlroom.report.model import Report, ReportCancelled, UnknownScenario
+from controlroom.store.engine import data_dir
+from controlroom.store.errors import StoreError
+
+FOLDER_KEY = "reports/folder"
+
+
+class _Gather(QThread):
+    """Reads the game and folds it into the report's figures, then writes the CSV files."""
+
+    progressed = Signal(int, int)
+    gathered = Signal(object, list)         # Report, CSV paths written
+    failed = Signal(str)
+    cancelled = Signal()                    # exactly one of these three is emitted
+
+    def __init__(self, db: str, scenario: str | None, out_dir: Path, csv: bool) -> None:
+        super().__init__()
+        self.setObjectName("controlroom-report")
+        self.db, self.scenario, self.out_dir, self.csv = db, scenario, out_dir, csv
+        self.cancel = threading.Event()
+
+    def _progress(self, done: int, total: int) -> bool:
+        self.progressed.emit(done, total)
+        return not self.cancel.is_set()
+
+    def run(self) -> None:
+        from controlroom.report.export import export_report
+        from controlroom.report.gather import load_report
+        from controlroom.store.game import GameStore
+
+        try:
+            with GameStore.open(self.db, create=False) as store:
+                report = load_report(store, self.scenario, self._progress)
+            paths = export_report(report, self.out_dir, ("csv",)) if self.csv and not self.cancel.is_set() else []
+        except ReportCancelled:
+            self.cancelled.emit()
+            return
+        except (StoreError, UnknownScenario) as exc:
+            self.failed.emit(str(exc))
+            return
+        except OSError as exc:
+            self.failed.emit(f"{self.out_dir}: {exc.strerror or exc}")
+            return
+        if self.cancel.is_set():
+            for path in paths:
+                path.unlink(missing_ok=True)
+            self.cancelled.emit()
+        else:
+            self.gathered.emit(report, paths)
+
+
+class ExportDialog(QDialog):
+    """Where to, which scenario, which files; then the export with its progress."""
+
+    exported = Signal(list)                 # the files written
+    pdf_page = Signal(int, int)             # a page of the PDF is about to be drawn (page, pages)
+
+    def __init__(self, db: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.db = db
+        self.setWindowTitle(self.tr("Export report"))
+        self.folder = QLineEdit(QSettings().value(FOLDER_KEY) or str(data_dir() / "reports"))
+        browse = QPushButton(self.tr("Choose…"))
+        browse.clicked.connect(self._choose_folder)
+        row = QHBoxLayout()
+        row.addWidget(self.folder, 1)
+        row.addWidget(browse)
+        self.scenario = QComboBox()
+        self.scenario.addItem(self.tr("The whole game"), None)
+        for name in _scenario_names(db):
+            self.scenario.addItem(self.tr("Scenario: {name}").format(name=name), name)
+        self.pdf = QCheckBox(self.tr("PDF for the organisers (A4)"), checked=True)
+        self.csv = QCheckBox(self.tr("CSV files for spreadsheets (casualties, players, STOPPs)"), checked=True)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Folder"), row)
+        form.addRow(self.tr("Report on"), self.scenario)
+        form.addRow(self.tr("Files"), self.pdf)
+        form.addRow("", self.csv)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.export_button = self.buttons.addButton(self.tr("Export"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.accepted.connect(self.start)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.progress: QProgressDialog | None = None
+        self.job: _Gather | None = None
+        self._running: list[_Gather] = []
+        self.written: list[Path] = []
+        self.error = ""
+
+    @Slot()
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Folder for the report"), self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    @Slot()
+    def start(self) -> None:
+        if not (self.pdf.isChecked() or self.csv.isChecked()):
+            QMessageBox.information(self, self.windowTitle(), self.tr("Choose PDF, CSV or both."))
+            return
+        out_dir = Path(self.folder.text()).expanduser()
+        QSettings().setValue(FOLDER_KEY, str(out_dir))
+        self.written, self.error = [], ""
+        self.export_button.setEnabled(False)
+        self.progress = QProgressDialog(self.tr("Reading the game…"), self.tr("Cancel"), 0, 100, self)
+        self.progress.setWindowTitle(self.windowTitle())
+        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setMinimumDuration(0)
+        self.progress.setValue(0)
+        self.progress.canceled.connect(self._cancel)
+        self.job = _Gather(self.db, self.scenario.currentData(), out_dir, self.csv.isChecked())
+        self.job.progressed.connect(self._on_progress)
+        self.job.gathered.connect(self._on_gathered)
+        self.job.failed.connect(self._on_failed)
+        self.job.cancelled.connect(self._finish)
+        self._running.append(self.job)          # kept until its thread has ended
+        self.job.finished.connect(lambda job=self.job: self._running.remove(job))
+        self.job.start()
+
+    @Slot()
+    def _cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel.set()
+
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        if self.progress is not None and total:
+            self.progress.setValue(min(70, 70 * done // total))     # the PDF takes the last 30 %
+
+    @Slot(object, list)
+    def _on_gathered(self, report: Report, paths: list) -> None:
+        self.written = list(paths)
+        if self.pdf.isChecked():
+            self._write_pdf(report, Path(self.folder.text()).expanduser())
+        self._finish()
+
+    def _write_pdf(self, report: Report, out_dir: Path) -> None:
+        from controlroom.report.export import report_stem
+        from controlroom.report.pdf import write_pdf
+
+        progress = self.progress
+
+        def step(page: int, pages: int) -> bool:
+            self.pdf_page.emit(page, pages)
+            if progress is not None:
+                progress.setLabelText(self.tr("Writing the PDF: page {page} of {pages}…").format(
+                    page=page + 1, pages=pages))
+                progress.setValue(70 + 30 * page // max(1, pages))
+                QApplication.processEvents()
+                return not progress.wasCanceled()
+            return True
+
+        if progress is not None:
+            progress.setLabelText(self.tr("Laying out the PDF…"))
+            QApplication.processEvents()
+        path = out_dir / f"{report_stem(report)}.pdf"
+        try:
+            write_pdf(report, path, step)
+        except ReportCancelled:
+            return
+        except OSError as exc:
+            self.error = str(exc)
+            return
+        self.written.append(path)
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.error = message
+        self._finish()
+
+    @Slot()
+    def _finish(self) -> None:
+        """The export is over: written, failed or cancelled."""
+        cancelled = self.job is not None and self.job.cancel.is_set()
+        if self.progress is not None:
+            cancelled = cancelled or self.progress.wasCanceled()
+            self.progress.reset()
+            self.progress.deleteLater()
+            self.progress = None
+        self.job = None
+        self.export_button.setEnabled(True)
+        if self.error:
+            QMessageBox.warning(self, self.windowTitle(),
+                                self.tr("The report could not be written: {error}").format(error=self.error))
+        elif cancelled:
+            for path in self.written:           # a cancelled report leaves no files at all
+                path.unlink(missing_ok=True)
+            self.written = []
+        else:
+            self.exported.emit(self.written)
+            self._done_message()
+
+    def _done_message(self) -> None:
+        box = QMessageBox(QMessageBox.Icon.Information, self.windowTitle(),
+                          self.tr("The report is written:") + "\n" + "\n".join(str(p) for p in self.written),
+                          QMessageBox.StandardButton.Ok, self)
+        open_folder = box.addButton(self.tr("Open folder"), QMessageBox.ButtonRole.ActionRole)
+        box.setModal(True)
+        box.finished.connect(lambda _r: box.clickedButton() is open_folder and QDesktopServices.openUrl(
+            QUrl.fromLocalFile(str(self.written[0].parent))))
+        box.open()
+        self.done_box = box
+
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        for job in list(self._running):
+            job.cancel.set()
+            job.wait()
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        for job in list(self._running):
+            job.cancel.set()
+            job.wait()
+        super().reject()
+
+
+def _scenario_names(db: str) -> list[str]:
+    """The scenarios the game has started, in order (read from the log, not the core)."""
+    from controlroom.report.gather import scenario_names
+    from controlroom.store.game import GameStore
+
+    try:
+        with GameStore.open(db, create=False) as store:
+            return scenario_names(store)
+    except StoreError:
+        return []

@@ -1,0 +1,101 @@
+"""Game, Export report: the dialog writes the PDF and CSV files with progress, and Cancel leaves none."""
+
+import csv
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.ui.export_dialog import ExportDialog
+from controlroom.store.game import GameStore
+
+# The offscreen platform cannot resize top-level windows to their size hints: its warning, not ours.
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    QSettings().remove("reports/folder")
+    members = [Member(b, f"Mängija {b}", ("Põhi", "Lõuna")[b % 2], f"Rühm {b % 4}") for b in range(1, 201)]
+    events = [make_event(0, "scenario_started", name="Hommik"),
+              *(make_event(1000 * b, "permanent_kill", "marshal:3", badge=b) for b in range(1, 101)),
+              make_event(200_000, "scenario_ended"),
+              make_event(300_000, "scenario_started", name="Õhtu"),
+              *(make_event(300_000 + 1000 * b, "permanent_kill", "marshal:3", badge=b) for b in range(1, 31))]
+    path = tmp_path / "päev.crgame"
+    with GameStore.open(path) as store:
+        store.save_roster(members)
+        store.set_meta("name", "Päev")
+        store.log.append(events)
+    return path
+
+
+def test_the_dialog_offers_the_games_scenarios_and_exports_both_formats(qtbot, game, tmp_path):
+    dialog = ExportDialog(str(game))
+    qtbot.addWidget(dialog)
+    scenarios = [dialog.scenario.itemData(i) for i in range(dialog.scenario.count())]
+    assert scenarios == [None, "Hommik", "Õhtu"]
+    dialog.folder.setText(str(tmp_path / "reports"))
+    dialog.scenario.setCurrentIndex(2)
+    with qtbot.waitSignal(dialog.exported, timeout=60_000) as blocker:
+        dialog.export_button.click()
+    written = sorted(p.name for p in blocker.args[0])
+    assert written == ["Päev-Õhtu-casualties.csv", "Päev-Õhtu-players.csv", "Päev-Õhtu-stopps.csv", "Päev-Õhtu.pdf"]
+    with open(tmp_path / "reports" / "Päev-Õhtu-players.csv", encoding="utf-8-sig", newline="") as f:
+        assert sum(int(row["deaths"]) for row in csv.DictReader(f)) == 30
+    assert (tmp_path / "reports" / "Päev-Õhtu.pdf").read_bytes().startswith(b"%PDF")
+    assert dialog.export_button.isEnabled() and dialog.progress is None
+    assert QSettings().value("reports/folder") == str(tmp_path / "reports")
+    dialog.done_box.close()
+
+
+def test_cancel_stops_the_export_and_leaves_no_files(qtbot, game, tmp_path):
+    dialog = ExportDialog(str(game))
+    qtbot.addWidget(dialog)
+    out = tmp_path / "cancelled"
+    dialog.folder.setText(str(out))
+    exported = []
+    dialog.exported.connect(exported.append)
+    dialog.start()
+    dialog.progress.cancel()                 # the user presses Cancel at once
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    assert exported == [] and dialog.error == ""
+    assert not out.exists() or not any(p.suffix in (".pdf", ".csv") for p in out.iterdir())
+    assert dialog.export_button.isEnabled()
+
+
+def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, tmp_path):
+    dialog = ExportDialog(str(game))
+    qtbot.addWidget(dialog)
+    out = tmp_path / "half"
+    dialog.folder.setText(str(out))
+    dialog.csv.setChecked(False)
+    pages = []
+
+    def cancel_on_second_page(page, count):
+        pages.append((page, count))
+        if page == 1:
+            dialog.progress.cancel()
+
+    dialog.pdf_page.connect(cancel_on_second_page)
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    assert pages[-1][0] == 1 and pages[-1][1] > 2 and dialog.written == []
+    assert not any(out.glob("*.pdf")) and not any(out.glob("*.part"))
+
+
+def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    dialog = ExportDialog(str(game))
+    qtbot.addWidget(dialog)
+    dialog.folder.setText(str(blocker / "reports"))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    assert shown and "could not be written" in shown[0]
