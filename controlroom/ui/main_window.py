@@ -142,6 +142,16 @@ class MainWindow(QMainWindow):
         if path:
             self._open_in_new_window(path)
 
+    @Slot()
+    def export_report(self) -> None:
+        """Game, Export report: the casualty report as PDF and CSV, read from the stored game."""
+        from controlroom.ui.export_dialog import ExportDialog
+
+        dialog = ExportDialog(self.core.worker.db, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.export_dialog = dialog
+
     def _open_in_new_window(self, path: str) -> None:
         """Each game runs in a program of its own (one writer per game file)."""
         QProcess.startDetached(sys.executable, ["-m", "controlroom", "--db", path])
@@ -164,6 +174,9 @@ class MainWindow(QMainWindow):
         game.addAction(open_action)
         self.recent_menu = game.addMenu(self.tr("Open &recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
+        export_action = QAction(self.tr("&Export report…"), self, shortcut=QKeySequence("Ctrl+E"))
+        export_action.triggered.connect(self.export_report)
+        game.addAction(export_action)
         game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
