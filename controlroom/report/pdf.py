@@ -19,7 +19,7 @@ from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPaint
 
 from controlroom import __version__
 from controlroom.game.clock import format_time
-from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side, duration_text
+from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
 from controlroom.report.pdf_listing import Column, Listing, ListingPainter
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -168,13 +168,13 @@ def report_html(report: Report, chart_width: float) -> str:
     parts.append("<h2>Safety report</h2>")
     stopped = sum(s.duration or 0 for s in r.stopps)
     parts.append(f"<p>{len(r.stopps)} STOPP calls, {sum(s.trivial for s in r.stopps)} of them ruled trivial; "
-                 f"the game stood still for {format_time(stopped)} in all.</p>")
+                 f"the game stood still for {clock(stopped)} in all.</p>")
     if r.stopps:
         parts.append(_table(
             ["STOPP", "Called", "Where", "Called by", "Reason", "Duration", "Trivial", "Players", "Reported by"],
             [[s.id, clock(s.called), s.where,
-              f"{s.caller_name} ({s.caller})" if s.caller is not None else "unknown", s.reason,
-              duration_text(s.duration), "yes" if s.trivial else "no", s.covered, s.reported_by]
+              f"{s.caller_name} ({s.caller})" if s.caller is not None else "not reported", s.reason,
+              "not lifted" if s.duration is None else clock(s.duration), "yes" if s.trivial else "no", s.covered, s.reported_by]
              for s in r.stopps],
             numeric={7}, row_class=lambda row: "warn" if row[6] == "yes" else "",
         ))
@@ -182,7 +182,7 @@ def report_html(report: Report, chart_width: float) -> str:
     parts.append("<h2>Siege engine losses</h2>")
     if r.siege_losses:
         parts.append(_table(["Game time", "Engine", "Side", "Lost as", "Where", "Reported by"], [
-            [clock(s.t), s.engine, s.side, s.status,
+            [clock(s.t), s.engine, s.side or "not known", s.status,
              f"{s.lat:.5f}, {s.lon:.5f}" if s.lat is not None and s.lon is not None else "", s.reported_by]
             for s in r.siege_losses
         ]))

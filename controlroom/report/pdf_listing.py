@@ -53,7 +53,9 @@ class ListingPainter:
         # Tab stops are given in pixels of a 96 dpi screen whatever the page's resolution.
         self.tab_scale = 96 / device.logicalDpiX()
         self.line = self.metrics.lineSpacing() * 1.15              # one line of a row
-        self.widest = self.metrics.maxWidth()                     # no character is wider
+        # Wider than any letter, digit or punctuation mark (the font's own maximum is
+        # set by rare, very wide glyphs and would make every text look too long).
+        self.widest = max(self.metrics.horizontalAdvance(c) for c in "MW@%&mw0Õõ—")
         self.title_h = QFontMetricsF(self.title_font, device).lineSpacing() * 1.6
         self.pad = width * PAD
 
