@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.ui.app import run_window
 
     if args.db:
-        db = Path(args.db)
+        db = args.db if "://" in args.db else Path(args.db)      # a database URL is kept as given
     else:
         db = data_dir() / "demo" / "demo.crgame"
         db.parent.mkdir(parents=True, exist_ok=True)

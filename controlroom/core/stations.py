@@ -31,6 +31,8 @@ class TimerWatch(QObject):
         self.interval_s = interval_s
         self.state = STANDBY
         self._halt = threading.Event()
+        self._wake = threading.Event()
+        self._suspect = False
         self._thread = threading.Thread(target=self._run, name="controlroom-timer-lock", daemon=True)
 
     def start(self) -> None:
@@ -38,6 +40,10 @@ class TimerWatch(QObject):
 
     def _run(self) -> None:
         while True:
+            if self._suspect:           # the lock was found held by another session: start afresh
+                self._suspect = False
+                self.lock.close()
+                self.state = STANDBY    # what the worker has made itself already
             held = self.lock.poll()
             if self._halt.is_set():
                 break
@@ -49,13 +55,21 @@ class TimerWatch(QObject):
                     self.acquired.emit(self.lock.pid)
                 else:
                     self.lost.emit(state)
-            if self._halt.wait(self.interval_s):
+            self._wake.wait(self.interval_s)
+            self._wake.clear()
+            if self._halt.is_set():
                 break
         self.lock.close()
+
+    def recheck(self) -> None:
+        """The lock is not ours after all (another station holds it): look again now."""
+        self._suspect = True
+        self._wake.set()
 
     def stop(self) -> None:
         """Let the lock go (a standby station takes over at its next poll)."""
         self._halt.set()
+        self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)
         self.lock.close()
@@ -92,6 +106,7 @@ class SharedGameMixin:
         from PySide6.QtCore import Qt
 
         self.queued_count = 0
+        self.dropped_deadlines = 0
         q = Qt.ConnectionType.QueuedConnection
         w = self._writer
         w.remote.connect(self._on_remote, q)
@@ -139,9 +154,18 @@ class SharedGameMixin:
     def _on_queued(self, count: int) -> None:
         self.queued_count = count
 
-    def _on_resynced(self, dropped: int) -> None:
-        """Deadlines fired while cut off were dropped (another station owns them): fold the log again."""
+    def _on_resynced(self, dropped: int, lost: bool) -> None:
+        """Fired deadlines were not stored (another station owns the timers): fold the log again.
+
+        ``lost``: the lock this station fires under is held by another
+        session now; it stops firing at once, before its watcher notices.
+        """
+        if lost and self.owns_timers:
+            self._on_lock_lost(STANDBY)
+            if self._watch is not None:
+                self._watch.recheck()
         self._in_flight -= dropped
+        self.dropped_deadlines += dropped
         self._drain_storage()
         self._refold()
         self._arm_deadline_timer()

@@ -35,7 +35,7 @@ class StorageWriter(QObject):
     remote = Signal(object)          # [StoredEvent] other stations appended, in log order
     queued = Signal(int)             # events waiting in the local queue (0: all delivered)
     caught_up = Signal(int)          # every event before taking the timer lock (this epoch) is read
-    resynced = Signal(int)           # events dropped from the queue (fired under a lost timer lock)
+    resynced = Signal(int, bool)     # fired deadlines not stored (a lost timer lock); whether ours is lost now
 
     def __init__(self, store: GameStore, last_seq: int = 0, spool: Spool | None = None) -> None:
         super().__init__()
@@ -77,6 +77,7 @@ class StorageWriter(QObject):
                 self._deliver_queue()
             if not self.pending:
                 return True
+            dropped, lost = self._drop_unowned()
             result = self.store.log.append([(e, r) for e, r, _ in self.pending])
         except ServerUnreachable as exc:
             if self.spool is None:
@@ -88,7 +89,22 @@ class StorageWriter(QObject):
         self._retry_ms = 500
         self._own.update(s.seq for s in result.stored)
         self.stored.emit(result)
+        if dropped:
+            self.resynced.emit(dropped, lost)
         return True
+
+    def _drop_unowned(self) -> tuple[int, bool]:
+        """Deadlines fired under a timer lock session that has ended are not stored (the new owner fires them).
+
+        Returns how many were dropped, and whether the session the worker
+        fires under now has ended too.
+        """
+        if not self.store.log.shared or all(ep is None for *_, ep in self.pending):
+            return 0, False
+        holder = pg.timer_holder(self.store.engine)
+        kept = [p for p in self.pending if p[2] is None or p[2] == holder]
+        dropped, self.pending = len(self.pending) - len(kept), kept
+        return dropped, bool(self.epoch) and holder != self.epoch
 
     def _retry_later(self, message: str) -> bool:
         self.failed.emit(message)
@@ -120,7 +136,7 @@ class StorageWriter(QObject):
         self._own.update(s.seq for s in result.stored)
         self.stored.emit(result)
         if dropped:
-            self.resynced.emit(dropped)
+            self.resynced.emit(dropped, False)
 
     @Slot(object)
     def fetch(self, top) -> None:
@@ -136,6 +152,8 @@ class StorageWriter(QObject):
         """This station got the timer lock: read everything appended before it, then say so."""
         if self._read(barrier=True):
             self.caught_up.emit(epoch)
+        else:                   # the server went away meanwhile: try again (the worker checks the epoch)
+            QTimer.singleShot(1000, lambda: self.take_over(epoch))
 
     def _read(self, barrier: bool) -> bool:
         try:

@@ -461,4 +461,5 @@ class CoreWorker(SharedGameMixin, QObject):
 
         return {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
                 "late_max_ms": round(late[-1], 3) if late else 0.0, "pending": len(self.schedule),
-                "unstored": self._in_flight, "timers": self.timers, "queued": getattr(self, "queued_count", 0)}
+                "unstored": self._in_flight, "timers": self.timers, "queued": getattr(self, "queued_count", 0),
+                "dropped_deadlines": getattr(self, "dropped_deadlines", 0)}

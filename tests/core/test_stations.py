@@ -35,8 +35,8 @@ def stations(qtbot, tmp_path):
     """Start stations on a game; each records the timer states it went through."""
     made = []
 
-    def start(db, clock, name):
-        ct = CoreThread(db, clock, publish_interval_ms=20, lock_interval_s=0.2,
+    def start(db, clock, name, lock_interval_s=0.2):
+        ct = CoreThread(db, clock, publish_interval_ms=20, lock_interval_s=lock_interval_s,
                         queue_path=str(tmp_path / f"{name}.queue"))
         ct.timer_states = []
         ct.timers_changed.connect(ct.timer_states.append)
@@ -106,6 +106,37 @@ def test_one_owner_fires_each_deadline_once_and_a_standby_takes_over(qtbot, stat
     qtbot.wait(300)
     died = [(e.data["badge"], e.t) for e in logged(shared) if e.type == "died"]
     assert sorted(died) == [(1, 600_000), (2, 600_000)]
+
+
+def test_an_owner_that_lost_its_lock_unawares_stores_no_deadline(qtbot, stations, shared):
+    """A's session is ended behind its back (an administrator, a network blip) before A looks again:
+    B takes the timers over, and the deadline A still fires is not stored; B's is, once."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    clock = VirtualClock(0)
+    a = stations(shared, clock, "a", lock_interval_s=60)
+    qtbot.waitUntil(lambda: a.timer_states[-1:] == ["owner"], timeout=5000)
+    b = stations(shared, clock, "b")
+    a.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    qtbot.waitUntil(lambda: b.worker.state.characters[1].condition == "unconscious", timeout=5000)
+    dsn = make_url(shared).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (a.worker._watch.lock.pid,))
+    qtbot.waitUntil(lambda: b.timer_states[-1:] == ["owner"], timeout=5000)
+    assert a.timer_states[-1] == "owner"            # A has not noticed yet (it looks once a minute)
+    clock.advance_to(600_000)
+    a.poll_requested.emit()                         # A fires Aldo's death: not stored, and A stands by
+    qtbot.waitUntil(lambda: a.worker.health()["dropped_deadlines"] == 1, timeout=5000)
+    qtbot.waitUntil(lambda: a.timer_states[-1:] == ["standby"], timeout=5000)
+    qtbot.wait(300)
+    assert a.worker.health()["dropped_deadlines"] == 1           # fired once, not again and again
+    assert [e.type for e in logged(shared)] == ["down"]
+    b.poll_requested.emit()                         # B fires it: stored, once
+    qtbot.waitUntil(lambda: [e.type for e in logged(shared)] == ["down", "died"], timeout=5000)
+    qtbot.waitUntil(lambda: a.worker.state.characters[1].condition == "dead", timeout=5000)
+    qtbot.wait(300)
+    assert [e.type for e in logged(shared)] == ["down", "died"] and a.worker.health()["unstored"] == 0
 
 
 def test_a_station_cut_off_from_the_server_loses_nothing(qtbot, stations, shared, pg_control, tmp_path):
