@@ -16,6 +16,7 @@ from alembic.migration import MigrationContext
 from alembic.operations import Operations
 from sqlalchemy.engine import Connection, Engine
 
+from controlroom.store import pg
 from controlroom.store.errors import SchemaTooNew
 
 
@@ -124,6 +125,9 @@ def migrate(engine: Engine, target: int = LATEST, where: str = "the game file") 
     is written.
     """
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Stations opening a new shared game at once: one creates the tables, the others wait and see them.
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:c, :o)"), {"c": pg.LOCK_CLASS, "o": pg.MIGRATE_LOCK})
         before = schema_version(conn)
         if before > LATEST:
             raise SchemaTooNew(

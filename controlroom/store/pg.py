@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 LOCK_CLASS = 0x43524F4D          # "CROM": controlroom's advisory locks
 APPEND_LOCK = 1
 TIMER_LOCK = 2
+MIGRATE_LOCK = 3
 CHANNEL = "controlroom_events"
 CONNECT_TIMEOUT_S = 3
 

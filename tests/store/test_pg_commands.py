@@ -50,3 +50,23 @@ def test_the_window_opens_a_shared_game(pg_url, tmp_path):
                         "--screenshot", str(shot)], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     assert shot.stat().st_size > 0
+
+
+def test_stations_opening_a_new_shared_game_at_once_make_one_schema(pg_url):
+    import threading
+
+    opened, errors = [], []
+
+    def station():
+        try:
+            with GameStore.open(pg_url) as store:
+                opened.append(store.meta("schema_version"))
+        except StoreError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=station) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and opened == ["2"] * 4
