@@ -109,8 +109,8 @@ def station_main(args) -> int:
 
     wait_until(app, handled)
     stored_at = time.time()
-    app.processEvents()
     core.shutdown()
+    app.processEvents()                         # the last delta, published as the core stopped
     out = {"sent": {f"{d},{c}": t for (d, c), t in zip(keys, sent)}, "first": t0, "stored": stored_at,
            "window": seen}
     Path(args.out).write_text(json.dumps(out))
