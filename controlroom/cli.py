@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     window.add_argument("--port", action="append", default=[], metavar="URL", help="a gateway's serial port; repeat for several")
     window.add_argument("--map", metavar="IMAGE", help="the field's map image (with its world file beside it)")
     window.add_argument("--origin", metavar="LAT,LON", help="the map's GPS origin (default 58.38,26.72)")
+    window.add_argument("--desk", choices=("map", "valhalla", "weapons"), default="map",
+                        help="open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)")
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     window.add_argument("--screenshot", metavar="FILE.png", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -60,7 +62,7 @@ def _open_window(args: argparse.Namespace) -> int:
             print("controlroom: no game chosen", file=sys.stderr)
             return 2
     return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
-                      screenshot=args.screenshot)
+                      screenshot=args.screenshot, desk=args.desk)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple
 
+from controlroom.rules.inspection_kinds import WEAPON_KINDS
+
 # Where an event came from.  Radio reports use "marshal:<device id>" or
 # "tracker:<device id>"; a game master's entries "gm" (or "gm:<name>"); events a
 # rule timer fired "timer"; scripted scenarios "script".
@@ -42,7 +44,8 @@ class Event(NamedTuple):
 # Field kinds: "badge" a positive whole number; "int" a whole number >= 0;
 # "count" a whole number >= 1; "bool"; "str" non-empty text; "badges" a list of
 # badges; "strs" a list of texts; "num" any number; "reason" one of STOPP_REASONS;
-# "cause" one of DEATH_CAUSES.  A field spec is (name, kind, default); the
+# "cause" one of DEATH_CAUSES; "kind" one of WEAPON_KINDS; "measures" a mapping of
+# names to numbers, true/false or texts.  A field spec is (name, kind, default); the
 # default REQUIRED marks a field that must be given; None means optional.
 REQUIRED = object()
 
@@ -76,6 +79,17 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
         ("armour", "strs", ()),
         ("inadequate", "bool", False),
         ("ap", "int", None),
+    ),
+    # Appendix 1: a weapon (shield, arrow, siege engine...) inspected at the weapon-check desk.
+    # ``tag`` is the number on the tag tied to it; a later inspection of the same tag supersedes.
+    "weapon_inspected": (
+        _CHAR,
+        ("tag", "str", REQUIRED),
+        ("kind", "kind", REQUIRED),
+        ("passed", "bool", REQUIRED),
+        ("failed", "strs", ()),
+        ("category", "str", None),
+        ("measures", "measures", None),
     ),
     "scenario_started": (("name", "str", REQUIRED), ("respawn", "bool", False), ("respawn_time", "num", None)),
     "scenario_ended": (),
@@ -138,6 +152,16 @@ def _check(name: str, kind: str, value: Any) -> Any:
     elif kind == "reason":
         if value not in STOPP_REASONS:
             raise EventError(f"'{name}' must be one of {', '.join(STOPP_REASONS)}, not {value!r}")
+    elif kind == "kind":
+        if value not in WEAPON_KINDS:
+            raise EventError(f"'{name}' must be one of {', '.join(WEAPON_KINDS)}, not {value!r}")
+    elif kind == "measures":
+        if not isinstance(value, Mapping) or not all(isinstance(k, str) and k for k in value):
+            raise EventError(f"'{name}' must be a table of measurements by name, not {value!r}")
+        for k, v in value.items():
+            if not isinstance(v, (bool, int, float, str)):
+                raise EventError(f"'{name}': measurement {k!r} must be a number, true/false or a text, not {v!r}")
+        value = dict(value)
     elif kind == "cause":
         if value not in DEATH_CAUSES:
             raise EventError(f"'{name}' must be one of {', '.join(DEATH_CAUSES)}, not {value!r}")
@@ -169,6 +193,8 @@ def validate(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = default
     if type_ == "stopp_called" and out.get("groups") and out.get("badges"):
         raise EventError("stopp_called: give 'groups' or 'badges' (or neither, for everyone), not both")
+    if type_ == "weapon_inspected" and out["passed"] == bool(out["failed"]):
+        raise EventError("weapon_inspected: 'passed' must be true exactly when no criterion 'failed'")
     return out
 
 

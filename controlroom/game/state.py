@@ -21,6 +21,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import FieldReports
+from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
@@ -31,7 +32,7 @@ from controlroom.rules.profile import RulesProfile, default_profile
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
 
 
-class GameState(FieldReports, StoppRules, LootLedger):
+class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
@@ -55,6 +56,7 @@ class GameState(FieldReports, StoppRules, LootLedger):
         self.acknowledged: set[str] = set()                        # alarm ids a game master saw
         self._init_field()
         self._init_loot()
+        self._init_inspections()
         self._dirty: set[int] = set()
         self._dirty_stopps: set[str] = set()
         self._event: Event | None = None

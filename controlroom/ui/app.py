@@ -61,6 +61,7 @@ def run_window(
     quit_after: float | None = None,
     screenshot: str | None = None,
     night: bool = False,
+    desk: str = "map",
     before_start=None,
 ) -> int:
     """Open a game in the window, with its gateways; returns when the window is closed."""
@@ -79,6 +80,7 @@ def run_window(
         before_start(core, window)
     remember_game(str(db))
     window.show()
+    window.desk_switch.show_desk(desk)          # after show(): a desk hides the docks the map layout shows
 
     def finish() -> None:
         if screenshot:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWi
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
 from controlroom.store.engine import data_dir
+from controlroom.ui.desk_common import DeskSwitch
 from controlroom.ui.geo import LocalProjection
 from controlroom.ui.map_layers import MapLayers
 from controlroom.ui.map_view import MapView
@@ -35,7 +36,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
         self.statusBar().addPermanentWidget(self.timer_owner)
-        self.setCentralWidget(self.map)
+        self.desk_switch = DeskSwitch(self, core, self.map)      # the map, or the Valhalla or weapon-check desk
+        self.setCentralWidget(self.desk_switch.stack)
         self.panels = _Panels(self, core)
         self._menus()
         core.devices_known.connect(self.layers.set_devices)
@@ -192,6 +194,7 @@ class MainWindow(QMainWindow):
         self.large_action = QAction(self.tr("&Large text"), self, checkable=True, shortcut=QKeySequence("Ctrl++"))
         self.large_action.toggled.connect(self.set_large_text)
         view.addAction(self.large_action)
+        self.desk_switch.add_menu(view)
         for dock in self.findChildren(QDockWidget):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu(self.tr("&Help"))
@@ -235,6 +238,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         s = QSettings()
+        self.desk_switch.restore_docks()            # the layout saved is the map's, with its docks
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
         s.setValue("window/night", self.night_action.isChecked())

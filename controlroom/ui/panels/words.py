@@ -50,6 +50,8 @@ EVENT_TYPES = {
     "note": QT_TRANSLATE_NOOP("panels", "note"),
     "retracted": QT_TRANSLATE_NOOP("panels", "retracted"),
     "alarm_acknowledged": QT_TRANSLATE_NOOP("panels", "alarm acknowledged"),
+    "armour_set": QT_TRANSLATE_NOOP("panels", "armour recorded"),
+    "weapon_inspected": QT_TRANSLATE_NOOP("panels", "weapon inspected"),
 }
 
 STOPP_REASONS = {

@@ -1,0 +1,74 @@
+"""The weapon-check ledger of GameState: Appendix 1 inspections by tag, the latest one counting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from controlroom.game.events import Event
+from controlroom.rules.inspection_kinds import inspect_measures
+from controlroom.rules.inspection_limits import InspectionLimits
+from controlroom.rules.profile import ProfileError
+
+
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """One recorded inspection of the item with tag ``tag``."""
+
+    t: int
+    badge: int
+    tag: str
+    kind: str
+    passed: bool
+    failed: tuple[str, ...] = ()
+    category: str | None = None
+    measures: Mapping[str, Any] = field(default_factory=dict)
+
+
+class InspectionLedger:
+    """Mixed into GameState: ``inspections`` holds the latest inspection of each tag."""
+
+    def _init_inspections(self) -> None:
+        self.inspections: dict[str, Inspection] = {}
+        self.inspection_count = 0             # every inspection recorded, re-inspections included
+        self._inspection_limits: InspectionLimits | None = None
+
+    def _e_weapon_inspected(self, ev: Event) -> None:
+        d = ev.data
+        record = Inspection(self.t, d["badge"], d["tag"], d["kind"], d["passed"], tuple(d.get("failed", ())),
+                            d.get("category"), dict(d.get("measures") or {}))
+        self.inspection_count += 1
+        previous = self.inspections.pop(record.tag, None)     # re-inserted: the dict stays in inspection order
+        self.inspections[record.tag] = record
+        if previous is not None and previous.badge != record.badge:
+            self._warn("tag_reused", f"tag {record.tag} was on badge {previous.badge}'s {previous.kind.replace('_', ' ')}"
+                                     f" and is now on badge {record.badge}'s")
+        if record.measures:
+            self._check_verdict(record)
+
+    def _check_verdict(self, record: Inspection) -> None:
+        """Warn when the measurements recorded do not give the verdict recorded (the inspector's word stands)."""
+        try:
+            if self._inspection_limits is None:
+                self._inspection_limits = InspectionLimits.from_profile(self.profile)
+            verdict = inspect_measures(record.kind, record.measures, self._inspection_limits)
+        except (ValueError, ProfileError) as exc:
+            self._warn("bad_measures", f"tag {record.tag}: {exc}")
+            return
+        if verdict.passed != record.passed:
+            said, found = ("passed", "fails") if record.passed else ("failed", "passes")
+            reasons = f" ({', '.join(verdict.criteria)})" if verdict.criteria else ""
+            self._warn("verdict_mismatch", f"tag {record.tag} was recorded as {said}, but its measurements "
+                                           f"{found} Appendix 1{reasons}")
+
+    def inspections_of(self, badge: int) -> list[Inspection]:
+        """The latest inspection of every tag presented by ``badge``, in the order they were recorded."""
+        return [i for i in self.inspections.values() if i.badge == badge]
+
+    def failed_tags(self, badge: int) -> list[str]:
+        """Tags of ``badge``'s items whose latest inspection failed: not to be used in the game."""
+        return [i.tag for i in self.inspections_of(badge) if not i.passed]
+
+    def inspection_of(self, tag: str) -> Inspection | None:
+        """The latest inspection of the item with this tag, or None when it was never inspected."""
+        return self.inspections.get(tag.strip())

@@ -1,0 +1,117 @@
+"""The weapon-check desk on a real core and game file: verdicts live, inspections and armour recorded as events."""
+
+import pytest
+from desk_game import folded, new_game, running, stored
+
+from controlroom.rules.profile import default_profile
+from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE
+from controlroom.ui.desk_weapons import WeaponDesk
+
+SWORD = {"length_cm": 85, "former": "fiberglass", "former_width_mm": 9, "padding": "polyethylene_foam",
+         "covering": "latex", "striking_padding_mm": 15, "tip_padding_mm": 60}
+BAD_SWORD = dict(SWORD, former="pvc_tube", former_width_mm=35, striking_padding_mm=5)
+
+
+@pytest.fixture
+def desk(qtbot):
+    d = WeaponDesk()
+    qtbot.addWidget(d)
+    return d
+
+
+def rows(model):
+    return [[model.data(model.index(r, c)) for c in range(model.columnCount())] for r in range(model.rowCount())]
+
+
+def inspections(path):
+    return [dict(e.data) for e in stored(path) if e.type == "weapon_inspected"]
+
+
+def test_a_failing_weapon_shows_every_failed_criterion_and_its_rule(desk):
+    desk.inspection.set_kind("weapon")
+    desk.inspection.set_measures(SWORD)
+    assert desk.inspection.verdict_label.text() == "PASSES Appendix 1 \u00b7 one-handed"
+    assert desk.inspection.verdict_label.styleSheet() == OK_STYLE
+    desk.inspection.set_measures(BAD_SWORD)
+    text = desk.inspection.verdict_label.text()
+    assert text.startswith("FAILS Appendix 1 on 3 criteria:")
+    assert "pvc_tube former width 35 mm is over the 30 mm maximum" in text
+    assert "striking-surface padding 5 mm is below the 10 mm minimum" in text
+    assert "has no stopper" in text and 'Appendix 1, Requirements on padding: "When using hollow' in text
+    assert desk.inspection.verdict_label.styleSheet() == ERROR_STYLE
+    assert not desk.record_button.isEnabled()          # no player, no tag yet
+
+
+def test_every_kind_has_a_form_the_rules_can_judge(desk):
+    for i in range(desk.inspection.kind.count()):
+        desk.inspection.kind.setCurrentIndex(i)
+        assert not isinstance(desk.inspection.verdict(), str), desk.inspection.kind.currentData()
+    desk.inspection.set_kind("siege_engine")
+    desk.inspection.set_measures({"pull_kg": 45})
+    assert "siege engine pull 45 kg is over the 40 kg maximum" in desk.inspection.verdict_label.text()
+
+
+def test_an_inspection_is_recorded_with_tag_and_verdict_and_survives_reopening(qtbot, desk, game_db):
+    game = new_game(game_db)            # a SQLite file, then a PostgreSQL database (when a server is given)
+    with running(qtbot, game, desk):
+        desk.badge_field.setText("11")
+        assert desk.who.text().startswith("Gerd (badge 11) \u00b7 South / Ravens")
+        desk.inspection.set_kind("weapon")
+        desk.inspection.set_measures(BAD_SWORD)
+        desk.tag.setText("W-17")
+        assert desk.record_button.isEnabled()
+        desk.record_button.click()
+        assert desk.inspection_message.text() == "Recorded tag W-17 for Gerd: FAILED."
+        assert desk.tag.text() == ""
+        qtbot.waitUntil(lambda: desk.model.rowCount() == 1, timeout=5000)
+        assert rows(desk.model)[0] == ["00:02:00", "W-17", "Gerd (11)", "melee weapon or javelin", "FAILED",
+                                       "former width, striking padding, stopper"]
+        assert "failed tags: W-17" in desk.who.text()
+    (event,) = inspections(game)
+    assert event["tag"] == "W-17" and event["passed"] is False and event["badge"] == 11
+    assert event["failed"] == ["former_width", "striking_padding", "stopper"]
+    assert event["measures"]["former"] == "pvc_tube" and event["category"] == "one_handed"
+    state = folded(game)
+    assert state.failed_tags(11) == ["W-17"] and state.warnings == []
+
+    again = WeaponDesk()
+    qtbot.addWidget(again)
+    with running(qtbot, game, again):            # the game opened again: the inspection is there
+        assert [r[1] for r in rows(again.model)] == ["W-17"]
+        again.badge_field.setText("11")
+        again.inspection.set_kind("weapon")
+        again.inspection.set_measures(SWORD)       # mended, inspected again under the same tag
+        again.tag.setText("W-17")
+        again.record_button.click()
+        qtbot.waitUntil(lambda: again.model.rowCount() == 2, timeout=5000)
+        assert [r[4] for r in rows(again.model)] == ["passed", "FAILED"]
+        assert "failed tags" not in again.who.text()
+    assert folded(game).failed_tags(11) == []
+
+
+def test_armour_recorded_changes_the_characters_armour_points(qtbot, desk, tmp_path):
+    game = new_game(tmp_path / "w.crgame")
+    with running(qtbot, game, desk):
+        desk.badge_field.setText("1")
+        assert desk.character().max_ap == 0 and "Armour points 0 of 0" in desk.who.text()
+        desk.armour.set_armour(helmet="metal", pieces=("chain", "plate"))
+        assert desk.armour.points_label.text() == "Armour points: 5 (body 3 + helmet 2)"
+        desk.armour_button.click()
+        assert desk.armour_message.text() == "Recorded armour for Aldo: 5 armour points."
+        qtbot.waitUntil(lambda: desk.character().max_ap == 5, timeout=5000)
+        assert "Armour points 5 of 5" in desk.who.text()
+    (event,) = [e for e in stored(game) if e.type == "armour_set"]
+    assert event.source == "gm:weapons" and event.data["helmet"] == "metal"
+    assert tuple(folded(game).characters[1].full_ap) == (3, 2)
+
+
+def test_inadequate_armour_is_capped_and_nothing_is_sent_without_a_player(qtbot, desk):
+    desk.set_profile(default_profile())
+    desk.armour.set_armour(pieces=("plate",), inadequate=True, ap=5)
+    assert desk.armour.points_label.text() == "Armour points: 3 (body 3 + helmet 0)"
+    assert not desk.armour_button.isEnabled()
+    with qtbot.assertNotEmitted(desk.entry):
+        desk.record_armour()
+        desk.record_inspection()
+    assert desk.armour_message.text() == "Choose the player (badge) first."
+    assert desk.inspection_message.styleSheet() == ERROR_STYLE
