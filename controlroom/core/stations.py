@@ -109,7 +109,8 @@ class SharedGameMixin:
         self.dropped_deadlines = 0
         q = Qt.ConnectionType.QueuedConnection
         w = self._writer
-        w.remote.connect(self._on_remote, q)
+        w.logged.connect(self._on_logged, q)
+        w.kept.connect(self._on_kept, q)
         w.caught_up.connect(self._on_caught_up, q)
         w.resynced.connect(self._on_resynced, q)
         w.queued.connect(self._on_queued, q)
@@ -171,37 +172,49 @@ class SharedGameMixin:
         self._arm_deadline_timer()
         self._request_publish()
 
-    def _on_remote(self, events: list) -> None:
-        """Events other stations appended: folded in log order, announced, shown."""
-        state = self.state
-        if state is None:
+    def _on_kept(self, pairs: list) -> None:
+        """Own reports kept on this laptop while the server is gone: folded now, so the station shows them."""
+        self._fold([(event, radio, None) for event, radio in pairs])
+
+    def _on_logged(self, items: list) -> None:
+        """A shared game's events in log order, every station's: each folded once, shown, announced."""
+        if self.state is None:
             return
         from controlroom.game.views import StoredView
 
         now = self.clock.now_ms()
-        deaths_before = len(state.deaths)
-        batch, refold = [], False
-        for s in events:
+        todo = []
+        for s, fold in items:
             if s.seq <= self._folded_to:
                 continue        # already in a refold
-            if s.radio is not None and not self.ingest.note_stored(s.radio, now):
-                continue        # this station heard the frame too and folded it then
-            warnings_before = len(state.warnings)
-            state.apply(s.event)
-            self._new_warnings += len(state.warnings) - warnings_before
-            batch.append((s.event, s.radio))
+            if s.radio is not None:
+                self.ingest.note_stored(s.radio, now)      # copies heard here from now on are duplicates
             self._stored.append(StoredView(s.seq, s.wall, s.event))
-            refold |= s.event.type == "retracted"
-            if s.event.source.startswith(("marshal:", "tracker:")):
-                self._marshals[s.event.source] = now
-                self._silent.discard(s.event.source)
-        if not batch:
+            if fold:
+                todo.append((s.event, s.radio, s.seq))
+        self._fold(todo)
+        self.events_stored.emit(items[-1][0].seq)
+        self._request_publish()
+
+    def _fold(self, todo: list) -> None:
+        state = self.state
+        if state is None or not todo:
             return
+        now = self.clock.now_ms()
+        deaths_before = len(state.deaths)
+        refold = False
+        for event, _radio, _seq in todo:
+            warnings_before = len(state.warnings)
+            state.apply(event)
+            self._new_warnings += len(state.warnings) - warnings_before
+            refold |= event.type == "retracted"
+            if event.source.startswith(("marshal:", "tracker:")):
+                self._marshals[event.source] = now
+                self._silent.discard(event.source)
         self.schedule.sync(state, self._changes)
-        self._announce(batch, state.deaths[deaths_before:])
+        self._announce([(e, r) for e, r, _ in todo], state.deaths[deaths_before:])
         if refold:
             self._drain_storage()
             self._refold()
         self._arm_deadline_timer()
-        self.events_stored.emit(events[-1].seq)
         self._request_publish()

@@ -6,11 +6,15 @@ worker hands each batch to this writer (a queued signal, so batches stay in
 order) and learns from ``stored`` when it is durable.  A failed append is
 kept and retried with back-off; nothing is dropped.
 
-On a shared game (PostgreSQL) the writer also reads what other stations
-appended (``fetch``, when told of a new seq), so that the station's own
-events, whose seqs it alone knows, are never taken for another station's.
-While the server cannot be reached, batches go to the local durable queue
-(``store.spool``) and are delivered, in order, when it is back.
+On a shared game (PostgreSQL) the writer also reads the log back after each
+append and when told of another station's (``fetch``), and hands the worker
+every event in log order (``logged``): the worker folds a shared game in the
+log's order, its own reports too, so that every station (and above all the
+one running the timers) holds the game the log says.  Only the deadlines the
+worker fired, and reports it kept locally while the server was gone, were
+folded before they were stored.  While the server cannot be reached,
+batches go to the local durable queue (``store.spool``) and are delivered,
+in order, when it is back.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ log = logging.getLogger(__name__)
 class StorageWriter(QObject):
     stored = Signal(object)          # AppendResult of a durable batch
     failed = Signal(str)             # why the last append failed (it is retried)
-    remote = Signal(object)          # [StoredEvent] other stations appended, in log order
+    logged = Signal(object)          # shared game: [(StoredEvent, fold it)] in log order, every station's
+    kept = Signal(object)            # shared game: [(event, radio)] kept locally: the worker folds them now
     queued = Signal(int)             # events waiting in the local queue (0: all delivered)
     caught_up = Signal(int)          # every event before taking the timer lock (this epoch) is read
     resynced = Signal(int, bool)     # fired deadlines not stored (a lost timer lock); whether ours is lost now
@@ -46,6 +51,8 @@ class StorageWriter(QObject):
         self.last_seen = last_seq
         self.epoch = 0                   # the timer lock's session while this station fires timers
         self._own: set[int] = set()      # seqs this station appended, above last_seen
+        self._folded: set[int] = set()   # ...of which the worker folded the event before it was stored
+        self._early_frames: set[tuple[int, int]] = set()   # radio frames folded while kept locally
         self._retry_ms = 500
         self._timer: QTimer | None = None
         self._flush_due = False
@@ -85,13 +92,30 @@ class StorageWriter(QObject):
             return self._keep_locally(str(exc))
         except StoreError as exc:
             return self._retry_later(str(exc))
-        self.pending = []
+        sent, self.pending = self.pending, []
         self._retry_ms = 500
-        self._own.update(s.seq for s in result.stored)
+        if self.store.log.shared:
+            self._note_own(sent, result)
         self.stored.emit(result)
         if dropped:
             self.resynced.emit(dropped, lost)
+        if self.store.log.shared:
+            self._read(barrier=False)
         return True
+
+    def _note_own(self, sent: list, result: AppendResult) -> None:
+        """Remember the seqs of this station's stored events, and which of them the worker has folded."""
+        dup = set(result.duplicates)
+        stored = iter(result.stored)
+        for i, (event, radio, *_rest) in enumerate(sent):
+            if i in dup:
+                continue
+            seq = next(stored).seq
+            self._own.add(seq)
+            if event.source == SOURCE_TIMER:
+                self._folded.add(seq)
+            if radio is not None:
+                self._early_frames.discard((radio.device, radio.counter))
 
     def _drop_unowned(self) -> tuple[int, bool]:
         """Deadlines fired under a timer lock session that has ended are not stored (the new owner fires them).
@@ -124,6 +148,9 @@ class StorageWriter(QObject):
             except StoreError as exc:
                 return self._retry_later(f"{message} {exc}")
             self.spooled += len(self.pending)
+            # The station goes on showing its own reports: the worker folds them now, not when stored.
+            self.kept.emit([(e, r) for e, r, _ in self.pending if e.source != SOURCE_TIMER])
+            self._early_frames.update((r.device, r.counter) for _, r, _ in self.pending if r is not None)
             self.pending = []
         self.queued.emit(self.spooled)
         return self._retry_later(f"{message} ({self.spooled} events kept on this laptop)")
@@ -133,7 +160,11 @@ class StorageWriter(QObject):
         result, dropped = deliver_queue(self.store, self.spool)
         self.spooled = 0
         self.queued.emit(0)
-        self._own.update(s.seq for s in result.stored)
+        for s in result.stored:             # all folded already, when they were kept
+            self._own.add(s.seq)
+            self._folded.add(s.seq)
+            if s.radio is not None:
+                self._early_frames.discard((s.radio.device, s.radio.counter))
         self.stored.emit(result)
         if dropped:
             self.resynced.emit(dropped, False)
@@ -162,12 +193,21 @@ class StorageWriter(QObject):
             log.info("reading other stations' events: %s", exc)
             return False
         if events:
-            mine = self._own
+            items = []
+            for s in events:
+                if s.seq in self._own:
+                    items.append((s, s.seq not in self._folded))
+                    continue
+                key = (s.radio.device, s.radio.counter) if s.radio is not None else None
+                if key in self._early_frames:        # a frame this station folded while cut off
+                    self._early_frames.discard(key)
+                    items.append((s, False))
+                else:
+                    items.append((s, True))
             self.last_seen = events[-1].seq
-            self._own = {s for s in mine if s > self.last_seen}
-            others = [s for s in events if s.seq not in mine]
-            if others:
-                self.remote.emit(others)
+            self._own = {q for q in self._own if q > self.last_seen}
+            self._folded = {q for q in self._folded if q > self.last_seen}
+            self.logged.emit(items)
         return True
 
     @Slot()

@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, 
 from controlroom.core.stations import SharedGameMixin
 from controlroom.core.storage import BLOCKING, StorageWriter, deliver_queue
 from controlroom.game.clock import Clock, WallClock
-from controlroom.game.events import SOURCE_GM, Event, EventError, validate
+from controlroom.game.events import SOURCE_GM, SOURCE_TIMER, Event, EventError, validate
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
@@ -323,26 +323,30 @@ class CoreWorker(SharedGameMixin, QObject):
         deaths_before = len(state.deaths)
         batch: list[tuple[Event, RadioMeta | None]] = []
         refold = False
+        shared = self.store.log.shared
         inbox, self._inbox = self._inbox, []
         for type_, data, source, radio in inbox:
             self._fire(now, batch)
             if radio is not None:       # copies heard by other gateways meanwhile: keep the best
                 radio = self.ingest.best(radio)
             event = Event(now, type_, data, source)        # data was checked when it arrived
-            warnings_before = len(state.warnings)
-            state.apply(event)
-            self._new_warnings += len(state.warnings) - warnings_before
             batch.append((event, radio))
-            refold |= type_ == "retracted"
             if source.startswith(("marshal:", "tracker:")):
                 self._marshals[source] = now
                 self._silent.discard(source)
+            if shared:
+                continue                # folded in the log's order once stored (core.stations)
+            warnings_before = len(state.warnings)
+            state.apply(event)
+            self._new_warnings += len(state.warnings) - warnings_before
+            refold |= type_ == "retracted"
         self._fire(now, batch)
         self.schedule.sync(state, self._changes)
         if batch:
             self._in_flight += len(batch)
             self._append_requested.emit(batch)
-            self._announce(batch, state.deaths[deaths_before:])
+            folded = [b for b in batch if b[0].source == SOURCE_TIMER] if shared else batch
+            self._announce(folded, state.deaths[deaths_before:])
         if refold:
             self._drain_storage()
             self._refold()
@@ -375,6 +379,8 @@ class CoreWorker(SharedGameMixin, QObject):
         if self._storage_error is not None:
             self._storage_error = None
             self.alarm_raised.emit(Alarm("storage:ok", "storage", "the game is being stored again", self.state.t))
+        if self.store.log.shared:
+            return              # shown once read back in the log's order (core.stations)
         self._stored += [StoredView(s.seq, s.wall, s.event) for s in result.stored]
         if result.stored:
             self.events_stored.emit(result.stored[-1].seq)
