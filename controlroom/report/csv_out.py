@@ -44,6 +44,7 @@ def _casualty_rows(report: Report):
     players = {p.badge: p for p in report.players}
     names = {b: p.name for b, p in players.items()}
     walls: dict[int, str] = {}
+    seconds: dict[int, str] = {}
     reporters: dict[str, str] = {}
     for c in report.casualties:
         p = players[c.badge]
@@ -51,10 +52,16 @@ def _casualty_rows(report: Report):
         wall = walls.get(second)
         if wall is None:
             wall = walls[second] = wall_text(second * 1000)
+        second, ms = divmod(c.t, 1000)
+        game_time = seconds.get(second)
+        if game_time is None:
+            game_time = seconds[second] = format_time(second * 1000)
+        if ms:
+            game_time = f"{game_time}.{ms:03d}"
         who = reporters.get(c.source)
         if who is None:
             who = reporters[c.source] = reporter(c.source, report.marshals)
-        yield (c.seq, format_time(c.t), wall, c.badge, p.name, p.side, p.group, c.scenario, c.type,
+        yield (c.seq, game_time, wall, c.badge, p.name, p.side, p.group, c.scenario, c.type,
                what_happened(c.type, c.data, names), who, c.source, "yes" if c.counted else "no", c.note)
 
 
