@@ -105,6 +105,7 @@ class ExportDialog(QDialog):
         self._running: list[_Gather] = []
         self.written: list[Path] = []
         self.error = ""
+        self.message_box: QMessageBox | None = None
 
     @Slot()
     def _choose_folder(self) -> None:
@@ -199,8 +200,12 @@ class ExportDialog(QDialog):
         self.job = None
         self.export_button.setEnabled(True)
         if self.error:
-            QMessageBox.warning(self, self.windowTitle(),
-                                self.tr("The report could not be written: {error}").format(error=self.error))
+            # Shown with open(), not exec(): no nested event loop while threads finish.
+            self.message_box = QMessageBox(
+                QMessageBox.Icon.Warning, self.windowTitle(),
+                self.tr("The report could not be written: {error}").format(error=self.error),
+                QMessageBox.StandardButton.Ok, self)
+            self.message_box.open()
         elif cancelled:
             for path in self.written:           # a cancelled report leaves no files at all
                 path.unlink(missing_ok=True)
@@ -218,19 +223,21 @@ class ExportDialog(QDialog):
         box.finished.connect(lambda _r: box.clickedButton() is open_folder and QDesktopServices.openUrl(
             QUrl.fromLocalFile(str(self.written[0].parent))))
         box.open()
-        self.done_box = box
+        self.message_box = box
 
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def _stop_jobs(self) -> None:
+        """Cancel a running export and let its thread end (it stops within a few thousand events)."""
         for job in list(self._running):
             job.cancel.set()
-            job.wait()
+            job.wait(30_000)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self._stop_jobs()
         super().closeEvent(event)
 
     def reject(self) -> None:
-        for job in list(self._running):
-            job.cancel.set()
-            job.wait()
+        self._stop_jobs()
         super().reject()
 
 

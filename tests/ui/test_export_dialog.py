@@ -48,7 +48,8 @@ def test_the_dialog_offers_the_games_scenarios_and_exports_both_formats(qtbot, g
     assert (tmp_path / "reports" / "Päev-Õhtu.pdf").read_bytes().startswith(b"%PDF")
     assert dialog.export_button.isEnabled() and dialog.progress is None
     assert QSettings().value("reports/folder") == str(tmp_path / "reports")
-    dialog.done_box.close()
+    assert "Päev-Õhtu.pdf" in dialog.message_box.text()
+    dialog.message_box.close()
 
 
 def test_cancel_stops_the_export_and_leaves_no_files(qtbot, game, tmp_path):
@@ -86,16 +87,16 @@ def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, tmp_path):
     assert not any(out.glob("*.pdf")) and not any(out.glob("*.part"))
 
 
-def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
-    shown = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     dialog = ExportDialog(str(game))
     qtbot.addWidget(dialog)
+    exported = []
+    dialog.exported.connect(exported.append)
     dialog.folder.setText(str(blocker / "reports"))
     dialog.start()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
-    assert shown and "could not be written" in shown[0]
+    assert exported == [] and "a-file" in dialog.error
+    assert "could not be written" in dialog.message_box.text()
+    dialog.message_box.close()
