@@ -35,20 +35,30 @@ def load_report(store: GameStore, scenario: str | None = None,
                 progress: Callable[[int, int], bool] | None = None) -> Report:
     """Fold the stored game (retracted events left out) into the report's figures."""
     gone = store.retracted()
-    items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), _walls(store)) if seq not in gone)
-    return build_report(
-        store.name, store.roster(), store.profile(), items, scenario=scenario,
-        marshals=marshal_names(store), engine_sides=engine_sides(store),
-        total=store.log.count(), progress=progress,
-    )
+    # Two reads in log order, zipped: the events through the log's fast path, and
+    # their wall times.  Events stored meanwhile come after both reads' rows.
+    walls = _walls(store)
+    try:
+        items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), walls) if seq not in gone)
+        return build_report(
+            store.name, store.roster(), store.profile(), items, scenario=scenario,
+            marshals=marshal_names(store), engine_sides=engine_sides(store),
+            total=store.log.count(), progress=progress,
+        )
+    finally:
+        walls.close()       # (a database cursor left open would linger until garbage collection)
 
 
 def _walls(store: GameStore):
     """The wall time of every stored event, in log order (read beside the log's fast path)."""
     q = sa.select(EVENTS.c.wall).order_by(EVENTS.c.seq)
     with store.engine.connect() as conn:
-        for (wall,) in conn.execution_options(yield_per=20_000).execute(q):
-            yield wall
+        result = conn.execution_options(yield_per=20_000).execute(q)
+        try:
+            for (wall,) in result:
+                yield wall
+        finally:
+            result.close()
 
 
 def scenario_names(store: GameStore) -> list[str]:

@@ -148,8 +148,8 @@ def test_every_page_has_the_game_the_date_and_its_number(exported):
         assert f"Page {i} of {len(pages)}" in page
 
 
-def test_a_scenario_report_and_the_format_choice(tmp_path, capsys):
-    db = tmp_path / "lahing.crgame"
+def test_a_scenario_report_and_the_format_choice(tmp_path, capsys, game_db):
+    db = game_db                        # a game file, then a PostgreSQL database when CI gives a server
     store_script(db)
     out = tmp_path / "out"
     assert main(["report", "--db", str(db), "--out", str(out), "--scenario", "Lipu vallutus",

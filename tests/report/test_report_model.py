@@ -16,10 +16,10 @@ from controlroom.store.game import GameStore
 
 
 @pytest.fixture
-def game(tmp_path):
-    path = tmp_path / "lahing.crgame"
-    result = store_script(path)
-    return path, result
+def game(game_db):
+    """The two-scenario game stored in a SQLite file, then in a PostgreSQL database (when CI gives one)."""
+    result = store_script(game_db)
+    return game_db, result
 
 
 def _report(path, scenario=None, progress=None):
