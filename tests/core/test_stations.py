@@ -16,8 +16,8 @@ from controlroom.store.spool import Spool
 
 ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves"),
           Member(11, "Gerd", "South", "Ravens")]
-# The issue asks for a 60 s outage; the suite cuts the server off for a few seconds
-# (CONTROLROOM_TEST_OUTAGE_S=60 runs the full minute).
+# The issue asks for a 60 s outage: CI (.ci/run) cuts the server off for the full minute;
+# the test command alone, for 3 s (CONTROLROOM_TEST_OUTAGE_S sets it).
 OUTAGE_S = float(os.environ.get("CONTROLROOM_TEST_OUTAGE_S", "3"))
 KEY = bytes(range(16))
 
