@@ -26,15 +26,29 @@ def application() -> QApplication:
     return app
 
 
+def recent_games() -> list[str]:
+    """The games opened last, newest first.
+
+    QSettings' INI files give back a list of one as a plain string, which
+    iterated would be its letters: normalise to a list of strings.
+    """
+    value = QSettings().value(RECENT_KEY)
+    if not value:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value if v]
+
+
 def remember_game(db: str) -> None:
     """Put a game at the top of the recent games (File, Open recent; `controlroom` alone opens it)."""
     s = QSettings()
-    recent = [g for g in (s.value(RECENT_KEY) or []) if g != db]
+    recent = [g for g in recent_games() if g != db]
     s.setValue(RECENT_KEY, [db, *recent][:10])
 
 
 def last_game() -> str | None:
-    recent = QSettings().value(RECENT_KEY) or []
+    recent = recent_games()
     return recent[0] if recent else None
 
 

@@ -132,7 +132,9 @@ class MainWindow(QMainWindow):
     @Slot()
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
-        for path in QSettings().value("games/recent") or []:
+        from controlroom.ui.app import recent_games
+
+        for path in recent_games():
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _checked=False, p=path: self._open_in_new_window(p))
 

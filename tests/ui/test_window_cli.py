@@ -31,6 +31,10 @@ def test_window_opens_a_game_and_then_the_last_one(tmp_path):
                        capture_output=True, text=True, timeout=120, env=_env(tmp_path))
     assert r.returncode == 0, r.stderr           # no dialog: the last game was opened
     assert not QImage(str(again)).isNull()
+    # The recent games are still that one game (a list of one comes back from the INI file as a
+    # string: read as a list, it was the game's path letter by letter).
+    conf = (tmp_path / "config" / "controlroom" / "controlroom.conf").read_text()
+    assert f"recent={game}\n" in conf, conf
 
 
 def test_bad_origin_is_a_clear_error(tmp_path):

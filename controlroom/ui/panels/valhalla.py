@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.panels.table import RowTable, read_only_view
@@ -153,7 +153,7 @@ class ValhallaPanel(QWidget):
         self.group_model = GroupModel(self)
         self.fallen_model = FallenModel(self)
         self.side_labels: dict[str, QLabel] = {}
-        self.sides_row = QHBoxLayout()
+        self.sides_row = QVBoxLayout()          # one side under another: the dock beside the map is narrow
         self.group_view = read_only_view(self, self.group_model)
         self.fallen_view = read_only_view(self, self.fallen_model)
         layout = QVBoxLayout(self)
@@ -193,7 +193,7 @@ class ValhallaPanel(QWidget):
                 label.setAlignment(Qt.AlignmentFlag.AlignCenter)
                 label.setWordWrap(True)         # keeps the dock narrow beside the map
                 font = label.font()
-                font.setPointSizeF(font.pointSizeF() * 1.8)
+                font.setPointSizeF(font.pointSizeF() * 1.4)
                 font.setBold(True)
                 label.setFont(font)
                 self.side_labels[side] = label
