@@ -8,41 +8,43 @@ from typing import Callable
 import sqlalchemy as sa
 
 from controlroom.report.model import Report, build_report
-from controlroom.store.devices import devices
+from controlroom.game.roster import Member
+from controlroom.store.devices import DeviceInfo, devices
 from controlroom.store.eventlog import EVENTS
 from controlroom.store.game import GameStore
 from controlroom.store.models import Side, SiegeEngineRow
 
 
-def engine_sides(store: GameStore) -> dict[str, str]:
+def engine_sides(store: GameStore, members: list[Member], devs: dict[int, DeviceInfo]) -> dict[str, str]:
     """Each siege engine's side: its own, else that of the group whose tracker rides on it."""
     e, s = SiegeEngineRow.__table__.c, Side.__table__.c
     q = sa.select(e.name, s.name).select_from(SiegeEngineRow.__table__).join(Side.__table__, e.side_id == s.id)
     with store.engine.connect() as conn:
         own = dict(conn.execute(q).all())
-    groups = {m.group: m.side for m in store.roster()}
-    by_tracker = {d.siege_engine: groups[d.group] for d in devices(store).values()
+    groups = {m.group: m.side for m in members}
+    by_tracker = {d.siege_engine: groups[d.group] for d in devs.values()
                   if d.siege_engine and d.group in groups}
     return {**by_tracker, **own}
 
 
-def marshal_names(store: GameStore) -> dict[int, str]:
+def marshal_names(devs: dict[int, DeviceInfo]) -> dict[int, str]:
     """Who carries each radio device, by device id: the marshal's name, else the device's label."""
-    return {d.id: d.marshal or d.label for d in devices(store).values() if d.marshal or d.label}
+    return {d.id: d.marshal or d.label for d in devs.values() if d.marshal or d.label}
 
 
 def load_report(store: GameStore, scenario: str | None = None,
                 progress: Callable[[int, int], bool] | None = None) -> Report:
     """Fold the stored game (retracted events left out) into the report's figures."""
     gone = store.retracted()
+    members, devs = store.roster(), devices(store)     # each read once
     # Two reads in log order, zipped: the events through the log's fast path, and
     # their wall times.  Events stored meanwhile come after both reads' rows.
     walls = _walls(store)
     try:
         items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), walls) if seq not in gone)
         return build_report(
-            store.name, store.roster(), store.profile(), items, scenario=scenario,
-            marshals=marshal_names(store), engine_sides=engine_sides(store),
+            store.name, members, store.profile(), items, scenario=scenario,
+            marshals=marshal_names(devs), engine_sides=engine_sides(store, members, devs),
             total=store.log.count(), progress=progress,
         )
     finally:
