@@ -14,4 +14,6 @@ COMMANDS = (
     "sim",
     "demo",
     "report",
+    "map",
+    "export",
 )

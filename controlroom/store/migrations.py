@@ -95,9 +95,27 @@ def _v2_radio_frames(op: Operations) -> None:
         batch.create_unique_constraint("uq_events_radio_frame", ["device", "counter"])
 
 
+def _v3_maps(op: Operations) -> None:
+    """The game's map kept with it: the file's bytes and its georeference (coordinate system and placement)."""
+    op.create_table(
+        "maps",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(255), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("crs", sa.Text, nullable=False),
+        sa.Column("world", sa.String(400)),
+        sa.Column("width", sa.Integer, nullable=False),
+        sa.Column("height", sa.Integer, nullable=False),
+        sa.Column("sha256", sa.String(64), nullable=False),
+        sa.Column("data", sa.LargeBinary, nullable=False),
+        sa.Column("added", sa.BigInteger, nullable=False),
+    )
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
+    (3, "map kept with the game", _v3_maps),
 )
 LATEST = MIGRATIONS[-1][0]
 

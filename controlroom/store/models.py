@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Float, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Float, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -87,3 +87,24 @@ class EventRow(SQLModel, table=True):
     rssi: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     snr: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     gateways: str | None = Field(default=None, max_length=200)
+
+
+class MapRow(SQLModel, table=True):
+    """A map of the field kept with the game: the file itself and its georeference.
+
+    ``crs`` is the coordinate system as WKT; ``world`` the six world-file
+    numbers (A, D, B, E, C, F) placing the pixels in it, as JSON.  The latest
+    row is the game's map; earlier ones stay, so that replacing a map loses nothing.
+    """
+
+    __tablename__ = "maps"
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    name: str = Field(max_length=255)
+    kind: str = Field(max_length=16)        # "image", "geotiff" or "mbtiles"
+    crs: str = Field(sa_column=Column(Text, nullable=False))
+    world: str | None = Field(default=None, max_length=400)
+    width: int
+    height: int
+    sha256: str = Field(max_length=64)
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    added: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -1,4 +1,4 @@
-"""World files, control-point affines and the local projection (pure, no Qt)."""
+"""World files and control-point affines (pure, no Qt)."""
 
 import math
 import subprocess
@@ -7,8 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from controlroom.ui.geo import (
-    LocalProjection,
+from controlroom.geo.worldfile import (
     WorldFile,
     WorldFileError,
     affine_from_control_points,
@@ -177,73 +176,17 @@ def test_control_points_need_three_matching_pairs():
         affine_from_control_points([(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0)])
 
 
-def test_local_projection_known_distances():
-    proj = LocalProjection(58.38, 26.72)   # Tartu
-    assert proj.to_local(58.38, 26.72) == pytest.approx((0.0, 0.0), abs=1e-9)
-    x, y = proj.to_local(58.39, 26.72)
-    assert x == pytest.approx(0.0, abs=1e-9)
-    assert y == pytest.approx(1111.95, abs=0.01)   # 0.01 degree of latitude
-    x, _ = proj.to_local(58.38, 26.73)
-    assert x == pytest.approx(1111.95 * math.cos(math.radians(58.38)), abs=0.01)
-
-
-def test_local_projection_round_trip_vectorised():
-    proj = LocalProjection(59.437, 24.7536)
-    rng = np.random.default_rng(3)
-    lats = 59.437 + rng.uniform(-0.05, 0.05, 500)
-    lons = 24.7536 + rng.uniform(-0.1, 0.1, 500)
-    xs, ys = proj.to_local(lats, lons)
-    back_lat, back_lon = proj.to_geographic(xs, ys)
-    np.testing.assert_allclose(back_lat, lats, atol=1e-10)
-    np.testing.assert_allclose(back_lon, lons, atol=1e-10)
-
-
-def _haversine(lat1, lon1, lat2, lon2, r=6371008.8):
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = (math.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2)
-    return 2 * r * math.asin(math.sqrt(h))
-
-
-@pytest.mark.parametrize("lat0", [0.0, 45.0, 58.5, 65.0])
-def test_local_projection_error_bound_within_5_km(lat0):
-    proj = LocalProjection(lat0, 10.0)
-    worst = 0.0
-    for ang in np.linspace(0, 2 * math.pi, 24, endpoint=False):
-        x1, y1 = 5000 * math.cos(ang), 5000 * math.sin(ang)
-        for x2, y2 in [(0, 0), (-2500 * math.sin(ang), 2500 * math.cos(ang))]:
-            (la1, lo1), (la2, lo2) = proj.to_geographic(x1, y1), proj.to_geographic(x2, y2)
-            planar = math.hypot(x2 - x1, y2 - y1)
-            worst = max(worst, abs(planar / _haversine(la1, lo1, la2, lo2) - 1))
-    assert worst < 1e-3
-
-
-def test_ellipsoid_option_uses_wgs84_radii():
-    sphere, wgs = LocalProjection(58.5, 25.0), LocalProjection(58.5, 25.0, ellipsoid=True)
-    # The usual series for a WGS84 degree of latitude: 111132.954 - 559.822 cos 2p + 1.175 cos 4p.
-    p = math.radians(58.5)
-    expected = 111132.954 - 559.822 * math.cos(2 * p) + 1.175 * math.cos(4 * p)
-    assert wgs.metres_per_degree[1] == pytest.approx(expected, abs=1)
-    assert sphere.metres_per_degree[1] == pytest.approx(111_195, abs=1)
-    lat, lon = wgs.to_geographic(*wgs.to_local(58.51, 25.02))
-    assert (lat, lon) == pytest.approx((58.51, 25.02))
-
-
-def test_world_file_in_degrees_converted_to_local_metres():
-    proj = LocalProjection(58.38, 26.72)
-    degrees = WorldFile(1e-5, 0.0, 0.0, -5e-6, 26.71, 58.39)   # lon/lat world file
-    local = proj.world_file_to_local(degrees)
-    for col, row in [(0, 0), (100, 250), (1234, 987)]:
-        lon, lat = degrees.pixel_to_world(col, row)
-        assert local.pixel_to_world(col, row) == pytest.approx(proj.to_local(lat, lon))
-
-
-def test_projection_refuses_the_poles():
-    with pytest.raises(ValueError):
-        LocalProjection(90.0, 0.0)
+def test_geotransform_round_trip():
+    wf = WorldFile(*rotated_lines())
+    assert WorldFile.from_geotransform(wf.geotransform()) == pytest.approx(wf)
+    x0, a, b, y0, d, e = wf.geotransform()
+    assert wf.corner_to_world(0.0, 0.0) == pytest.approx((x0, y0))
 
 
 def test_geo_imports_without_qt():
     code = ("import sys; sys.modules['PySide6'] = None; sys.modules['pyqtgraph'] = None\n"
-            "import controlroom.ui.geo")
+            "import controlroom.geo.worldfile, controlroom.geo.source, controlroom.geo.frame, controlroom.geo.gis, "
+            "controlroom.geo.calibrate, controlroom.geo.placement, controlroom.geo.mbtiles\n"
+            "assert not any(m.startswith(('controlroom.store', 'controlroom.game', 'controlroom.ui', "
+            "'controlroom.radio', 'controlroom.core')) for m in sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True)

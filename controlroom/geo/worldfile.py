@@ -1,4 +1,4 @@
-"""Map geometry without Qt: world files, control-point affines and a local metric projection."""
+"""World files: the six numbers placing an image's pixels in its coordinate system, read, written and fitted."""
 
 from __future__ import annotations
 
@@ -11,17 +11,14 @@ from typing import Sequence
 import numpy as np
 
 __all__ = [
-    "EARTH_RADIUS_M",
     "WorldFile",
     "WorldFileError",
     "read_world_file",
     "world_file_for",
+    "write_world_file",
+    "sidecar_path",
     "affine_from_control_points",
-    "LocalProjection",
 ]
-
-#: Mean Earth radius (IUGG), metres.
-EARTH_RADIUS_M = 6371008.8
 
 # Sidecar suffixes tried for an image, in order.  The generic ".wld" comes last.
 _SIDECARS = {
@@ -68,6 +65,21 @@ class WorldFile:
     def determinant(self) -> float:
         """a*e - b*d; its sign tells whether the image is mirrored."""
         return self.a * self.e - self.b * self.d
+
+    @classmethod
+    def from_geotransform(cls, gt) -> "WorldFile":
+        """From GDAL's geotransform (x0, a, b, y0, d, e), which places pixel CORNERS (GeoTIFF, .aux.xml)."""
+        x0, a, b, y0, d, e = (float(v) for v in gt)
+        return cls(a, d, b, e, x0 + (a + b) / 2.0, y0 + (d + e) / 2.0)
+
+    def geotransform(self) -> tuple[float, float, float, float, float, float]:
+        """GDAL's geotransform (x0, a, b, y0, d, e): the top-left CORNER, not the pixel's centre."""
+        return (self.c - (self.a + self.b) / 2.0, self.a, self.b, self.f - (self.d + self.e) / 2.0, self.d, self.e)
+
+    @property
+    def pixel_size(self) -> tuple[float, float]:
+        """The length of a pixel's two sides, in the coordinate system's units."""
+        return math.hypot(self.a, self.d), math.hypot(self.b, self.e)
 
     def as_lines(self) -> list[float]:
         """The six values in file order A, D, B, E, C, F."""
@@ -198,80 +210,34 @@ def _collinear(points: np.ndarray) -> bool:
     return len(singular) < 2 or singular[1] <= 1e-9 * scale
 
 
-class LocalProjection:
-    """GPS degrees <-> metres east (x) and north (y) of an origin (lat0, lon0).
+# The name a world file is written under: foo.png -> foo.pgw, foo.jpg -> foo.jgw, foo.tif -> foo.tfw.
+_WRITE_AS = {".png": ".pgw", ".jpg": ".jgw", ".jpeg": ".jgw", ".tif": ".tfw", ".tiff": ".tfw",
+             ".gif": ".gfw", ".bmp": ".bpw"}
 
-    An equirectangular local tangent plane: x = Rx * dlon, y = Ry * dlat (in
-    radians).  By default Rx = R cos(lat0) and Ry = R with R the mean Earth
-    radius 6371008.8 m.  Error bound: distances between points within 5 km of
-    the origin differ from great-circle distances on that sphere by less than
-    0.1 % at latitudes up to 65 degrees (0.07 % at 58.5 N, Estonia); the error
-    grows with distance from the origin, so put the origin in the middle of
-    the field.
 
-    The sphere itself is off from the WGS84 ellipsoid GPS uses by up to about
-    0.4 % in scale (at 58.5 N: 0.17 % north-south, 0.36 % east-west, i.e. up
-    to 18 m over 5 km).  Pass ``ellipsoid=True`` to use the WGS84 radii of
-    curvature at lat0 instead, which brings measured distances to within
-    about 0.1 % of the geodesic.  Both variants are affine in (lon, lat), so
-    an image georeferenced in degrees stays an exact affine in metres
-    (:meth:`world_file_to_local`).
+def sidecar_path(image_path: str | os.PathLike) -> Path:
+    """Where the world file for an image is saved: foo.png -> foo.pgw, foo.jpg -> foo.jgw, else foo.wld."""
+    image_path = Path(image_path)
+    return image_path.with_suffix(_WRITE_AS.get(image_path.suffix.lower(), ".wld"))
+
+
+def write_text_atomically(path: str | os.PathLike, text: str) -> Path:
+    """Write a small text file beside its target and rename it into place (never half a file)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8", newline="\n")
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def write_world_file(path: str | os.PathLike, wf: WorldFile) -> Path:
+    """Write ``wf`` as a six-line world file (A, D, B, E, C, F), one number a line, full precision.
+
+    ``repr`` of a float round-trips exactly, so :func:`read_world_file` reads the
+    same values back.
     """
-
-    def __init__(self, lat0: float, lon0: float, *, ellipsoid: bool = False) -> None:
-        if not -89.0 < lat0 < 89.0:
-            raise ValueError(f"origin latitude {lat0} is too close to a pole for this projection")
-        self.lat0 = float(lat0)
-        self.lon0 = float(lon0)
-        self.ellipsoid = bool(ellipsoid)
-        deg = math.pi / 180.0
-        if ellipsoid:
-            sin2 = math.sin(math.radians(self.lat0)) ** 2
-            meridian = _WGS84_A * (1 - _WGS84_E2) / (1 - _WGS84_E2 * sin2) ** 1.5
-            prime_vertical = _WGS84_A / math.sqrt(1 - _WGS84_E2 * sin2)
-            self._ky = meridian * deg
-            self._kx = prime_vertical * math.cos(math.radians(self.lat0)) * deg
-        else:
-            self._ky = EARTH_RADIUS_M * deg
-            self._kx = self._ky * math.cos(math.radians(self.lat0))
-
-    def __repr__(self) -> str:
-        return (f"LocalProjection(lat0={self.lat0!r}, lon0={self.lon0!r}"
-                f"{', ellipsoid=True' if self.ellipsoid else ''})")
-
-    @property
-    def metres_per_degree(self) -> tuple[float, float]:
-        """(metres per degree of longitude, metres per degree of latitude) at the origin."""
-        return self._kx, self._ky
-
-    def to_local(self, lat, lon):
-        """Metres (x east, y north) of degrees (lat, lon); scalars or arrays."""
-        dlon = (np.asarray(lon, dtype=float) - self.lon0 + 180.0) % 360.0 - 180.0
-        x = self._kx * dlon
-        y = self._ky * (np.asarray(lat, dtype=float) - self.lat0)
-        return _unwrap(x), _unwrap(y)
-
-    def to_geographic(self, x, y):
-        """Degrees (lat, lon) of metres (x east, y north); the inverse of :meth:`to_local`."""
-        lat = self.lat0 + np.asarray(y, dtype=float) / self._ky
-        lon = self.lon0 + np.asarray(x, dtype=float) / self._kx
-        lon = (lon + 180.0) % 360.0 - 180.0
-        return _unwrap(lat), _unwrap(lon)
-
-    def world_file_to_local(self, world: WorldFile) -> WorldFile:
-        """Turn a world file in degrees (x = lon, y = lat, EPSG:4326) into one in local metres.
-
-        Exact, because this projection is affine in degrees.  Does not
-        handle world files in other projected systems (UTM, L-EST97): those
-        need a CRS library, or control points clicked against GPS positions.
-        """
-        kx, ky = self._kx, self._ky
-        # Shift lon0 to the image's side of the antimeridian (no-op elsewhere).
-        cx = ((world.c - self.lon0 + 180.0) % 360.0 - 180.0)
-        return WorldFile(kx * world.a, ky * world.d, kx * world.b, ky * world.e,
-                         kx * cx, ky * (world.f - self.lat0))
-
-
-_WGS84_A = 6378137.0
-_WGS84_F = 1 / 298.257223563
-_WGS84_E2 = _WGS84_F * (2 - _WGS84_F)
+    return write_text_atomically(path, "".join(f"{float(v)!r}\n" for v in wf.as_lines()))
