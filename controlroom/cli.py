@@ -27,9 +27,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"controlroom {__version__}")
     window = parser.add_argument_group("the window (when no command is given)")
     window.add_argument("--db", metavar="GAME", help="the game to open (default: the last one, or ask)")
-    window.add_argument("--port", action="append", default=[], metavar="URL", help="a gateway's serial port; repeat for several")
-    window.add_argument("--map", metavar="IMAGE", help="the field's map image (with its world file beside it)")
-    window.add_argument("--origin", metavar="LAT,LON", help="the map's GPS origin (default 58.38,26.72)")
+    window.add_argument("--port", action="append", default=[], metavar="URL",
+                        help="a gateway's serial port; repeat for several (kept with the game: next time --db alone opens them)")
+    window.add_argument("--map", metavar="MAP",
+                        help="the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or "
+                             "MBTiles (kept with the game: next time --db alone shows it)")
+    window.add_argument("--origin", metavar="LAT,LON", help="no longer needed: the map places itself (deprecated)")
     window.add_argument("--desk", choices=("map", "valhalla", "weapons"), default="map",
                         help="open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)")
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
@@ -47,13 +50,17 @@ def _open_window(args: argparse.Namespace) -> int:
     """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
     from controlroom.ui.app import application, ask_for_game, last_game, run_window
 
-    origin = (58.38, 26.72)
+    origin = None
     if args.origin:
         try:
             lat, lon = (float(v) for v in args.origin.split(","))
-            origin = (lat, lon)
         except ValueError:
             raise CliError(f"--origin takes LAT,LON in degrees, not {args.origin!r}") from None
+        if not (-85.0 < lat < 85.0 and -180.0 <= lon <= 180.0):
+            raise CliError(f"--origin {args.origin} is not a latitude and longitude on the map")
+        origin = (lat, lon)
+        print("controlroom: --origin is no longer needed and will go: the map is placed by its own coordinate "
+              "system, and without a map the view fits the field's positions", file=sys.stderr)
     db = args.db
     if db is None:
         application()

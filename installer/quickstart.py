@@ -67,7 +67,7 @@ DEBIAN_LIBS = {
 }
 # Programs the tests use, and their Debian packages.
 DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis", "desktop-file-validate": "desktop-file-utils",
-                "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils"}
+                "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin"}
 
 
 def say(text: str) -> None:

@@ -40,30 +40,37 @@ def test_roster_imports_cleanly():
     assert any(ch in m.name for m in members for ch in "ÕÄÖÜõäöü")
 
 
-def test_world_file_is_a_north_up_metre_grid(world, meta):
+def _pixel_of_metres(x: float, y: float, meta) -> tuple[float, float]:
+    """Where the field's metres (as the simulator places them on the ground) fall on the map, by its georeference."""
+    from controlroom.geo.source import open_map
+    from controlroom.radio.battle import to_latlon_e7
+
+    lat, lon = to_latlon_e7((meta["origin_lat"], meta["origin_lon"]), x, y)
+    return open_map(DEMO / "field.png").locate(lat / 1e7, lon / 1e7)
+
+
+def test_georeference_is_degrees_named_by_prj_and_aux_xml(world, meta):
+    from controlroom.geo.source import open_map
+
     a, d, b, e, c, f = world
-    size = meta["pixel_size_m"]
-    assert (a, d, b, e) == (size, 0.0, 0.0, -size) == (1.0, 0.0, 0.0, -1.0)
-    w, h = meta["width_px"], meta["height_px"]
-    # pixel (0, 0) has its centre at (C, F); the image's outer edges are half a pixel further out
-    left, top = c - a / 2, f - e / 2
-    right, bottom = left + w * a, top + h * e
-    assert (left, right, bottom, top) == pytest.approx((-w / 2, w / 2, -h / 2, h / 2))
-    assert (left, right, bottom, top) == pytest.approx((-800, 800, -550, 550), abs=100)
-    # the image's centre is the origin (lat/lon of field.json)
-    cx, cy = c + a * (w - 1) / 2, f + e * (h - 1) / 2
-    assert (cx, cy) == pytest.approx((0.0, 0.0), abs=1.0)
-    assert meta["projection"] == "local-metres"
-    assert (meta["origin_lat"], meta["origin_lon"]) == (58.38, 26.72)
+    assert d == b == 0.0 and a > 0 > e and 26.70 < c < 26.72 and 58.38 < f < 58.39     # longitude, latitude
+    source = open_map(DEMO / "field.png")
+    assert source.crs.to_epsg() == 4326 and (source.width, source.height) == (1600, 1100)
+    assert source.crs_from == "field.png.aux.xml" and (DEMO / "field.prj").is_file()
+    assert source.centre() == pytest.approx((meta["origin_lat"], meta["origin_lon"]), abs=1e-9)
+    gw, gh = source.ground_size()
+    assert gw == pytest.approx(1600, rel=0.005) and gh == pytest.approx(1100, rel=0.005)    # about 1 m a pixel
+    assert meta["projection"] == "simulator-metres"
 
 
 def test_places_are_on_the_image(world, meta):
-    a, _, _, e, c, f = world
     w, h = meta["width_px"], meta["height_px"]
     assert set(meta["places"]) >= {"fort", "ford", "valhalla", "forest"}
     for name, (x, y) in meta["places"].items():
-        col, row = (x - c) / a, (y - f) / e
-        assert 0 <= col <= w - 1 and 0 <= row <= h - 1, name
+        col, row = _pixel_of_metres(x, y, meta)
+        # Drawn at pixel centre C + col, F - row: the georeference puts the simulator's position there exactly.
+        assert (col, row) == pytest.approx((x + 800, 550 - y), abs=0.01), name
+        assert 0 <= col <= w and 0 <= row <= h, name
     battle = meta["battle_area_m"]
     vx, vy = meta["places"]["valhalla"]
     assert not (battle["x_min"] <= vx <= battle["x_max"] and battle["y_min"] <= vy <= battle["y_max"])

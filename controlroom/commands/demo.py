@@ -59,12 +59,16 @@ def run(args: argparse.Namespace) -> int:
     field = _demo_file("field.json")
     if field is not None:
         place = json.loads(field.read_text(encoding="utf-8")).get("places", {}).get("valhalla")
-        valhalla = tuple(place) if place else None
+        if place:
+            from controlroom.radio.battle import to_latlon_e7
+
+            lat, lon = to_latlon_e7(ORIGIN, *place)         # the simulator's own placing of the field's metres
+            valhalla = (lat / 1e7, lon / 1e7)
     try:
         return run_window(
             str(db), [p.name for p in ports], title="demo battle", map_image=_demo_file("field.png"),
-            origin=ORIGIN, valhalla_xy=valhalla, speed=args.speed, quit_after=args.quit_after,
-            screenshot=args.screenshot, night=args.night,
+            valhalla=valhalla, speed=args.speed, quit_after=args.quit_after,
+            screenshot=args.screenshot, night=args.night, remember_ports=False,
             before_start=lambda core, _w: core.scenario_start_requested.emit("Demo battle", True, 900.0),
         )
     finally:

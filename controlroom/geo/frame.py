@@ -48,7 +48,7 @@ class MapFrame:
         if not (math.isfinite(lat0) and math.isfinite(lon0)) or not -85.0 < lat0 < 85.0:
             raise ValueError(f"the map's centre must be a latitude between 85 S and 85 N, not {lat0}")
         self.lat0 = float(lat0)
-        self.lon0 = (float(lon0) + 180.0) % 360.0 - 180.0
+        self.lon0 = float(lon0) if -180.0 <= lon0 <= 180.0 else (float(lon0) + 180.0) % 360.0 - 180.0
         self.crs = CRS.from_proj4(f"+proj=tmerc +lat_0={self.lat0!r} +lon_0={self.lon0!r} +k=1 +x_0=0 +y_0=0 "
                                   "+datum=WGS84 +units=m +no_defs +type=crs")
         self._to = Transformer.from_crs(WGS84, self.crs, always_xy=True)

@@ -53,6 +53,10 @@ def save_map(store: GameStore, path: str | os.PathLike, kind: str, crs_wkt: str,
     values = dict(name=path.name[:255], kind=kind, crs=crs_wkt, world=json.dumps([float(v) for v in world]),
                   width=int(width), height=int(height), sha256=hashlib.sha256(data).hexdigest(), data=data,
                   added=int(time.time() * 1000))
+    kept = current_map(store)
+    if kept is not None and (kept.sha256, kept.crs, kept.world, kept.kind) == (
+            values["sha256"], crs_wkt, tuple(float(v) for v in world), kind):
+        return kept                     # the same map, placed the same way: kept once
     try:
         with store.engine.begin() as conn:
             new_id = conn.execute(sa.insert(MAPS).values(**values).returning(MAPS.c.id)).scalar_one()

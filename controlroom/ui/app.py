@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -10,12 +11,12 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from controlroom.core.radio_link import RadioBridge
 from controlroom.core.thread import CoreThread
+from controlroom.geo.frame import MapFrame
 from controlroom.store.engine import GAME_SUFFIX, data_dir, database_url
-from controlroom.ui.geo import LocalProjection
 from controlroom.ui.main_window import MainWindow, setup_logging
 
-DEFAULT_ORIGIN = (58.38, 26.72)
 RECENT_KEY = "games/recent"
+log = logging.getLogger(__name__)
 
 
 def application() -> QApplication:
@@ -63,29 +64,69 @@ def ask_for_game() -> str | None:
     return path or None
 
 
+def kept_with_game(db: str | Path, ports: list[str], remember_ports: bool = True):
+    """The game's own map (as a MapSource, or None) and gateway ports; ``ports`` given are kept for next time.
+
+    Returns (map source or None, ports to open, a problem in words or '').
+    """
+    from controlroom.geo.source import MapError, restore_map
+    from controlroom.store.errors import StoreError
+    from controlroom.store.game import GameStore
+    from controlroom.store.maps import current_map, map_file, save_ports, stored_ports
+
+    try:
+        with GameStore.open(db) as store:
+            if ports and remember_ports:
+                save_ports(store, ports)
+            elif not ports:
+                ports = stored_ports(store)
+                if ports:
+                    log.info("gateways kept with the game: %s", ", ".join(ports))
+            kept = current_map(store)
+            if kept is None:
+                return None, ports, ""
+            path = map_file(store, kept, data_dir() / "maps")
+        return restore_map(path, kept.kind, kept.width, kept.height, kept.world, kept.crs, store.where), ports, ""
+    except (StoreError, MapError, OSError) as exc:
+        log.warning("the game's map or ports could not be read: %s", exc)
+        return None, ports, str(exc)
+
+
 def run_window(
     db: str,
     ports: list[str],
     *,
     title: str = "",
     map_image: str | Path | None = None,
-    origin: tuple[float, float] = DEFAULT_ORIGIN,
-    valhalla_xy: tuple[float, float] | None = None,
+    origin: tuple[float, float] | None = None,
+    valhalla: tuple[float, float] | None = None,
     speed: float | None = None,
     quit_after: float | None = None,
     screenshot: str | None = None,
     night: bool = False,
     desk: str = "map",
     before_start=None,
+    remember_ports: bool = True,
 ) -> int:
-    """Open a game in the window, with its gateways; returns when the window is closed."""
+    """Open a game in the window, with its gateways and its map; returns when the window is closed.
+
+    The map and the gateway ports are kept with the game: given here, they
+    are stored; not given, the game's own are used.  ``origin`` (deprecated)
+    only centres the drawing frame of a game without a map.
+    """
     app = application()
     url = database_url(db)
+    kept_map, ports, problem = kept_with_game(db, list(ports), remember_ports)
     core = CoreThread(url, None, speed=speed)
     radio = RadioBridge(core, ports) if ports else None
-    window = MainWindow(core, LocalProjection(*origin), title or Path(str(db)).stem, valhalla_xy)
+    window = MainWindow(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
     if map_image is not None:
-        window.map.load_background(map_image)
+        window.open_map_file(str(map_image))
+    elif kept_map is not None:
+        window.show_map(kept_map)
+    if problem:
+        window.status.setText(QCoreApplication.translate("app", "The game's map could not be opened: {error}").format(
+            error=problem))
     if radio is not None:
         core.loaded.connect(lambda _d: radio.start())
     if night:

@@ -1,4 +1,4 @@
-"""Game, Export report: the post-game report as PDF and CSV, with progress and a Cancel button.
+"""Game, Export report (PDF and CSV) and Export for GIS (GeoJSON, GPX, KML), with progress and Cancel.
 
 Reading and folding the log (the long part of a big game) and writing the CSV
 files run in a thread of their own, on a connection of their own to the game;
@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, QThread, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QHBoxLayout, QLineEdit, QMessageBox, QProgressDialog, QPushButton,
+                               QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog, QPushButton,
                                QWidget)
 
 from controlroom.report.model import Report, ReportCancelled, UnknownScenario
@@ -22,6 +22,7 @@ from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
 
 FOLDER_KEY = "reports/folder"
+GIS_FILE_KEY = "reports/gis_file"
 
 
 class _Gather(QThread):
@@ -238,6 +239,171 @@ class ExportDialog(QDialog):
 
     def reject(self) -> None:
         self._stop_jobs()
+        super().reject()
+
+
+class _GisJob(QThread):
+    """Reads the game, folds it into map layers and writes the GIS file."""
+
+    progressed = Signal(int, int)
+    written = Signal(str, object)           # path, counts
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, db: str, scenario: str | None, path: Path, fmt: str) -> None:
+        super().__init__()
+        self.setObjectName("controlroom-gis-export")
+        self.db, self.scenario, self.path, self.fmt = db, scenario, path, fmt
+        self.cancel = threading.Event()
+
+    def _progress(self, done: int, total: int) -> bool:
+        self.progressed.emit(done, total)
+        return not self.cancel.is_set()
+
+    def run(self) -> None:
+        from controlroom.geo.gis import write_gis
+        from controlroom.report.gis import load_gis
+        from controlroom.store.game import GameStore
+
+        try:
+            with GameStore.open(self.db, create=False) as store:
+                layers = load_gis(store, self.scenario, self._progress)
+            if self.cancel.is_set():
+                raise ReportCancelled()
+            write_gis(layers, self.path, self.fmt)
+        except ReportCancelled:
+            self.cancelled.emit()
+        except (StoreError, UnknownScenario) as exc:
+            self.failed.emit(str(exc))
+        except OSError as exc:
+            self.failed.emit(f"{self.path}: {exc.strerror or exc}")
+        else:
+            self.written.emit(str(self.path), {**layers.counts(), "unplaced": len(layers.unplaced)})
+
+
+class GisExportDialog(QDialog):
+    """The battle for QGIS or Google Earth: which file, which format, which scenario."""
+
+    def __init__(self, db: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from controlroom.geo.gis import SUFFIX
+
+        self.db = db
+        self.suffix = SUFFIX
+        self.setWindowTitle(self.tr("Export for GIS"))
+        self.format = QComboBox()
+        for fmt, title in (("geojson", self.tr("GeoJSON (QGIS)")), ("kml", self.tr("KML (Google Earth)")),
+                           ("gpx", self.tr("GPX (GPS tools)"))):
+            self.format.addItem(title, fmt)
+        start = QSettings().value(GIS_FILE_KEY) or str(data_dir() / "reports" / f"{Path(str(db)).stem}.geojson")
+        self.file = QLineEdit(str(start))
+        self.format.setCurrentIndex(max(0, self.format.findData(Path(str(start)).suffix.lstrip(".") or "geojson")))
+        self.format.currentIndexChanged.connect(self._format_changed)
+        browse = QPushButton(self.tr("Choose…"))
+        browse.clicked.connect(self._choose_file)
+        row = QHBoxLayout()
+        row.addWidget(self.file, 1)
+        row.addWidget(browse)
+        self.scenario = QComboBox()
+        self.scenario.addItem(self.tr("The whole game"), None)
+        for name in _scenario_names(db):
+            self.scenario.addItem(self.tr("Scenario: {name}").format(name=name), name)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Format"), self.format)
+        form.addRow(self.tr("File"), row)
+        form.addRow(self.tr("Export"), self.scenario)
+        form.addRow(QLabel(self.tr("Tracks of every group, marshal and siege engine; casualties where their marshal "
+                                   "or their group was; STOPPs; siege engine reports.")))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.export_button = self.buttons.addButton(self.tr("Export"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.accepted.connect(self.start)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.job: _GisJob | None = None
+        self.progress: QProgressDialog | None = None
+        self.message_box: QMessageBox | None = None
+        self.result_path: Path | None = None
+        self.error = ""
+
+    @Slot()
+    def _format_changed(self) -> None:
+        path = Path(self.file.text())
+        self.file.setText(str(path.with_suffix(self.suffix[self.format.currentData()])))
+
+    @Slot()
+    def _choose_file(self) -> None:
+        fmt = self.format.currentData()
+        path, _ = QFileDialog.getSaveFileName(self, self.windowTitle(), self.file.text(),
+                                              f"{self.format.currentText()} (*{self.suffix[fmt]})")
+        if path:
+            self.file.setText(path)
+
+    @Slot()
+    def start(self) -> None:
+        path = Path(self.file.text()).expanduser()
+        if not path.name:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        QSettings().setValue(GIS_FILE_KEY, str(path))
+        self.export_button.setEnabled(False)
+        self.result_path, self.error = None, ""
+        self.progress = QProgressDialog(self.tr("Reading the game…"), self.tr("Cancel"), 0, 100, self)
+        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setMinimumDuration(0)
+        self.job = _GisJob(self.db, self.scenario.currentData(), path, self.format.currentData())
+        self.job.progressed.connect(lambda done, total: self.progress and total and self.progress.setValue(
+            min(99, 100 * done // total)))
+        self.progress.canceled.connect(self.job.cancel.set)
+        self.job.written.connect(self._on_written)
+        self.job.failed.connect(self._on_failed)
+        self.job.finished.connect(self._finish)
+        self.job.start()
+
+    @Slot(str, object)
+    def _on_written(self, path: str, counts: dict) -> None:
+        self.result_path = Path(path)
+        self.counts = counts
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.error = message
+
+    @Slot()
+    def _finish(self) -> None:
+        if self.progress is not None:
+            self.progress.reset()
+            self.progress.deleteLater()
+            self.progress = None
+        self.job = None
+        self.export_button.setEnabled(True)
+        if self.error:
+            text = self.tr("The file could not be written: {error}").format(error=self.error)
+            icon = QMessageBox.Icon.Warning
+        elif self.result_path is not None:
+            c = self.counts
+            text = self.tr("Written {path}: {tracks} tracks, {casualties} casualties, {stopps} STOPPs, "
+                           "{siege} siege engine reports.").format(path=self.result_path, tracks=c["tracks"],
+                                                                  casualties=c["casualty"], stopps=c["stopp"],
+                                                                  siege=c["siege"])
+            if c["unplaced"]:
+                text += " " + self.tr("{n} events had no position to put them at.").format(n=c["unplaced"])
+            icon = QMessageBox.Icon.Information
+        else:
+            return
+        self.message_box = QMessageBox(icon, self.windowTitle(), text, QMessageBox.StandardButton.Ok, self)
+        self.message_box.open()
+
+    def _stop(self) -> None:
+        if self.job is not None:
+            self.job.cancel.set()
+            self.job.wait(30_000)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self._stop()
+        super().closeEvent(event)
+
+    def reject(self) -> None:
+        self._stop()
         super().reject()
 
 

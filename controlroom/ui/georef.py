@@ -1,8 +1,9 @@
-"""Georeference a map image by clicking control points and typing their GPS coordinates.
+"""Placing a map: click points with known GPS positions (least squares in the field's UTM zone), or name its CRS.
 
-The fit is an affine in the local metres of a :class:`LocalProjection`; OK writes
-it as a world file beside the image (foo.png -> foo.pgw, foo.jpg -> foo.jgw,
-anything else -> foo.wld), which :func:`controlroom.ui.geo.world_file_for` finds.
+OK writes a world file (foo.png -> foo.pgw), foo.prj and GDAL's
+foo.png.aux.xml beside the image, in the UTM zone of the points, so that
+QGIS and GDAL open the image in place too.  A map whose coordinate system
+nothing names is never guessed (controlroom.ui.map_open asks).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import math
 import os
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
@@ -34,39 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from controlroom.ui.geo import LocalProjection, WorldFile, affine_from_control_points
+from controlroom.geo.calibrate import Calibration, calibrate, save_calibration
+from controlroom.geo.worldfile import WorldFile, sidecar_path, write_world_file
 
 __all__ = ["write_world_file", "sidecar_path", "GeorefDialog"]
 
-_SIDECAR = {".png": ".pgw", ".jpg": ".jgw", ".jpeg": ".jgw"}
-
 # Table columns.
 COL_PIXEL_X, COL_PIXEL_Y, COL_LAT, COL_LON, COL_ERROR = range(5)
-
-
-def sidecar_path(image_path: str | os.PathLike) -> Path:
-    """Where the world file for an image is saved: foo.png -> foo.pgw, foo.jpg -> foo.jgw, else foo.wld."""
-    image_path = Path(image_path)
-    return image_path.with_suffix(_SIDECAR.get(image_path.suffix.lower(), ".wld"))
-
-
-def write_world_file(path: str | os.PathLike, wf: WorldFile) -> Path:
-    """Write ``wf`` as a six-line world file (A, D, B, E, C, F), one number a line, full precision.
-
-    ``repr`` of a float round-trips exactly, so :func:`read_world_file` reads the
-    same values back.  The file is written beside the target and renamed into
-    place, so a failed write never leaves half a world file.
-    """
-    path = Path(path)
-    text = "".join(f"{float(v)!r}\n" for v in wf.as_lines())
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text, encoding="ascii", newline="\n")
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
 
 
 def _parse_degrees(text: str) -> float | None:
@@ -107,7 +81,7 @@ class _ImageView(QGraphicsView):
 
 
 class GeorefDialog(QDialog):
-    """Click points on a map image, type their latitude/longitude, save a world file.
+    """Click points on a map image, type their latitude/longitude, save a world file, .prj and .aux.xml.
 
     Pixel positions use the world-file convention: (0, 0) is the centre of the
     top-left pixel.  The logic is usable without clicking: :meth:`add_point`,
@@ -115,12 +89,10 @@ class GeorefDialog(QDialog):
     :meth:`residual_m` and :meth:`save`.
     """
 
-    def __init__(self, image_path: str | os.PathLike, projection: LocalProjection,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, image_path: str | os.PathLike, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._image_path = Path(image_path)
-        self._projection = projection
-        self._result: WorldFile | None = None
+        self._result: Calibration | None = None
         self._saved: Path | None = None
         self._markers: list[tuple[QGraphicsEllipseItem, QGraphicsSimpleTextItem]] = []
 
@@ -152,7 +124,8 @@ class GeorefDialog(QDialog):
         self.hint_label = QLabel(self.tr(
             "Click a spot on the image you can find on the ground, then type its "
             "latitude and longitude in decimal degrees (e.g. 58.3781, 26.7290). "
-            "Three points are needed; more give a check of the fit."), self)
+            "Three points are needed; more are fitted by least squares, and each point's error shows "
+            "which one was clicked or typed wrong."), self)
         self.hint_label.setWordWrap(True)
         self.residual_label = QLabel(self)
         self.message_label = QLabel(self)
@@ -287,7 +260,7 @@ class GeorefDialog(QDialog):
     # --------------------------------------------------------------------- fit
 
     def _control_points(self) -> tuple[list[tuple[float, float]], list[tuple[float, float]], list[int], str]:
-        """(pixels, local metres, row indices, problem message or '') of the points with coordinates."""
+        """(pixels, (lat, lon) pairs, row indices, problem message or '') of the points with coordinates."""
         pixels, worlds, rows = [], [], []
         for index in range(self.table.rowCount()):
             lat_text = self.table.item(index, COL_LAT).text().strip()
@@ -304,80 +277,81 @@ class GeorefDialog(QDialog):
                     "Point {n}: latitude must be between -90 and 90 and longitude "
                     "between -180 and 180 (check they are not swapped).").format(n=index + 1)
             pixels.append(self.pixel(index))
-            worlds.append(self._projection.to_local(lat, lon))
+            worlds.append((lat, lon))
             rows.append(index)
         return pixels, worlds, rows, ""
 
-    def _evaluate(self) -> tuple[WorldFile | None, float | None, str, list[int], np.ndarray | None]:
-        pixels, worlds, rows, problem = self._control_points()
+    def _evaluate(self) -> tuple[Calibration | None, str, list[int]]:
+        pixels, latlons, rows, problem = self._control_points()
         if problem:
-            return None, None, problem, [], None
+            return None, problem, []
         if len(pixels) < 3:
-            return None, None, self.tr(
+            return None, self.tr(
                 "{n} of 3 points have coordinates: add {more} more.").format(
-                    n=len(pixels), more=3 - len(pixels)), rows, None
+                    n=len(pixels), more=3 - len(pixels)), rows
         try:
-            wf = affine_from_control_points(pixels, worlds)
+            return calibrate(pixels, latlons), "", rows
         except ValueError:
-            return None, None, self.tr(
+            return None, self.tr(
                 "The points lie on (or close to) one line, so the image cannot be placed. "
-                "Pick points spread out in a wide triangle."), rows, None
-        px = np.asarray(pixels, dtype=float)
-        wd = np.asarray(worlds, dtype=float)
-        fx, fy = wf.pixel_to_world(px[:, 0], px[:, 1])
-        errors = np.hypot(wd[:, 0] - fx, wd[:, 1] - fy)
-        residual = 0.0 if len(pixels) == 3 else float(np.sqrt(np.mean(errors ** 2)))
-        return wf, residual, "", rows, errors
+                "Pick points spread out in a wide triangle."), rows
 
     def fit(self) -> WorldFile | None:
-        """The affine pixel -> local metres from the points with coordinates, or None (see :meth:`message`)."""
+        """The world file (pixel centres -> UTM metres) from the points with coordinates, or None (see :meth:`message`)."""
+        cal = self._evaluate()[0]
+        return cal.world if cal is not None else None
+
+    def calibration(self) -> Calibration | None:
+        """The fit with its coordinate system and each point's residual, or None."""
         return self._evaluate()[0]
 
     def residual_m(self) -> float | None:
         """RMS distance in metres between typed and fitted positions; 0 for exactly 3 points."""
-        return self._evaluate()[1]
+        cal = self._evaluate()[0]
+        return cal.rms_m if cal is not None else None
 
     def message(self) -> str:
         """Why there is no fit yet ('' when there is one)."""
-        return self._evaluate()[2]
+        return self._evaluate()[1]
 
     def _refresh(self) -> None:
-        wf, residual, problem, rows, errors = self._evaluate()
+        cal, problem, rows = self._evaluate()
         self.table.blockSignals(True)
         try:
             for index in range(self.table.rowCount()):
                 self.table.item(index, COL_ERROR).setText("")
-            if errors is not None and len(rows) > 3:
-                for index, error in zip(rows, errors):
+            if cal is not None and len(rows) > 3:
+                for index, error in zip(rows, cal.residuals_m):
                     self.table.item(index, COL_ERROR).setText(f"{error:.1f}")
         finally:
             self.table.blockSignals(False)
-        if residual is None:
+        if cal is None:
             self.residual_label.setText(self.tr("Fit error: needs 3 points with coordinates"))
         elif len(rows) == 3:
             self.residual_label.setText(self.tr(
                 "Fit error: 0 m (3 points fit exactly; add a 4th to check them)"))
         else:
-            self.residual_label.setText(self.tr("Fit error: {rms:.1f} m RMS over {n} points").format(
-                rms=residual, n=len(rows)))
+            self.residual_label.setText(self.tr(
+                "Fit error: {rms:.1f} m RMS over {n} points; point {worst} is furthest off ({most:.1f} m)").format(
+                rms=cal.rms_m, n=len(rows), worst=rows[cal.worst] + 1, most=max(cal.residuals_m)))
         self.message_label.setText(problem)
         self.remove_button.setEnabled(self.table.rowCount() > 0)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(wf is not None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(cal is not None)
 
     # -------------------------------------------------------------------- save
 
     def save(self) -> Path:
-        """Write the fitted world file beside the image and return its path.
+        """Write the world file, .prj and .aux.xml beside the image; returns the world file's path.
 
         Raises ValueError (with the user-facing message) when there is no fit,
-        and OSError when the file cannot be written.
+        and OSError when the files cannot be written.
         """
-        wf, _, problem, _, _ = self._evaluate()
-        if wf is None:
+        cal, problem, _ = self._evaluate()
+        if cal is None:
             raise ValueError(problem)
-        path = write_world_file(sidecar_path(self._image_path), wf)
-        self._result, self._saved = wf, path
-        return path
+        written = save_calibration(self._image_path, cal)
+        self._result, self._saved = cal, written[0]
+        return written[0]
 
     def accept(self) -> None:
         try:
@@ -392,7 +366,11 @@ class GeorefDialog(QDialog):
         super().accept()
 
     def result_world_file(self) -> WorldFile | None:
-        """The saved world file (local metres of the projection), or None before OK."""
+        """The saved world file (UTM metres of :meth:`result_calibration`'s zone), or None before OK."""
+        return self._result.world if self._result is not None else None
+
+    def result_calibration(self) -> Calibration | None:
+        """The saved fit, with its coordinate system and residuals, or None before OK."""
         return self._result
 
     def saved_path(self) -> Path | None:

@@ -14,7 +14,7 @@ from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
 from controlroom.store.engine import data_dir
 from controlroom.ui.desk_common import DeskSwitch
-from controlroom.ui.geo import LocalProjection
+from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_layers import MapLayers
 from controlroom.ui.map_view import MapView
 from controlroom.ui.timer_owner import TimerOwnerLabel
@@ -25,13 +25,13 @@ log = logging.getLogger(__name__)
 class MainWindow(QMainWindow):
     """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
 
-    def __init__(self, core: CoreThread, projection: LocalProjection, title: str = "",
-                 valhalla_xy: tuple[float, float] | None = None) -> None:
+    def __init__(self, core: CoreThread, projection: MapFrame | None = None, title: str = "",
+                 valhalla: tuple[float, float] | None = None) -> None:
         super().__init__()
         self.core = core
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
         self.map = MapView(projection=projection)
-        self.layers = MapLayers(self.map, projection, valhalla_xy)
+        self.layers = MapLayers(self.map, projection, valhalla)
         self.status = QLabel(self.tr("Opening the game…"))
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
@@ -109,25 +109,75 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def place_map_image(self) -> None:
-        """Any image of the field, placed by clicking three points whose GPS coordinates are known."""
-        from PySide6.QtWidgets import QFileDialog, QMessageBox
+        """View, Place a map: an image with its world file, a GeoTIFF or MBTiles; kept with the game.
 
-        from controlroom.ui.georef import GeorefDialog
-        from controlroom.ui.geo import world_file_for
+        An image nothing places is placed by clicking three points; a map whose
+        coordinate system nothing names asks for it, with the likely ones first.
+        """
+        from PySide6.QtWidgets import QFileDialog
 
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Map image"), "",
-                                              self.tr("Images (*.png *.jpg *.jpeg *.tif *.bmp)"))
-        if not path:
-            return
+        from controlroom.ui.map_open import MAP_FILTER
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Map of the field"), "",
+                                              self.tr("Maps ({patterns})").format(patterns=MAP_FILTER))
+        if path:
+            self.open_map_file(path)
+
+    def open_map_file(self, path: str) -> bool:
+        """Show a map file on the live map and keep it in the game; False when it was not shown."""
+        from controlroom.ui.map_open import open_map_interactively
+
+        source = open_map_interactively(self, path, self.field_centre())
+        return source is not None and self.show_map(source, keep=True)
+
+    def field_centre(self) -> tuple[float, float] | None:
+        """Where the field is, by its positions so far (for the likely coordinate systems of a map)."""
+        frame = self.map.projection
+        return (frame.lat0, frame.lon0) if frame is not None else None
+
+    def show_map(self, source, keep: bool = False) -> bool:
+        """Put a map on the live map (and, with ``keep``, into the game, so that it opens with it)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from controlroom.geo.source import MapError
+
         try:
-            if world_file_for(path) is None:
-                dialog = GeorefDialog(path, self.layers.projection, self)
-                if not dialog.exec():
-                    return
-            self.map.load_background(path)
-            self.map.fit_to_field()
-        except (OSError, ValueError) as exc:
-            QMessageBox.warning(self, self.tr("Map image"), self.tr("The image could not be placed: {error}").format(error=exc))
+            self.map.set_map(source)
+        except (OSError, MapError, ValueError) as exc:
+            QMessageBox.warning(self, self.tr("Map"), self.tr("The map cannot be shown: {error}").format(error=exc))
+            return False
+        self.map.fit_to_field()
+        if keep:
+            self.keep_map(source)
+        return True
+
+    def keep_map(self, source) -> None:
+        """Store the map and its georeference in the game (Open recent and --db bring it back)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        from controlroom.store.errors import StoreError
+        from controlroom.store.game import GameStore
+        from controlroom.store.maps import save_map
+
+        try:
+            with GameStore.open(self.core.worker.db, create=False) as store:
+                save_map(store, source.path, source.kind, source.crs.to_wkt(), source.world.as_lines(),
+                         source.width, source.height)
+        except StoreError as exc:
+            QMessageBox.warning(self, self.tr("Map"), self.tr(
+                "The map is shown, but it could not be kept with the game: {error}").format(error=exc))
+            return
+        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=source.path.name))
+
+    @Slot()
+    def export_gis(self) -> None:
+        """Game, Export for GIS: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML."""
+        from controlroom.ui.export_dialog import GisExportDialog
+
+        dialog = GisExportDialog(self.core.worker.db, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.gis_dialog = dialog
 
     @Slot()
     def _fill_recent(self) -> None:
@@ -181,13 +231,16 @@ class MainWindow(QMainWindow):
         export_action = QAction(self.tr("&Export report…"), self, shortcut=QKeySequence("Ctrl+E"))
         export_action.triggered.connect(self.export_report)
         game.addAction(export_action)
+        gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
+        gis_action.triggered.connect(self.export_gis)
+        game.addAction(gis_action)
         game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         game.addAction(quit_action)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
-        place = QAction(self.tr("&Place a map image…"), self)
+        place = QAction(self.tr("&Place a map (image, GeoTIFF, MBTiles)…"), self)
         place.triggered.connect(self.place_map_image)
         view.addAction(place)
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))

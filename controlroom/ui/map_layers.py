@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import collections
 
+import numpy as np
+
 from controlroom.game.views import StateDelta
-from controlroom.ui.geo import LocalProjection
+from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_view import MapView
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -16,11 +18,12 @@ SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", 
 class MapLayers:
     """Keeps the latest field reports and pushes them into a MapView's layers."""
 
-    def __init__(self, view: MapView, projection: LocalProjection, valhalla_xy: tuple[float, float] | None = None,
-                 trail_minutes: float = 10.0):
+    def __init__(self, view: MapView, projection: MapFrame | None = None,
+                 valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0):
         self.view = view
-        self.projection = projection
-        self.valhalla_xy = valhalla_xy
+        if projection is not None and view.projection is None:
+            view.projection = projection
+        self.valhalla = valhalla                    # (lat, lon) of Valhalla, if the organisers gave it
         self.devices: dict[str, dict] = {}
         self.side_of_group: dict[str, str] = {}
         self.side_colour: dict[str, str] = {}
@@ -30,6 +33,19 @@ class MapLayers:
         self.unacknowledged: set[str] = set()      # STOPPs whose alarm no game master has acknowledged
         self.trail_ms = trail_minutes * 60_000
         self._trails: dict[str, collections.deque] = {}    # source -> (t, x, y) of its recent positions
+
+    @property
+    def projection(self) -> MapFrame | None:
+        """The map's frame: the map's, or (without a map) one centred on the first positions reported."""
+        return self.view.projection
+
+    def _frame(self, lats, lons) -> MapFrame | None:
+        if self.view.projection is None and len(lats):
+            try:
+                self.view.projection = MapFrame.around(lats, lons)
+            except ValueError:
+                return None
+        return self.view.projection
 
     def set_devices(self, devices: dict[str, dict]) -> None:
         self.devices = dict(devices)
@@ -76,9 +92,17 @@ class MapLayers:
         positions = field.get("positions", {})
         groups, marshals, trackers, siege = [], [], [], []
         where_group: dict[str, tuple[float, float]] = {}
-        for source, (_t, lat, lon, battery, _fix) in positions.items():
+        stopp_ll = list(self.stopps.values())
+        lats = [p[1] for p in positions.values()] + [s[0] for s in stopp_ll]
+        lons = [p[2] for p in positions.values()] + [s[1] for s in stopp_ll]
+        frame = self._frame(lats, lons)
+        if frame is None:
+            return                  # nothing to place yet, nor any map
+        xs, ys = frame.to_local(np.asarray(lats, dtype=float), np.asarray(lons, dtype=float))
+        xs, ys = np.atleast_1d(xs), np.atleast_1d(ys)
+        for i, (source, (_t, lat, lon, battery, _fix)) in enumerate(positions.items()):
             info = self.devices.get(source, {})
-            x, y = self.projection.to_local(lat, lon)
+            x, y = float(xs[i]), float(ys[i])
             self._trail(source, _t, x, y)
             if info.get("group"):
                 where_group[info["group"]] = (x, y)
@@ -101,20 +125,22 @@ class MapLayers:
         self._set("casualties", self._casualties(where_group))
         self._set("trails", self._trail_points())
         stopps = []
-        for sid, (lat, lon, reason) in self.stopps.items():
-            x, y = self.projection.to_local(lat, lon)
-            stopps.append((x, y, "#ff0000", f"STOPP {sid} ({reason})"))
+        for k, (sid, (_lat, _lon, reason)) in enumerate(self.stopps.items()):
+            i = len(positions) + k
+            stopps.append((float(xs[i]), float(ys[i]), "#ff0000", f"STOPP {sid} ({reason})"))
         self._set("stopp", stopps)
-        if self.valhalla_xy is not None:
+        if self.valhalla is not None:
             per_side = ", ".join(f"{side} {c.get('dead', 0)} dead ({c.get('in_valhalla', 0)} here)"
                                  for side, c in getattr(self, "_sides", {}).items())
-            self._set("valhalla", [(*self.valhalla_xy, "#444444", f"Valhalla: {per_side}")])
+            vx, vy = frame.to_local(*self.valhalla)
+            self._set("valhalla", [(vx, vy, "#444444", f"Valhalla: {per_side}")])
 
     def where(self, event) -> tuple[float, float] | None:
         """Map position of an event: its own latitude and longitude, or where its character's group is."""
         d = event.data
         if d.get("lat") is not None and d.get("lon") is not None:
-            return self.projection.to_local(d["lat"], d["lon"])
+            frame = self._frame([d["lat"]], [d["lon"]])
+            return frame.to_local(d["lat"], d["lon"])
         group = self._conditions.get(d.get("badge"), (None,))[0] if d.get("badge") else None
         for source, info in self.devices.items():
             if (info.get("group") == group and group) or source == event.source:

@@ -1,4 +1,4 @@
-"""The live map: a pyqtgraph view in local metres with a georeferenced background and marker layers."""
+"""The live map: a pyqtgraph view in the field's metres (MapFrame) with a georeferenced map and marker layers."""
 
 from __future__ import annotations
 
@@ -10,11 +10,17 @@ from typing import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QImage, QPen, QTransform
+from PySide6.QtGui import QAction, QBrush, QColor, QImage, QImageReader, QPen, QTransform
 
-from controlroom.ui.geo import LocalProjection, WorldFile, read_world_file, world_file_for
+from controlroom.geo.frame import MapFrame
+from controlroom.geo.placement import Piece, place_pieces
+from controlroom.geo.source import MapError, MapSource, open_map
+from controlroom.geo.worldfile import WorldFile
 
-__all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array"]
+__all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
+
+#: The largest map image shown whole (MB of pixels, 4 bytes each); larger maps belong in MBTiles.
+IMAGE_LIMIT_MB = 1024
 
 #: Layer names in drawing order, bottom first.
 LAYER_NAMES = ("trails", "valhalla", "casualties", "stopp", "siege", "trackers", "groups", "marshals")
@@ -47,6 +53,26 @@ def qtransform_for(world: WorldFile) -> QTransform:
     return QTransform(a, d, b, e, c - (a + b) / 2.0, f - (d + e) / 2.0)
 
 
+def qtransform_for_piece(piece: Piece) -> QTransform:
+    """The QTransform taking a piece's image item coordinates (pixel corners) to frame metres."""
+    a, b, c, d, e, f = piece.affine
+    return QTransform(a, d, b, e, c, f)
+
+
+def read_map_image(path: str | os.PathLike) -> QImage:
+    """Decode a map image (PNG, JPEG, TIFF/GeoTIFF with Qt's TIFF plugin ...); OSError says why it cannot be."""
+    reader = QImageReader(str(path))
+    size = reader.size()
+    if size.isValid() and size.width() * size.height() * 4 > IMAGE_LIMIT_MB * 2**20:
+        raise OSError(f"{Path(path).name} is {size.width()} x {size.height()} pixels, too large to show whole: "
+                      "make MBTiles of it (QGIS: Generate XYZ tiles (MBTiles)) or cut it to the field")
+    QImageReader.setAllocationLimit(IMAGE_LIMIT_MB)
+    image = reader.read()
+    if image.isNull():
+        raise OSError(f"{Path(path).name}: the image cannot be decoded ({reader.errorString()})")
+    return image
+
+
 def qimage_to_array(image: QImage) -> np.ndarray:
     """A (height, width, 4) uint8 RGBA copy of a QImage, row 0 at the top."""
     rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
@@ -70,7 +96,7 @@ class _Layer:
 
 
 class MapView(pg.PlotWidget):
-    """The battlefield in metres east/north of a local origin.
+    """The battlefield in metres east/north of the field's centre (a :class:`MapFrame`).
 
     Data arrives through :meth:`set_layer` at any rate; a timer repaints the
     layers that changed at most :data:`PAINT_HZ` times a second, with one
@@ -80,15 +106,16 @@ class MapView(pg.PlotWidget):
     #: A marker was clicked: (layer name, index into the arrays last given to set_layer).
     point_clicked = Signal(str, int)
 
-    def __init__(self, parent=None, *, projection: LocalProjection | None = None,
+    def __init__(self, parent=None, *, projection: MapFrame | None = None,
                  paint_hz: float = PAINT_HZ) -> None:
         super().__init__(parent)
+        #: The drawing frame (metres around the field's centre); set by the map, or by the first positions.
         self.projection = projection
         self._brushes: dict[int, QBrush] = {}
         self._no_pen = QPen(Qt.PenStyle.NoPen)
-        self._background: pg.ImageItem | None = None
-        self._background_world: WorldFile | None = None
-        self._background_size: tuple[int, int] = (0, 0)
+        self._pieces: list[tuple[Piece, pg.ImageItem]] = []
+        self._tiles = None                      # a TileLayer for MBTiles
+        self._source: MapSource | None = None
 
         plot = self.getPlotItem()
         plot.setAspectLocked(True)
@@ -204,7 +231,7 @@ class MapView(pg.PlotWidget):
     def set_layer_geographic(self, name: str, lats, lons, **kwargs) -> None:
         """Like :meth:`set_layer` with GPS degrees, projected by :attr:`projection`."""
         if self.projection is None:
-            raise RuntimeError("MapView has no LocalProjection: set view.projection first")
+            raise RuntimeError("MapView has no MapFrame: set view.projection first")
         xs, ys = self.projection.to_local(np.asarray(lats, float), np.asarray(lons, float))
         self.set_layer(name, xs, ys, **kwargs)
 
@@ -286,64 +313,121 @@ class MapView(pg.PlotWidget):
     # ---- background ---------------------------------------------------------------------
 
     def set_background(self, image: QImage, world: WorldFile) -> None:
-        """Show an image placed by a world file (or control-point affine) in local metres."""
+        """Show an image placed by a world file (or control-point affine) already in frame metres."""
         if image.isNull():
             raise ValueError("background image is empty")
         self.clear_background()
-        item = pg.ImageItem(axisOrder="row-major")
-        item.setImage(qimage_to_array(image), autoLevels=False)
-        item.setTransform(qtransform_for(world))
-        item.setZValue(-100)
-        self._vb.addItem(item, ignoreBounds=True)
-        self._background = item
-        self._background_world = world
-        self._background_size = (image.width(), image.height())
+        x0, a, b, y0, d, e = world.geotransform()
+        piece = Piece(0, 0, image.width(), image.height(), (a, b, x0, d, e, y0), 0.0)
+        self._add_pieces(qimage_to_array(image), [piece])
+
+    def set_map(self, source: MapSource, image: QImage | None = None) -> None:
+        """Show a georeferenced map: its pixels put where pyproj puts them, in pieces within a quarter pixel.
+
+        MBTiles are shown as tiles at the zoom in view.  Without a frame yet,
+        the map's centre becomes the frame's centre.
+        """
+        if source.crs is None:
+            raise MapError(f"{source.path.name}: its coordinate system is not known")
+        if self.projection is None:
+            self.projection = MapFrame(*source.centre())
+        frame = self.projection
+        if source.kind == "mbtiles":
+            from controlroom.ui.map_tiles import TileLayer
+
+            self.clear_background()
+            self._tiles = TileLayer(self._vb, source, frame)
+            self._source = source
+            self._tiles.update()
+            return
+        if image is None:
+            image = read_map_image(source.path)
+        if (image.width(), image.height()) != (source.width, source.height):
+            raise MapError(f"{source.path.name}: the image is {image.width()} x {image.height()} pixels, but its "
+                           f"georeference is for {source.width} x {source.height}")
+        pieces = place_pieces(lambda c, r: frame.from_crs(source.crs, *source.corner_to_crs(c, r)),
+                              source.width, source.height)
+        self.clear_background()
+        self._add_pieces(qimage_to_array(image), pieces)
+        self._source = source
+
+    def _add_pieces(self, pixels: np.ndarray, pieces: list[Piece]) -> None:
+        for piece in pieces:
+            item = pg.ImageItem(axisOrder="row-major")
+            item.setImage(pixels[piece.row0:piece.row0 + piece.rows, piece.col0:piece.col0 + piece.cols],
+                          autoLevels=False, levels=(0, 255))
+            item.setTransform(qtransform_for_piece(piece))
+            item.setZValue(-100)
+            self._vb.addItem(item, ignoreBounds=True)
+            self._pieces.append((piece, item))
 
     def load_background(self, image_path: str | os.PathLike, world: WorldFile | None = None,
                         *, degrees: bool = False) -> WorldFile:
-        """Load an image and its sidecar world file; returns the transform used.
+        """Load a map file and show it; returns its world file (in the map's own coordinate system).
 
-        ``degrees=True`` means the world file is in longitude/latitude
-        (EPSG:4326) and is converted with :attr:`projection`.  Otherwise the
-        world file must already be in this map's local metres.
+        Without ``world`` the map is opened by :func:`open_map` (world file
+        with .prj or .aux.xml, GeoTIFF, MBTiles): MapError says what is
+        missing.  With ``world``, it places the image in frame metres, or in
+        degrees (EPSG:4326) with ``degrees=True``.
         """
-        image_path = Path(image_path)
-        image = QImage(str(image_path))
-        if image.isNull():
-            raise OSError(f"{image_path}: cannot read this image")
         if world is None:
-            sidecar = world_file_for(image_path)
-            if sidecar is None:
-                raise FileNotFoundError(f"{image_path}: no world file beside it "
-                                        "(.pgw, .jgw, .wld ...)")
-            world = read_world_file(sidecar)
+            source = open_map(image_path)
+            self.set_map(source)
+            return source.world
         if degrees:
-            if self.projection is None:
-                raise RuntimeError("a world file in degrees needs a LocalProjection")
-            world = self.projection.world_file_to_local(world)
-        self.set_background(image, world)
+            from controlroom.geo.frame import WGS84
+
+            image = read_map_image(image_path)
+            source = MapSource(Path(image_path), "image", "image", image.width(), image.height(), world, WGS84,
+                               "the world file given", "degrees (EPSG:4326)")
+            self.set_map(source, image)
+            return world
+        self.set_background(read_map_image(image_path), world)
         return world
 
     def clear_background(self) -> None:
-        """Remove the background image."""
-        if self._background is not None:
-            self._vb.removeItem(self._background)
-            self._background = None
-            self._background_world = None
-            self._background_size = (0, 0)
+        """Remove the map."""
+        for _piece, item in self._pieces:
+            self._vb.removeItem(item)
+        self._pieces = []
+        if self._tiles is not None:
+            self._tiles.close()
+            self._tiles = None
+        self._source = None
 
     @property
     def background_item(self) -> pg.ImageItem | None:
-        """The ImageItem showing the background, if any."""
-        return self._background
+        """The (first) ImageItem showing the map, if any."""
+        return self._pieces[0][1] if self._pieces else None
+
+    @property
+    def background_pieces(self) -> list[tuple[Piece, pg.ImageItem]]:
+        """The map's pieces and the items showing them."""
+        return list(self._pieces)
+
+    @property
+    def map_source(self) -> MapSource | None:
+        """The map shown (None for an image placed directly in frame metres, or no map)."""
+        return self._source
+
+    @property
+    def tile_layer(self):
+        """The TileLayer showing an MBTiles map, or None."""
+        return self._tiles
 
     # ---- view ---------------------------------------------------------------------------
 
     def field_bounds(self) -> QRectF | None:
         """The world rectangle of the background image, else of all markers, else None."""
-        if self._background_world is not None:
-            x0, x1, y0, y1 = self._background_world.image_bounds(*self._background_size)
-            return QRectF(x0, y0, x1 - x0, y1 - y0)
+        if self._tiles is not None:
+            return self._tiles.bounds()
+        if self._pieces:
+            xs, ys = [], []
+            for piece, _item in self._pieces:
+                px, py = piece.to_frame(np.array([0, piece.cols, piece.cols, 0]), np.array([0, 0, piece.rows, piece.rows]))
+                xs += list(px)
+                ys += list(py)
+            return QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
         xs = [layer.xs for layer in self._layers.values() if layer.xs.size]
         ys = [layer.ys for layer in self._layers.values() if layer.ys.size]
         if not xs:

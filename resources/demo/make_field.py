@@ -1,4 +1,4 @@
-"""Draw resources/demo/field.png, its world file field.pgw and field.json.
+"""Draw resources/demo/field.png, its georeference (field.pgw, field.prj, field.png.aux.xml) and field.json.
 
 The bundled demo field of ``controlroom demo``: a top-down battlefield map
 of 1600 x 1100 pixels at 1 metre per pixel, drawn with QPainter (offscreen,
@@ -6,11 +6,18 @@ no display needed).  Run once by developers; the output is committed:
 
     .venv/bin/python resources/demo/make_field.py
 
-Coordinates ("local-metres"): x metres east and y metres north of the
-field's GPS origin (lat 58.38, lon 26.72), which is the centre of the image.
-The image spans x in [-800, 800] and y in [-550, 550].  Pixel column c, row r
+Drawing coordinates: x metres east and y metres north of the field's GPS
+origin (lat 58.38, lon 26.72), the centre of the image, as the simulator
+(controlroom.radio.battle.to_latlon_e7) turns them into GPS positions.  The
+image spans x in [-800, 800] and y in [-550, 550]: pixel column c, row r
 (0-based, rows downward) has its centre at x = C + c, y = F - r with
-C = -799.5 and F = 549.5 (the world file's last two lines).
+C = -799.5 and F = 549.5.  The georeference written beside it is that same
+placing in degrees (EPSG:4326, named by field.prj and field.png.aux.xml), so
+the map and the simulated positions agree exactly:
+
+    .venv/bin/python resources/demo/make_field.py --georeference-only
+
+rewrites only the georeference.
 Deterministic: a fixed random seed.
 """
 
@@ -350,19 +357,42 @@ def draw() -> QImage:
     return img
 
 
+def write_georeference() -> None:
+    """field.pgw in degrees (EPSG:4326) as the simulator places the field's metres, with field.prj and .aux.xml."""
+    from controlroom.geo.crs import parse_crs, write_aux_xml, write_prj
+    from controlroom.geo.worldfile import WorldFile, write_world_file
+    from controlroom.radio.battle import M_PER_DEG
+
+    deg_x = 1.0 / (M_PER_DEG * math.cos(math.radians(ORIGIN_LAT)))      # degrees of longitude per metre east
+    deg_y = 1.0 / M_PER_DEG                                             # degrees of latitude per metre north
+    world = WorldFile(PIXEL * deg_x, 0.0, 0.0, -PIXEL * deg_y, ORIGIN_LON + C * deg_x, ORIGIN_LAT + F * deg_y)
+    png = HERE / "field.png"
+    write_world_file(HERE / "field.pgw", world)
+    wgs84 = parse_crs("EPSG:4326")
+    write_prj(png, wgs84)
+    write_aux_xml(png, wgs84)
+
+
 def main() -> None:
+    import sys
+
+    if "--georeference-only" in sys.argv[1:]:
+        write_georeference()
+        print("wrote field.pgw, field.prj, field.png.aux.xml")
+        return
     app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 (fonts need the application)
     img = draw().convertToFormat(QImage.Format.Format_RGB888)
     png = HERE / "field.png"
     if not img.save(str(png), "PNG", 0):
         raise SystemExit(f"cannot write {png}")
-    (HERE / "field.pgw").write_text(f"{PIXEL:.1f}\n0.0\n0.0\n{-PIXEL:.1f}\n{C:.1f}\n{F:.1f}\n", encoding="ascii")
+    write_georeference()
     fx, fy = ford_xy()
     meta = {
-        "projection": "local-metres",
-        "description": "x metres east, y metres north of the origin (the image centre); "
-                       "pixel (col, row) centre is at x = C + col * pixel_size_m, y = F - row * pixel_size_m "
-                       "with C, F the last two lines of field.pgw",
+        "projection": "simulator-metres",
+        "description": "x metres east, y metres north of the origin (the image centre), placed on the ground as "
+                       "the simulator places them (controlroom.radio.battle.to_latlon_e7); pixel (col, row) "
+                       "centre is at x = C + col * pixel_size_m, y = F - row * pixel_size_m; field.pgw holds "
+                       "that placing in degrees (EPSG:4326, named by field.prj and field.png.aux.xml)",
         "origin_lat": ORIGIN_LAT,
         "origin_lon": ORIGIN_LON,
         "pixel_size_m": PIXEL,
@@ -378,7 +408,7 @@ def main() -> None:
         },
     }
     (HERE / "field.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {png} ({png.stat().st_size} bytes), field.pgw, field.json")
+    print(f"wrote {png} ({png.stat().st_size} bytes), field.pgw, field.prj, field.png.aux.xml, field.json")
 
 
 if __name__ == "__main__":

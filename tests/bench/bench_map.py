@@ -41,7 +41,7 @@ from controlroom.core.thread import CoreThread  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
-from controlroom.ui.geo import LocalProjection  # noqa: E402
+from controlroom.geo.frame import MapFrame  # noqa: E402
 from controlroom.ui.main_window import MainWindow  # noqa: E402
 from controlroom.ui.map_view import MapView  # noqa: E402
 
@@ -63,7 +63,7 @@ def rss_mb() -> float:
 
 
 def repaint(app, markers: bool, frames_n: int = 60) -> list[float]:
-    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=1000)
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=1000)
     view.resize(1400, 900)
     view.load_background(FIELD)
     view.show()
@@ -97,7 +97,7 @@ def latency_and_memory(app, seconds: float = 30.0, rate: float = 200.0) -> dict:
     gw = FakeGateway()
     core = CoreThread(path, None, speed=60.0)
     radio = RadioBridge(core, [gw.path])
-    window = MainWindow(core, LocalProjection(58.38, 26.72), "bench")
+    window = MainWindow(core, MapFrame(58.38, 26.72), "bench")
     window.map.load_background(FIELD)
     window.show()
     loaded = threading.Event()

@@ -1,4 +1,4 @@
-"""Georeferencing dialog: control points -> world file in local metres, saved beside the image."""
+"""Georeferencing dialog: control points -> world file in the field's UTM zone, with .prj and .aux.xml."""
 
 import math
 
@@ -8,11 +8,17 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
 
-from controlroom.ui.geo import LocalProjection, WorldFile, read_world_file, world_file_for
+from pyproj import Transformer
+
+from controlroom.geo.crs import read_aux_xml, read_prj
+from controlroom.geo.frame import MapFrame
+from controlroom.geo.worldfile import WorldFile, read_world_file, world_file_for
 from controlroom.ui.georef import GeorefDialog, sidecar_path, write_world_file
 
-PROJ = LocalProjection(58.3781, 26.7290)
-# 0.5 m pixels, rotated 20 degrees, north-up-ish (e < 0), origin 300 m west, 200 m north.
+PROJ = MapFrame(58.3781, 26.7290)
+UTM35 = Transformer.from_crs(4326, 32635, always_xy=True)
+# The truth, in metres of the field's frame: 0.5 m pixels, rotated 20 degrees, north-up-ish (e < 0),
+# the top-left pixel 300 m west and 200 m north of the centre.
 _T = math.radians(20.0)
 TRUE_WF = WorldFile(0.5 * math.cos(_T), 0.5 * math.sin(_T),
                     0.5 * math.sin(_T), -0.5 * math.cos(_T), -300.0, 200.0)
@@ -35,13 +41,16 @@ def image(tmp_path):
 
 @pytest.fixture
 def dialog(qtbot, image):
-    dlg = GeorefDialog(image, PROJ)
+    dlg = GeorefDialog(image)
     qtbot.addWidget(dlg)
     return dlg
 
 
-def assert_wf_close(got, want, rel=1e-9, abs_=1e-6):
-    assert got.as_lines() == pytest.approx(want.as_lines(), rel=rel, abs=abs_)
+def assert_wf_close(got, want=TRUE_WF, abs_=1e-3):
+    """The fitted world file (UTM 35N) puts pixels where the truth does, to a millimetre."""
+    for col, row in [(0, 0), (399, 0), (0, 299), (399, 299), (200, 150)]:
+        lat, lon = latlon(col, row, want)
+        assert got.pixel_to_world(col, row) == pytest.approx(UTM35.transform(lon, lat), abs=abs_)
 
 
 def test_sidecar_names(tmp_path):
@@ -49,7 +58,8 @@ def test_sidecar_names(tmp_path):
     assert sidecar_path(tmp_path / "a.PNG") == tmp_path / "a.pgw"
     assert sidecar_path(tmp_path / "a.jpg") == tmp_path / "a.jgw"
     assert sidecar_path(tmp_path / "a.jpeg") == tmp_path / "a.jgw"
-    assert sidecar_path(tmp_path / "a.tif") == tmp_path / "a.wld"
+    assert sidecar_path(tmp_path / "a.tif") == tmp_path / "a.tfw"
+    assert sidecar_path(tmp_path / "a.webp") == tmp_path / "a.wld"
 
 
 def test_write_world_file_round_trips_full_precision(tmp_path):
@@ -76,20 +86,25 @@ def test_three_points_fit_exactly_and_save(dialog, image):
     assert path == image.with_suffix(".pgw") == world_file_for(image)
     assert read_world_file(path) == wf
     assert dialog.saved_path() == path and dialog.result_world_file() == wf
+    # In a real coordinate system, named twice: .prj for GIS tools, .aux.xml for GDAL and QGIS.
+    assert read_prj(image.with_suffix(".prj")).to_epsg() == 32635
+    assert read_aux_xml(image.with_name("field.png.aux.xml"))[0].to_epsg() == 32635
+    assert dialog.result_calibration().crs.to_epsg() == 32635
 
 
 def test_four_points_residual_and_accept(dialog, image):
     for col, row in PIXELS:
         dialog.set_coordinates(dialog.add_point(col, row), *latlon(col, row))
     assert_wf_close(dialog.fit(), TRUE_WF)
-    assert dialog.residual_m() == pytest.approx(0.0, abs=1e-6)
+    assert dialog.residual_m() == pytest.approx(0.0, abs=1e-3)
 
-    # Move one point's coordinates 4 m east: the RMS error is no longer zero.
+    # Move one point's coordinates 4 m east: the RMS error is no longer zero, and the point shows it.
     x, y = TRUE_WF.pixel_to_world(*PIXELS[3])
     dialog.set_coordinates(3, *PROJ.to_geographic(x + 4.0, y))
     assert 0.5 < dialog.residual_m() < 4.0
     assert "m RMS over 4 points" in dialog.residual_label.text()
-    assert dialog.table.item(3, 4).text() != ""
+    errors = [float(dialog.table.item(i, 4).text()) for i in range(4)]
+    assert errors[3] == max(errors) and errors[3] > 1.0
 
     dialog.remove_point(3)
     assert dialog.point_count() == 3 and dialog.residual_m() == 0.0
@@ -107,7 +122,7 @@ def test_typed_text_is_parsed_and_bad_text_explained(dialog):
     dialog.set_coordinates(0, f"{lat:.12f}".replace(".", ","), f" {lon:.12f} ")
     for i in (1, 2):
         dialog.set_coordinates(i, *latlon(*PIXELS[i]))
-    assert_wf_close(dialog.fit(), TRUE_WF, rel=1e-6, abs_=1e-3)
+    assert_wf_close(dialog.fit(), TRUE_WF, abs_=1e-3)
 
     dialog.set_coordinates(1, "58.37N", "26.7")
     assert dialog.fit() is None and dialog.residual_m() is None
@@ -183,7 +198,7 @@ def test_unreadable_image_raises(qtbot, tmp_path):
     bad = tmp_path / "nothing.png"
     bad.write_bytes(b"not an image")
     with pytest.raises(OSError):
-        GeorefDialog(bad, PROJ)
+        GeorefDialog(bad)
 
 
 def test_wheel_zooms_the_view(dialog):

@@ -1,19 +1,20 @@
 """MapLayers: deltas become map layers; a STOPP flashes until its alarm is acknowledged."""
 
+import pytest
 from panel_game import ROSTER, fold
 
 from controlroom.game.state import GameState
 from controlroom.game.views import StoredView
 from controlroom.game.events import make_event
-from controlroom.ui.geo import LocalProjection
+from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_layers import MapLayers
 from controlroom.ui.map_view import MapView
 
 
 def test_stopp_on_the_map_until_acknowledged_and_groups_in_side_colours(qtbot):
-    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
     qtbot.addWidget(view)
-    layers = MapLayers(view, LocalProjection(58.38, 26.72))
+    layers = MapLayers(view, MapFrame(58.38, 26.72))
     layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})   # the source fold() reports from
     state = GameState(ROSTER)
     delta = fold(state, ("00:00:10", "position", {"device": 5, "lat": 58.381, "lon": 26.721}),
@@ -30,9 +31,9 @@ def test_stopp_on_the_map_until_acknowledged_and_groups_in_side_colours(qtbot):
 
 
 def test_movement_trails_keep_the_last_minutes(qtbot):
-    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
     qtbot.addWidget(view)
-    layers = MapLayers(view, LocalProjection(58.38, 26.72), trail_minutes=10)
+    layers = MapLayers(view, MapFrame(58.38, 26.72), trail_minutes=10)
     layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})
     state = GameState(ROSTER)
     for minute in range(0, 30, 2):
@@ -44,9 +45,9 @@ def test_movement_trails_keep_the_last_minutes(qtbot):
 
 
 def test_an_event_is_found_on_the_map_by_its_position_or_its_group(qtbot):
-    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
     qtbot.addWidget(view)
-    projection = LocalProjection(58.38, 26.72)
+    projection = MapFrame(58.38, 26.72)
     layers = MapLayers(view, projection)
     layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})
     state = GameState(ROSTER)
@@ -59,9 +60,9 @@ def test_an_event_is_found_on_the_map_by_its_position_or_its_group(qtbot):
 
 
 def test_valhalla_counts_per_side_and_marshals_show_their_last_report(qtbot):
-    view = MapView(projection=LocalProjection(58.38, 26.72), paint_hz=50)
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
     qtbot.addWidget(view)
-    layers = MapLayers(view, LocalProjection(58.38, 26.72), valhalla_xy=(690.0, -430.0))
+    layers = MapLayers(view, MapFrame(58.38, 26.72), valhalla=(58.3761, 26.7318))
     layers.set_devices({"marshal:M1": {"role": "marshal", "label": "Marshal North"}})
     state = GameState(ROSTER)
     layers.apply(fold(state, ("00:01:00", "position", {"device": 5, "lat": 58.381, "lon": 26.721, "battery": 80}),
@@ -69,3 +70,21 @@ def test_valhalla_counts_per_side_and_marshals_show_their_last_report(qtbot):
     view.flush()
     assert view.label_of("valhalla", 0) == "Valhalla: North 0 dead (0 here), South 1 dead (0 here)"
     assert view.label_of("marshals", 0) == "Marshal North: last report 2 min 30 s ago, battery 80 %"
+
+
+def test_without_a_map_the_frame_is_centred_on_the_first_positions(qtbot):
+    """No map and no --origin: the view is centred where the field's positions are, not in Tartu."""
+    view = MapView(paint_hz=50)
+    qtbot.addWidget(view)
+    layers = MapLayers(view)
+    layers.set_devices({"marshal:M1": {"role": "tracker", "group": "Wolves"}})
+    assert layers.projection is None
+    state = GameState(ROSTER)
+    layers.apply(fold(state, ("00:00:10", "position", {"device": 5, "lat": 59.437, "lon": 24.7536})))
+    assert (layers.projection.lat0, layers.projection.lon0) == (59.437, 24.7536)
+    view.flush()
+    x, y = (float(v[0]) for v in view.layer_item("groups").getData())
+    assert (x, y) == pytest.approx((0.0, 0.0), abs=1e-6)
+    view.fit_to_field()
+    rect = view.getPlotItem().getViewBox().viewRect()
+    assert rect.contains(0.0, 0.0) and rect.width() < 1000

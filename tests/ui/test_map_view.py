@@ -7,7 +7,11 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage
 
-from controlroom.ui.geo import LocalProjection, WorldFile, affine_from_control_points
+from pyproj import Geod
+
+from controlroom.geo.frame import MapFrame
+from controlroom.geo.source import NotPlaced
+from controlroom.geo.worldfile import WorldFile, affine_from_control_points
 from controlroom.ui.map_view import LAYER_NAMES, MapView, qtransform_for
 
 
@@ -136,12 +140,13 @@ def test_bad_input_refused(view):
 
 
 def test_geographic_layer_uses_projection(view):
-    view.projection = LocalProjection(58.38, 26.72)
+    view.projection = MapFrame(58.38, 26.72)
     view.set_layer_geographic("trackers", [58.39], [26.72])
     view.flush()
     x, y = painted(view, "trackers")
     assert x[0] == pytest.approx(0.0, abs=1e-6)
-    assert y[0] == pytest.approx(1111.95, abs=0.01)
+    # 0.01 degree of latitude on the WGS84 ellipsoid (not the sphere's 1111.95 m).
+    assert y[0] == pytest.approx(Geod(ellps="WGS84").inv(26.72, 58.38, 26.72, 58.39)[2], abs=0.001)
 
 
 def make_image(width=40, height=20):
@@ -213,21 +218,32 @@ def test_fit_to_field_without_background_uses_markers(view):
     assert vx0 < 0 < 1000 < vx1 and vy0 < 0 < 500 < vy1
 
 
-def test_load_background_finds_sidecar(view, tmp_path):
+def test_load_background_finds_sidecar_and_prj(view, tmp_path):
+    from controlroom.geo.crs import parse_crs, write_prj
+
     image_path = tmp_path / "field.png"
     assert make_image().save(str(image_path))
-    (tmp_path / "field.pgw").write_text("2\n0\n0\n-2\n101\n199\n")
+    # 2 m pixels in UTM zone 35N, in Tartu (the grid turned 0.24 degrees from true north there).
+    (tmp_path / "field.pgw").write_text("2\n0\n0\n-2\n483701\n6473999\n")
+    utm = parse_crs("EPSG:32635")
+    write_prj(image_path, utm)
     world = view.load_background(image_path)
-    assert world.c == 101
-    assert view.field_bounds().getCoords() == pytest.approx((100.0, 160.0, 180.0, 200.0))
+    assert world.c == 483701 and view.map_source.crs_from == "field.prj"
+    frame = view.projection
+    item = view.background_item
+    x, y = frame.from_crs(utm, 483701 + 2 * 7, 6473999 - 2 * 3)      # the centre of pixel (7, 3)
+    local = view.getPlotItem().getViewBox().mapFromViewToItem(item, QPointF(x, y))
+    assert (local.x(), local.y()) == pytest.approx((7.5, 3.5), abs=0.01)
+    bounds = view.field_bounds()
+    assert bounds.width() == pytest.approx(80, abs=0.4) and bounds.height() == pytest.approx(40, abs=0.4)
     view.clear_background()
-    assert view.background_item is None
+    assert view.background_item is None and view.map_source is None
 
 
 def test_load_background_without_world_file(view, tmp_path):
     image_path = tmp_path / "lonely.png"
     assert make_image().save(str(image_path))
-    with pytest.raises(FileNotFoundError, match="lonely.png"):
+    with pytest.raises(NotPlaced, match="lonely.png"):
         view.load_background(image_path)
 
 
