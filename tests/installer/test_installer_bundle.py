@@ -126,6 +126,37 @@ def test_bundled_headless_station(unpacked, home):
     assert game.is_file() and "health" in json.loads(stats.read_text())
 
 
+def test_bundled_map_commands_and_window_place_a_geotiff(unpacked, home):
+    """pyproj (with PROJ's database), tifffile and Qt's TIFF plugin are in the bundle: a GDAL-made GeoTIFF is placed."""
+    gdal_create = require_tool("gdal_create", "gdal-bin")
+    gdaltransform = require_tool("gdaltransform", "gdal-bin")
+    maps = home / "maps"
+    maps.mkdir(parents=True)
+    tif = maps / "field.tif"
+    subprocess.run([gdal_create, "-q", "-of", "GTiff", "-co", "COMPRESS=LZW", "-outsize", "400", "300", "-bands", "3",
+                    "-burn", "200", "-burn", "30", "-burn", "200", "-a_srs", "EPSG:3301",
+                    "-a_ullr", "658900", "6474400", "659300", "6474100", str(tif)], check=True)
+    done = check.run(unpacked / "controlroom", ["map", "locate", str(tif), "58.38", "26.72", "--json"], home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    answer = json.loads(done.stdout)
+    gdal = subprocess.run([gdaltransform, "-i", "-t_srs", "EPSG:4326", str(tif)], input="26.72 58.38\n",
+                          capture_output=True, text=True, check=True).stdout.split()
+    assert answer["crs"] == "EPSG:3301"
+    assert abs(answer["x"] - float(gdal[0])) < 1e-3 and abs(answer["y"] - float(gdal[1])) < 1e-3
+    info = check.run(unpacked / "controlroom", ["map", "info", str(tif)], home)
+    assert info.returncode == 0 and "EPSG:3301 Estonian Coordinate System of 1997" in info.stdout, info.stderr
+    shot = home / "map.png"
+    shown = check.run(unpacked / "controlroom", ["--db", str(home / "g.crgame"), "--map", str(tif), "--quit-after", "4",
+                                                 "--screenshot", str(shot)], home)
+    assert shown.returncode == 0 and "Traceback" not in shown.stderr, shown.stderr[-2000:]
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(shot))
+    magenta = sum(1 for y in range(0, img.height(), 4) for x in range(0, img.width(), 4)
+                  if (img.pixelColor(x, y).red(), img.pixelColor(x, y).green(), img.pixelColor(x, y).blue()) == (200, 30, 200))
+    assert magenta > 100
+
+
 @pytest.mark.skipif(importlib.util.find_spec("psycopg") is None, reason="psycopg is not installed, so not bundled")
 def test_bundled_postgresql_driver(unpacked, home):
     """With psycopg in the build, the bundle reaches for the server (here: nobody listens) instead of a missing driver."""
