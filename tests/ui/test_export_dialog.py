@@ -100,3 +100,35 @@ def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path):
     assert exported == [] and "a-file" in dialog.error
     assert "could not be written" in dialog.message_box.text()
     dialog.message_box.close()
+
+
+def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, game, tmp_path):
+    import gpxpy
+
+    from controlroom.ui.export_dialog import GisExportDialog
+
+    game = tmp_path / "gis.crgame"
+    with GameStore.open(game) as store:         # the marshal's handset: where the casualties it reports fall
+        store.save_roster([Member(b, f"Mängija {b}", "Põhi", "Rühm") for b in range(1, 101)])
+        store.log.append([make_event(0, "scenario_started", name="Hommik"),
+                          make_event(500, "position", "marshal:3", device=3, lat=58.38, lon=26.72),
+                          *(make_event(1000 * b, "permanent_kill", "marshal:3", badge=b) for b in range(1, 101)),
+                          make_event(300_000, "scenario_started", name="Õhtu"),
+                          make_event(310_000, "position", "marshal:3", device=3, lat=58.381, lon=26.721)])
+    dialog = GisExportDialog(str(game))
+    qtbot.addWidget(dialog)
+    assert [dialog.scenario.itemData(i) for i in range(dialog.scenario.count())] == [None, "Hommik", "Õhtu"]
+    dialog.format.setCurrentIndex(dialog.format.findData("gpx"))
+    out = tmp_path / "gis" / "päev.gpx"        # a folder not there yet
+    dialog.file.setText(str(out))
+    dialog.scenario.setCurrentIndex(1)
+    dialog.export_button.click()
+    qtbot.waitUntil(lambda: dialog.job is None and dialog.message_box is not None, timeout=60_000)
+    assert "100 casualties" in dialog.message_box.text(), dialog.message_box.text()
+    with out.open(encoding="utf-8") as f:
+        gpx = gpxpy.parse(f)
+    assert len(gpx.waypoints) == 100 and {(w.latitude, w.longitude) for w in gpx.waypoints} == {(58.38, 26.72)}
+    assert [len(t.segments[0].points) for t in gpx.tracks] == [1]        # the scenario's part of the track
+    dialog.message_box.close()
+    dialog.format.setCurrentIndex(dialog.format.findData("kml"))
+    assert dialog.file.text().endswith("päev.kml")
