@@ -326,6 +326,10 @@ def _wire(panel, core: CoreThread) -> None:
             getattr(panel, signal).connect(target)
     if hasattr(panel, "manual_entry"):
         panel.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+    if hasattr(panel, "set_profile"):
+        from controlroom.ui.desk_common import game_profile
+
+        core.loaded.connect(lambda _delta: panel.set_profile(game_profile(core)))
 
 
 def log_dir() -> Path:
