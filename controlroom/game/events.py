@@ -81,6 +81,8 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
         ("armour", "strs", ()),
         ("inadequate", "bool", False),
         ("ap", "int", None),
+        # Appendix 2: the thickness measured at the desk, in mm: ``helmet_mm`` and ``<piece>_mm``.
+        ("measures", "measures", None),
     ),
     # Appendix 1: a weapon (shield, arrow, siege engine...) inspected at the weapon-check desk.
     # ``tag`` is the number on the tag tied to it; a later inspection of the same tag supersedes.

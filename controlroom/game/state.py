@@ -26,6 +26,7 @@ from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
 from controlroom.rules.armour import ArmourPoints, armour_points
+from controlroom.rules.armour_materials import check_armour, failures
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
@@ -407,8 +408,14 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_armour_set(self, ev: Event) -> None:
         ch = self._char(ev)
         d = ev.data
+        inadequate = d["inadequate"]
         try:
-            full = armour_points(self.profile, d.get("helmet"), d["armour"], d["inadequate"], d.get("ap"))
+            thin = failures(check_armour(self.profile, d.get("helmet"), d["armour"], d.get("measures")))
+            if thin and not inadequate:     # too thin is inadequate material, whatever the report says
+                self._warn("armour_material", f"{_who(ch)}: {'; '.join(c.message for c in thin)}: inadequate "
+                                              f"material, at most {self.profile.armour_inadequate_max} armour points")
+                inadequate = True
+            full = armour_points(self.profile, d.get("helmet"), d["armour"], inadequate, d.get("ap"))
         except ValueError as exc:
             self._warn("bad_armour", f"{_who(ch)}: {exc}")
             return
