@@ -75,7 +75,7 @@ def _replay_db(db: str, profile, until):
     from controlroom.store.game import GameStore
 
     try:
-        with GameStore.open(db, create=False) as store:
+        with GameStore.open(db, create=False, read_only=True) as store:
             state = GameState(store.roster(), profile or store.profile())
             replay_log(state, (event for _seq, event in store.events()), until)
             return summarize(state, store.name)
