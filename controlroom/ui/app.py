@@ -12,7 +12,8 @@ from controlroom.core.radio_link import RadioBridge
 from controlroom.core.thread import CoreThread
 from controlroom.store.engine import GAME_SUFFIX, data_dir, database_url
 from controlroom.ui.geo import LocalProjection
-from controlroom.ui.main_window import MainWindow, setup_logging
+from controlroom.logs import setup_logging
+from controlroom.ui.main_window import MainWindow
 
 DEFAULT_ORIGIN = (58.38, 26.72)
 RECENT_KEY = "games/recent"
@@ -22,7 +23,7 @@ def application() -> QApplication:
     QCoreApplication.setOrganizationName("controlroom")
     QCoreApplication.setApplicationName("controlroom")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    setup_logging()
+    setup_logging("window")
     return app
 
 
