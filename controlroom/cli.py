@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from types import ModuleType
 
@@ -86,3 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("controlroom: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read the output stopped early (`controlroom replay --json | head`): stop quietly.
+        # What is left in stdout's buffer goes nowhere, so that the flush at exit cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141          # as a program ended by SIGPIPE

@@ -5,8 +5,10 @@
     python3 installer/build.py --nsis     # Linux too: also compile the Windows installer script with makensis
 
 It uses the project's virtual environment (``.venv``, made by
-``installer/quickstart.py``) or the one it runs in, installs the pinned
-PyInstaller there when missing, and writes everything under ``--out``
+``installer/quickstart.py``) or the one it runs in, installs there the exact
+versions of ``installer/constraints.txt`` (PyInstaller's included), refuses to
+build when the bundle would hold anything unpinned or of another version
+(``installer/lock.py``), and writes everything under ``--out``
 (default ``dist/``): the one-folder bundle ``controlroom/``, then
 ``controlroom-VERSION-linux-ARCH.tar.gz`` or ``controlroom-VERSION-setup.exe``,
 and ``build-info.json`` with the build time and sizes.
@@ -15,6 +17,7 @@ and ``build-info.json`` with the build time and sizes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -29,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 WINDOWS = os.name == "nt"
-PYINSTALLER = "pyinstaller==6.22.3"
+LOCK = HERE / "constraints.txt"            # the exact versions the bundle is built from (installer/lock.py)
 LINUX_FILES = HERE / "linux"
 NSI = HERE / "controlroom.nsi"
 
@@ -53,14 +56,26 @@ def build_python() -> Path:
     return venv_py
 
 
-def ensure_pyinstaller(py: Path) -> None:
-    wanted = PYINSTALLER.split("==")[1]
-    probe = subprocess.run([str(py), "-c", "import PyInstaller; print(PyInstaller.__version__)"],
-                           capture_output=True, text=True)
-    if probe.returncode == 0 and probe.stdout.strip() == wanted:
-        return
-    say(f"installing {PYINSTALLER} into {py.parent.parent}")
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYINSTALLER], check=True)
+def ensure_locked(py: Path, work: Path) -> dict:
+    """Install the bundle's requirements at the versions of installer/constraints.txt, then check that the
+    bundle will hold exactly those (nothing unpinned, no other version); returns the check's findings."""
+    platform_lines = [line for line in LOCK.read_text(encoding="utf-8").splitlines()
+                      if f'sys_platform == "{sys.platform}"' in line]
+    if not platform_lines:
+        sys.exit(f"[build] {LOCK.name} has no versions for {sys.platform}: run `python installer/lock.py write` "
+                 "with the build's Python on this platform, and commit the file")
+    top = work / "bundle-requirements.txt"
+    top.write_text(subprocess.check_output([str(py), str(HERE / "lock.py"), "top"], text=True), encoding="utf-8")
+    say(f"installing the locked versions ({LOCK.name}) into {py.parent.parent}")
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-c", str(LOCK),
+                    "-r", str(top)], check=True)
+    done = subprocess.run([str(py), str(HERE / "lock.py"), "check"], capture_output=True, text=True)
+    found = json.loads(done.stdout)
+    if not found["ok"]:
+        problems = [f"not pinned: {name}" for name in found["unpinned"]] + [f"other version: {d}" for d in found["differs"]]
+        sys.exit(f"[build] the bundle would not be the locked one ({LOCK.name}):\n  " + "\n  ".join(problems)
+                 + "\nrun `python installer/lock.py write` to lock the new versions, and commit the file")
+    return found
 
 
 def stage_sources(stage: Path) -> None:
@@ -118,6 +133,8 @@ def make_tarball(bundle: Path, png: Path, out: Path) -> Path:
         _add_file(tar, LINUX_FILES / "controlroom-launch", f"{top}/controlroom-launch", executable=True)
         _add_file(tar, LINUX_FILES / "install.sh", f"{top}/install.sh", executable=True)
         _add_file(tar, LINUX_FILES / "README.txt", f"{top}/README.txt")
+        _add_file(tar, ROOT / "LICENSE", f"{top}/LICENSE")
+        _add_file(tar, bundle / "_internal" / "licenses" / "THIRD-PARTY.txt", f"{top}/THIRD-PARTY.txt")
         for name in ("controlroom.desktop", "controlroom-mime.xml", "60-controlroom-usb-serial.rules"):
             _add_file(tar, LINUX_FILES / name, f"{top}/share/{name}")
         _add_file(tar, png, f"{top}/share/controlroom.png")
@@ -152,11 +169,13 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     work.mkdir(parents=True, exist_ok=True)
     py = build_python()
-    ensure_pyinstaller(py)
+    locked = ensure_locked(py, work)
 
     started = time.monotonic()
     stage = work / "stage"
     stage_sources(stage)
+    # The licences of what is bundled, read from the build's Python (installer/licenses.py).
+    subprocess.run([str(py), str(HERE / "licenses.py"), str(stage)], check=True, stdout=subprocess.DEVNULL)
     icons = work / "icons"
     subprocess.run([str(py), str(HERE / "icon.py"), str(icons)], check=True,
                    env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), stdout=subprocess.DEVNULL)
@@ -164,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(out / "controlroom", ignore_errors=True)
     bundle = run_pyinstaller(py, work, out, stage, ico)
     info: dict = {"version": version(), "platform": sys.platform, "machine": platform.machine(),
-                  "pyinstaller": PYINSTALLER, "icon_png": str(png), "icon_ico": str(ico),
+                  "pyinstaller": locked["versions"].get("pyinstaller"), "icon_png": str(png), "icon_ico": str(ico),
+                  "lock": LOCK.name, "lock_sha256": hashlib.sha256(LOCK.read_bytes()).hexdigest(),
+                  "locked_versions": locked["versions"],
                   "bundle": str(bundle), "bundle_bytes": du(bundle),
                   "bundle_seconds": round(time.monotonic() - started, 1)}
     say(f"bundle {bundle}: {info['bundle_bytes'] / 2**20:.0f} MiB in {info['bundle_seconds']:.0f} s")

@@ -77,7 +77,7 @@ def test_replay_example_prints_what_its_comments_predict(capsys):
     assert out["characters"]["204"]["died"] == [{"t": "00:34:00", "cause": "bled_out"}]
     assert out["characters"]["205"]["died"] == [{"t": "01:00:00", "cause": "bled_out"}]
     assert sorted(w["code"] for w in out["warnings"]) == [
-        "knockout_refused", "not_dead", "target_dead", "touches_exhausted",
+        "binder_not_conscious", "knockout_refused", "not_dead", "target_dead", "touches_exhausted",
     ]
     assert {w["line"] for w in out["warnings"]} and all("line" in w for w in out["warnings"])
 
@@ -144,7 +144,8 @@ def test_bad_script_lines_are_named_and_exit_1(tmp_path, capsys, line, message):
     assert main(["replay", str(script)]) == 1
     err = capsys.readouterr().err
     assert message in err, err
-    assert err.startswith("controlroom: ") and err.count("\n") == 1
+    assert err.startswith("controlroom: ") and err.count("\n") == 2
+    assert err.endswith("bad.jsonl: 1 line to mend; nothing was replayed\n")
 
 
 def test_missing_script_file_is_a_clear_error(tmp_path, capsys):

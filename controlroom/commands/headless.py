@@ -36,11 +36,13 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.core.radio_link import RadioBridge
     from controlroom.core.thread import CoreThread
     from controlroom.game.clock import format_time
+    from controlroom.logs import setup_logging
     from controlroom.store.engine import database_url
 
     if args.speed is not None and args.speed <= 0:
         raise CliError("--speed must be above 0")
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    setup_logging("headless")
     core = CoreThread(database_url(args.db), None, speed=args.speed, queue_path=args.queue)
     status = {"code": 0}
 

@@ -17,7 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until", metavar="T", help="stop the clock at this game time (HH:MM:SS); default: run until no rule timer is left")
     parser.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     parser.add_argument("--rules", metavar="PROFILE", help="ruleset profile: a bundled name or a .toml file (default: the script's, else the seed's)")
-    parser.add_argument("--check", action="store_true", help="compare the outcome with the script's '# expect' comments; exit 1 on a mismatch")
+    parser.add_argument("--check", action="store_true",
+                        help="list every problem of the script by line (unreadable lines and '# expect' comments), "
+                             "then compare the outcome with the '# expect' comments; exit 1 on any")
 
 
 def check_expectations(summary: dict[str, Any], expectations) -> list[str]:
@@ -73,7 +75,7 @@ def _replay_db(db: str, profile, until):
     from controlroom.store.game import GameStore
 
     try:
-        with GameStore.open(db, create=False) as store:
+        with GameStore.open(db, create=False, read_only=True) as store:
             state = GameState(store.roster(), profile or store.profile())
             replay_log(state, (event for _seq, event in store.events()), until)
             return summarize(state, store.name)
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.cli import CliError
     from controlroom.game.clock import TimeFormatError, parse_time
     from controlroom.game.replay import replay_script
-    from controlroom.game.script import ScriptError, load_script
+    from controlroom.game.script import ScriptError, ScriptErrors, load_script
     from controlroom.game.summary import summarize
     from controlroom.rules.profile import ProfileError, load_profile
 
@@ -98,10 +100,18 @@ def run(args: argparse.Namespace) -> int:
             summary = _replay_db(args.db, profile, until)
             expectations = []
         else:
-            script = load_script(args.script, profile)
+            script = load_script(args.script, profile, check=args.check)
             result = replay_script(script, until)
             summary = summarize(result.state, script.name, result.warning_lines)
             expectations = script.expectations
+    except ScriptErrors as exc:
+        # Every line that cannot be read, each on a line of its own.
+        for problem in exc.problems:
+            print(f"controlroom: {problem}", file=sys.stderr)
+        count = len(exc.problems)
+        print(f"controlroom: {args.script}: {count} {'line' if count == 1 else 'lines'} to mend; "
+              "nothing was replayed", file=sys.stderr)
+        return 1
     except (ScriptError, TimeFormatError, ProfileError) as exc:
         raise CliError(str(exc)) from None
     if args.json:

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     app = _qt_application() if "pdf" in formats else None
     try:
-        with GameStore.open(args.db, create=False) as store:
+        with GameStore.open(args.db, create=False, read_only=True) as store:
             report = load_report(store, args.scenario)
         written = export_report(report, Path(args.out), formats)
     except (StoreError, UnknownScenario) as exc:

@@ -13,13 +13,24 @@ class TimeFormatError(ValueError):
     """A time that is not HH:MM:SS, MM:SS or a number of seconds."""
 
 
+MAX_HOURS = 10_000          # longer than any game (about 14 months): a time past it is a typing error
+
+
+def _checked(ms: float, value: object) -> int:
+    if ms > MAX_HOURS * 3_600_000:
+        raise TimeFormatError(f"bad time {value!r}: more than {MAX_HOURS} hours into the game")
+    return int(round(ms))
+
+
 def parse_time(value: object) -> int:
-    """Milliseconds from ``"01:02:03"``, ``"02:03.5"`` or a number of seconds (>= 0)."""
+    """Milliseconds from ``"01:02:03"``, ``"02:03.5"`` or a number of seconds (>= 0, at most MAX_HOURS)."""
     if isinstance(value, bool):
         raise TimeFormatError(f"bad time {value!r}: give HH:MM:SS or seconds")
     if isinstance(value, (int, float)):
-        if value < 0 or value != value or value in (float("inf"),):
+        if value != value or value < 0:
             raise TimeFormatError(f"bad time {value!r}: must be zero or more seconds")
+        if value > MAX_HOURS * 3600:
+            raise TimeFormatError(f"bad time {value!r}: more than {MAX_HOURS} hours into the game")
         return int(round(value * 1000))
     if isinstance(value, str):
         text = value.strip()
@@ -30,11 +41,13 @@ def parse_time(value: object) -> int:
             seconds = float(m.group(3))
             if m.group(1) is not None and minutes >= 60 or seconds >= 60:
                 raise TimeFormatError(f"bad time {value!r}: minutes and seconds must be below 60")
-            return int(round((hours * 3600 + minutes * 60 + seconds) * 1000))
+            return _checked((hours * 3600 + minutes * 60 + seconds) * 1000, value)
         try:
-            return parse_time(float(text))
+            number = float(text)
         except ValueError:
             pass
+        else:
+            return parse_time(number)
     raise TimeFormatError(f"bad time {value!r}: give HH:MM:SS, MM:SS or seconds")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, NamedTuple
 
 from controlroom.rules.inspection_kinds import WEAPON_KINDS
@@ -43,7 +44,7 @@ class Event(NamedTuple):
 
 # Field kinds: "badge" a positive whole number; "int" a whole number >= 0;
 # "count" a whole number >= 1; "bool"; "str" non-empty text; "badges" a list of
-# badges; "strs" a list of texts; "num" any number; "reason" one of STOPP_REASONS;
+# badges; "strs" a list of texts; "num" any finite number; "secs" seconds >= 0; "reason" one of STOPP_REASONS;
 # "cause" one of DEATH_CAUSES; "kind" one of WEAPON_KINDS; "measures" a mapping of
 # names to numbers, true/false or texts.  A field spec is (name, kind, default); the
 # default REQUIRED marks a field that must be given; None means optional.
@@ -64,7 +65,8 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     "bandage_removed": (_CHAR,),
     "healer_touch": (_CHAR, ("healer", "badge", REQUIRED)),
     "died": (_CHAR, ("cause", "cause", "reported")),
-    "permanent_kill": (_CHAR, ("by", "badge", None)),
+    # ``counted``: the seconds of hacking counted aloud, when the report gives them (the rules want 10).
+    "permanent_kill": (_CHAR, ("by", "badge", None), ("counted", "secs", None)),
     "valhalla_checkin": (_CHAR,),
     "respawned": (_CHAR,),
     # Fired by rule timers.
@@ -79,6 +81,8 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
         ("armour", "strs", ()),
         ("inadequate", "bool", False),
         ("ap", "int", None),
+        # Appendix 2: the thickness measured at the desk, in mm: ``helmet_mm`` and ``<piece>_mm``.
+        ("measures", "measures", None),
     ),
     # Appendix 1: a weapon (shield, arrow, siege engine...) inspected at the weapon-check desk.
     # ``tag`` is the number on the tag tied to it; a later inspection of the same tag supersedes.
@@ -134,9 +138,11 @@ def _check(name: str, kind: str, value: Any) -> Any:
         low = 1 if kind == "count" else 0
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise EventError(f"'{name}' must be a whole number of at least {low}, not {value!r}")
-    elif kind == "num":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+    elif kind in ("num", "secs"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise EventError(f"'{name}' must be a number, not {value!r}")
+        if kind == "secs" and value < 0:
+            raise EventError(f"'{name}' must be a number of seconds >= 0, not {value!r}")
     elif kind == "bool":
         if not isinstance(value, bool):
             raise EventError(f"'{name}' must be true or false, not {value!r}")

@@ -35,6 +35,8 @@ class LootLedger:
         if looter not in self.characters:
             self._warn("unknown_badge", f"looter badge {looter} is not in the roster")
             return
+        # An unconscious or dead looter breaks the rules, but the items were taken: the debt stands.
+        self._actor(looter, "looter")
         if not d["consent"] and not d["relic"]:
             self._warn("loot_without_consent",
                        f"badge {looter} looted badge {owner} without the player's permission: {', '.join(items)}")

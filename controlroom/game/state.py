@@ -26,10 +26,12 @@ from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
 from controlroom.rules.armour import ArmourPoints, armour_points
+from controlroom.rules.armour_materials import check_armour, failures
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
+NO_INTERACTION = "an unconscious or dead character cannot interact with others in any way"
 
 
 class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
@@ -119,6 +121,19 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             self._warn("target_dead", f"{_who(ch)} is dead: {ev.type.replace('_', ' ')} does not apply")
             return None
         return ch
+
+    def _actor(self, badge: int, role: str) -> Character | None:
+        """The character who binds, cares, heals, kills or loots, if the rules let them act (else a warning)."""
+        actor = self.characters.get(badge)
+        if actor is None:
+            self._warn("unknown_badge", f"{role} badge {badge} is not in the roster")
+            return None
+        if actor.condition != ACTIVE:
+            self._warn(f"{role}_not_conscious", f"{role} {_who(actor)} is {actor.condition.replace('_', ' ')}: "
+                                                f"{NO_INTERACTION}")
+            return None
+        self._dirty.add(badge)
+        return actor
 
     # -- transitions shared by several events ----------------------------
     def _fall(self, ch: Character) -> None:
@@ -242,6 +257,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if ch.hp >= ch.max_hp:
             self._warn("no_wounds", f"{_who(ch)} has all hit points: no wounds to bind")
             return
+        if ev.data.get("by") is not None and self._actor(ev.data["by"], "binder") is None:
+            return
         if ch.condition == UNCONSCIOUS:
             ch.condition = ACTIVE
             ch.dying_at = None
@@ -253,14 +270,13 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not ch:
             return
         carer_badge = ev.data["carer"]
-        carer = self.characters.get(carer_badge)
-        if carer is None:
-            self._warn("unknown_badge", f"carer badge {carer_badge} is not in the roster")
-        elif carer is ch:
+        if carer_badge == ch.badge:
             self._warn("self_care", f"{_who(ch)} cannot care for themself")
-        elif carer.condition != ACTIVE:
-            self._warn("carer_not_conscious", f"carer {_who(carer)} is {carer.condition.replace('_', ' ')}")
-        elif not ch.bound or ch.regen_at is None:
+            return
+        carer = self._actor(carer_badge, "carer")
+        if carer is None:
+            return
+        if not ch.bound or ch.regen_at is None:
             self._warn("not_bound", f"{_who(ch)} must be tended and bound before being cared for")
         elif ch.carer == carer_badge:
             return
@@ -299,8 +315,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         allowed = self.profile.character_class(healer.member.cls).healer_touches
         if allowed == 0:
             self._warn("not_a_healer", f"{_who(healer)} is a {healer.member.cls}, not a healer")
-        elif healer.condition != ACTIVE:
-            self._warn("healer_not_conscious", f"healer {_who(healer)} is {healer.condition.replace('_', ' ')}")
+        elif self._actor(healer.badge, "healer") is None:
+            return
         elif healer.touches_used >= allowed:
             self._warn("touches_exhausted", f"healer {_who(healer)} has used all {allowed} healing touches of this scenario")
         else:
@@ -324,8 +340,16 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
 
     def _e_permanent_kill(self, ev: Event) -> None:
         ch = self._living(ev)
-        if ch:
-            self._die(ch, "permanent_kill")
+        if not ch:
+            return
+        if ev.data.get("by") is not None and self._actor(ev.data["by"], "killer") is None:
+            return
+        counted, needed = ev.data.get("counted"), self.profile.permanent_kill_count_ms
+        if counted is not None and counted * 1000 < needed:
+            self._warn("kill_count_short", f"{_who(ch)} was hacked for {counted:g} s counted aloud: a permanent "
+                                           f"kill takes at least {needed / 1000:g} s, counted loud and clear")
+            return
+        self._die(ch, "permanent_kill")
 
     def _e_valhalla_checkin(self, ev: Event) -> None:
         ch = self._char(ev)
@@ -384,8 +408,14 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_armour_set(self, ev: Event) -> None:
         ch = self._char(ev)
         d = ev.data
+        inadequate = d["inadequate"]
         try:
-            full = armour_points(self.profile, d.get("helmet"), d["armour"], d["inadequate"], d.get("ap"))
+            thin = failures(check_armour(self.profile, d.get("helmet"), d["armour"], d.get("measures")))
+            if thin and not inadequate:     # too thin is inadequate material, whatever the report says
+                self._warn("armour_material", f"{_who(ch)}: {'; '.join(c.message for c in thin)}: inadequate "
+                                              f"material, at most {self.profile.armour_inadequate_max} armour points")
+                inadequate = True
+            full = armour_points(self.profile, d.get("helmet"), d["armour"], inadequate, d.get("ap"))
         except ValueError as exc:
             self._warn("bad_armour", f"{_who(ch)}: {exc}")
             return

@@ -19,6 +19,7 @@ from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPaint
 
 from controlroom import __version__
 from controlroom.game.clock import format_time
+from controlroom.game.warning_rules import rule_of
 from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
 from controlroom.report.pdf_listing import Column, Listing, ListingPainter
 
@@ -197,7 +198,9 @@ def listings(report: Report) -> list[Listing]:
     """The long lists of the report, each starting on a page of its own."""
     r = report
     warn_intro = (f"{len(r.warnings)} reports the rules did not apply, for the game masters' review (a sixth "
-                  "healer's touch, a strike on the dead, a loot without consent).")
+                  "healer's touch, a strike on the dead, a loot without consent, a binding, care, healing or kill "
+                  "by someone unconscious or dead, a permanent kill not counted long enough), each with the "
+                  "rule it breaks.")
     return [
         Listing("Valhalla roster",
                 "Every player who reported to Valhalla: name, side and number of deaths, as the rules require "
@@ -217,10 +220,10 @@ def listings(report: Report) -> list[Listing]:
                   "NOT GIVEN" if x.without_consent else "given", ", ".join(x.items)) for x in r.loot],
                 empty="All loot has been returned."),
         Listing("Appendix: rule warnings", warn_intro if r.warnings else "",
-                [Column("Log #", 1.0, True), Column("Game time", 1.3), Column("Event", 1.7),
-                 Column("Badge", 0.9, True), Column("Warning", 7.6)],
-                [(w.seq, clock(w.t), w.type.replace("_", " "), "" if w.badge is None else w.badge, w.message)
-                 for w in r.warnings],
+                [Column("Log #", 0.9, True), Column("Game time", 1.2), Column("Event", 1.5),
+                 Column("Badge", 0.8, True), Column("Rule", 2.0), Column("Warning", 6.1)],
+                [(w.seq, clock(w.t), w.type.replace("_", " "), "" if w.badge is None else w.badge, rule_of(w.code),
+                  w.message) for w in r.warnings],
                 empty="No rule warnings."),
     ]
 

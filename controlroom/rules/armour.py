@@ -19,6 +19,15 @@ class ArmourPoints(NamedTuple):
         return self.body + self.helmet
 
 
+def _round(mean: float, how: str) -> int:
+    """The body armour's mean as the ruleset rounds it (the seed: up)."""
+    if how == "down":
+        return math.floor(mean)
+    if how == "nearest":
+        return math.floor(mean + 0.5)
+    return math.ceil(mean)
+
+
 def armour_points(
     profile: RulesProfile,
     helmet: str | None = None,
@@ -28,9 +37,10 @@ def armour_points(
 ) -> ArmourPoints:
     """Armour points for what a character wears.
 
-    Body armour is the arithmetic mean of the pieces worn, rounded up; the
-    helmet adds its full points.  The total never exceeds the profile's cap
-    (5); the body part is cut first because the helmet is depleted last.
+    Body armour is the arithmetic mean of the pieces worn, rounded up (or as
+    the ruleset's ``body_rounding`` says); the helmet adds its full points.
+    The total never exceeds the profile's cap (5); the body part is cut first
+    because the helmet is depleted last.
     Inadequate material or no real protection: at most 3 points, the game
     master's choice (``gm_points``); ``gm_points`` also overrides any costume.
     """
@@ -41,7 +51,7 @@ def armour_points(
             known = ", ".join(sorted(profile.body_points))
             raise ProfileError(f"unknown armour piece {piece!r} (known: {known})")
         body_values.append(profile.body_points[piece])
-    body = math.ceil(sum(body_values) / len(body_values)) if body_values else 0
+    body = _round(sum(body_values) / len(body_values), profile.body_rounding) if body_values else 0
     head = 0
     if helmet:
         key = helmet.strip().lower()

@@ -103,6 +103,12 @@ class InspectionLimits:
                 raise ProfileError(f"ruleset [{where}]: '{key}' must be a list of names, not {value!r}")
             return tuple(_norm(v) for v in value)
 
+        def flag(key: str, default: bool) -> bool:
+            value = data.get(key, default)
+            if not isinstance(value, bool):
+                raise ProfileError(f"ruleset [inspection]: '{key}' must be true or false, not {value!r}")
+            return value
+
         def widths(*path: str) -> dict[str, float]:
             return {_norm(k): num(k, *path) for k in table(*path)}
 
@@ -110,8 +116,8 @@ class InspectionLimits:
         return cls(
             striking_padding_min_mm=num("striking_padding_min_mm"),
             tip_padding_min_mm=num("tip_padding_min_mm"),
-            stopper_required_for_hollow=bool(data.get("stopper_required_for_hollow", True)),
-            added_weights_allowed=bool(data.get("added_weights_allowed", False)),
+            stopper_required_for_hollow=flag("stopper_required_for_hollow", True),
+            added_weights_allowed=flag("added_weights_allowed", False),
             length_categories=_categories(data.get("length_categories"), "inspection.length_categories"),
             javelin_categories=_categories(data.get("javelin_categories"), "inspection.javelin_categories"),
             formers=widths(m, "former"),

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
-from controlroom.store.errors import StoreError
+from controlroom.store.errors import StoreError, explain
 
 GAME_SUFFIX = ".crgame"
 BUSY_TIMEOUT_MS = 10_000
@@ -94,3 +96,45 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
     except ModuleNotFoundError as exc:
         raise StoreError(f"the database driver for {url.split(':')[0]} is not installed: pip install {exc.name}") from None
     return engine
+
+
+def _sqlite_read_pragmas(dbapi_conn, _record) -> None:
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cur.execute("PRAGMA query_only = ON")
+    cur.close()
+
+
+def read_only_engine(path: Path, where: str) -> Engine:
+    """An engine that only reads a SQLite game file, also on a write-protected disk (a USB stick's switch, a CD).
+
+    SQLite opens a file read-only beside its write-ahead log's shared-memory
+    file; where that cannot be made (a read-only disk) and no log is left
+    over, the file is read as unchangeable ("immutable").  A log left over on
+    a read-only disk by a game not closed cleanly is said so: its events are
+    not in the file itself.
+    """
+    wal = Path(f"{path}-wal")
+    unclean = wal.exists() and wal.stat().st_size > 0
+    error: BaseException | None = None
+    for immutable in ((False,) if unclean else (False, True)):
+        uri = path.resolve().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
+        connect = functools.partial(sqlite3.connect, uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                                    check_same_thread=False)
+        engine = sa.create_engine("sqlite://", creator=connect, poolclass=sa.pool.QueuePool)
+        event.listen(engine, "connect", _sqlite_read_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        try:
+            with engine.connect() as conn:
+                conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+            return engine
+        except DBAPIError as exc:
+            engine.dispose()
+            error = exc
+    if unclean and "not a database" not in str(error).lower():
+        raise StoreError(f"{where} was not closed cleanly and is on a disk that cannot be written: its last "
+                         f"events are in {wal.name} beside it. Copy the game file with its -wal and -shm files to a "
+                         "folder you can write to and open it there; nothing was changed.")
+    assert error is not None
+    raise StoreError(explain(error, where, str(path)))

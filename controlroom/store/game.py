@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
@@ -20,11 +20,20 @@ from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
 from controlroom.store.checkpoint import Checkpointer
-from controlroom.store.engine import describe, make_engine
-from controlroom.store.errors import StoreError, explain
+from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
+from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
-from controlroom.store.migrations import migrate
+from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
+
+
+def _existing_game_file(path: Path, where: str) -> None:
+    """Refuse a game file that is not there, or is empty (SQLite would quietly make it a new, empty game)."""
+    if not path.exists():
+        raise StoreError(f"{where} does not exist")
+    if path.is_file() and path.stat().st_size == 0:
+        raise StoreError(f"{where} is empty (0 bytes): it is not a game. Check that you chose the right file; "
+                         "a copy interrupted before it finished leaves such a file.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +67,26 @@ class GameStore:
         self._checkpointer.start()
 
     @classmethod
-    def open(cls, db: str | Path | None, create: bool = True) -> "GameStore":
-        """Open (or, with ``create``, start) a game; StoreError says what is wrong, in words."""
+    def open(cls, db: str | Path | None, create: bool = True, read_only: bool = False) -> "GameStore":
+        """Open (or, with ``create``, start) a game; StoreError says what is wrong, in words.
+
+        ``read_only`` (for reports and replays): a game file is opened without
+        writing to it, also on a write-protected disk.  Only a game of an older
+        controlroom is written to, to upgrade it, and only where the disk allows.
+        """
+        if read_only:
+            store = cls._open_read_only(db)
+            if store is not None:
+                return store
+            create = False
         engine = make_engine(db)
         where = describe(str(engine.url))
-        if engine.url.get_backend_name() == "sqlite" and not create and not Path(engine.url.database).exists():
-            engine.dispose()
-            raise StoreError(f"{where} does not exist")
+        if engine.url.get_backend_name() == "sqlite" and not create:
+            try:
+                _existing_game_file(Path(engine.url.database), where)
+            except StoreError:
+                engine.dispose()
+                raise
         try:
             before, _after = migrate(engine, where=where)
         except DBAPIError as exc:
@@ -78,6 +100,38 @@ class GameStore:
         if before == 0:
             store.set_meta("created", time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         return store
+
+    @classmethod
+    def _open_read_only(cls, db: str | Path | None) -> "GameStore | None":
+        """A game file opened only to read; None for a database server, or a file that needs upgrading first."""
+        url = make_url(database_url(db))
+        if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+            return None
+        path, where = Path(url.database), describe(str(url))
+        _existing_game_file(path, where)
+        engine = read_only_engine(path, where)
+        try:
+            with engine.connect() as conn:
+                version = schema_version(conn)
+        except DBAPIError as exc:
+            engine.dispose()
+            raise StoreError(explain(exc, where, str(path))) from exc
+        if version == LATEST:
+            store = cls(engine, where)
+            store.log.path = str(path)
+            return store
+        engine.dispose()
+        if version == 0:
+            raise StoreError(f"{where} is not a controlroom game file (it holds no game)")
+        if version > LATEST:
+            raise SchemaTooNew(f"{where} was written by a newer controlroom (schema {version}; this version knows "
+                               f"up to {LATEST}). Open it with that version or a newer one; the file was not changed.")
+        try:
+            return cls.open(db, create=False)       # an older game: upgraded in place, where the disk allows
+        except StoreError as exc:
+            raise StoreError(f"{where} was written by an older controlroom and must be upgraded before it can be "
+                             f"read, which needs to write to it ({exc}). Copy it to a folder you can write to and "
+                             "open it there.") from None
 
     def close(self) -> None:
         if self._checkpointer is not None:
@@ -125,7 +179,7 @@ class GameStore:
 
     @property
     def name(self) -> str:
-        return self.meta("name") or Path(str(self.engine.url.database or "game")).stem
+        return self.meta("name") or Path(str(self.log.path or self.engine.url.database or "game")).stem
 
     def profile(self) -> RulesProfile:
         """The ruleset this game is played under (stored with the game; the seed's by default)."""

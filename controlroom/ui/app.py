@@ -13,7 +13,8 @@ from controlroom.core.radio_link import RadioBridge
 from controlroom.core.thread import CoreThread
 from controlroom.geo.frame import MapFrame
 from controlroom.store.engine import GAME_SUFFIX, data_dir, database_url
-from controlroom.ui.main_window import MainWindow, setup_logging
+from controlroom.logs import setup_logging
+from controlroom.ui.main_window import MainWindow
 
 RECENT_KEY = "games/recent"
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ def application() -> QApplication:
     QCoreApplication.setOrganizationName("controlroom")
     QCoreApplication.setApplicationName("controlroom")
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    setup_logging()
+    setup_logging("window")
     return app
 
 

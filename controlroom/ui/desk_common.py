@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtGui import QAction, QActionGroup, QFont, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QStackedWidget, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QFont, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QStackedWidget, QWidget
 
 from controlroom.game.views import CharacterView
 from controlroom.rules.profile import default_profile
@@ -26,6 +26,19 @@ def bigger(widget: QWidget, factor: float, bold: bool = False) -> QWidget:
     font.setBold(bold)
     widget.setFont(font)
     return widget
+
+
+def verdict_area(parent: QWidget, label: QLabel, lines: int) -> QScrollArea:
+    """A verdict label in a box ``lines`` high: a longer verdict scrolls, the fields around it never move."""
+    area = QScrollArea(parent)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    area.setWidget(label)
+    area.setFixedHeight(QFontMetrics(label.font()).lineSpacing() * lines + 4)
+    return area
 
 
 def say(label: QLabel, text: str, style: str = "") -> None:

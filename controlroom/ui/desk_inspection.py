@@ -10,9 +10,10 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
 from controlroom.rules.inspection import Verdict
 from controlroom.rules.inspection_kinds import WEAPON_KINDS, inspect_measures, material_choices, measures_of
 from controlroom.rules.inspection_limits import InspectionLimits
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger
+from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
 from controlroom.ui.panels.words import tr, word
 
+VERDICT_LINES = 8          # the verdict's box: longer verdicts scroll inside it
 KINDS = {
     "weapon": QT_TRANSLATE_NOOP("panels", "melee weapon or javelin"),
     "ranged_weapon": QT_TRANSLATE_NOOP("panels", "bow or crossbow"),
@@ -74,9 +75,10 @@ class InspectionForm(QWidget):
         self.form = QFormLayout(self.fields_box)
         layout.addWidget(self.fields_box)
         self.verdict_label = bigger(QLabel(self), 1.3)
-        self.verdict_label.setWordWrap(True)
-        layout.addWidget(self.verdict_label)
+        self.verdict_box = verdict_area(self, self.verdict_label, VERDICT_LINES)
+        layout.addWidget(self.verdict_box)
         layout.addStretch(1)
+        self._entered = False           # no verdict in red before anything is entered
         self._rebuild()
 
     def set_limits(self, limits: InspectionLimits) -> None:
@@ -112,7 +114,8 @@ class InspectionForm(QWidget):
                 self.form.addRow(tr(MEASURES.get(m.name, m.name)), box)
             bigger(box, 1.2)
             self.inputs[m.name] = box
-        self._changed()
+        self._entered = False
+        self._show()
 
     def set_measures(self, measures: dict[str, Any]) -> None:
         """Fill the form (a desk test, a re-inspection)."""
@@ -124,6 +127,8 @@ class InspectionForm(QWidget):
                 box.setChecked(bool(value))
             else:
                 box.setCurrentIndex(box.findData(value))
+        self._entered = True
+        self._show()
 
     def measures(self) -> dict[str, Any]:
         """The measurements as entered, by name."""
@@ -145,8 +150,15 @@ class InspectionForm(QWidget):
             return self.tr("Cannot judge these measurements: {0}").format(exc)
 
     def _changed(self, *_args) -> None:
+        self._entered = True
+        self._show()
+
+    def _show(self) -> None:
         verdict = self.verdict()
-        if isinstance(verdict, str):
+        if not self._entered:
+            self.verdict_label.setText(self.tr("Enter the measurements: the verdict follows each one."))
+            self.verdict_label.setStyleSheet("")
+        elif isinstance(verdict, str):
             self.verdict_label.setText(verdict)
             self.verdict_label.setStyleSheet(ERROR_STYLE)
         elif verdict.passed:

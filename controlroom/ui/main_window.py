@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from pathlib import Path
 
 from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
@@ -12,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWi
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
-from controlroom.store.engine import data_dir
+from controlroom.logs import log_dir
 from controlroom.ui.desk_common import DeskSwitch
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_layers import MapLayers
@@ -254,7 +253,7 @@ class MainWindow(QMainWindow):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu(self.tr("&Help"))
         logs = QAction(self.tr("Open &log folder"), self)
-        logs.triggered.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(log_dir()))))
+        logs.triggered.connect(open_log_folder)
         help_menu.addAction(logs)
 
     @Slot(bool)
@@ -379,20 +378,14 @@ def _wire(panel, core: CoreThread) -> None:
             getattr(panel, signal).connect(target)
     if hasattr(panel, "manual_entry"):
         panel.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+    if hasattr(panel, "set_profile"):
+        from controlroom.ui.desk_common import game_profile
+
+        core.loaded.connect(lambda _delta: panel.set_profile(game_profile(core)))
 
 
-def log_dir() -> Path:
-    path = data_dir() / "logs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def setup_logging() -> Path:
-    """A log file under the user's data folder (Help, Open log folder)."""
-    path = log_dir() / "controlroom.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-    return path
+def open_log_folder() -> None:
+    """Help, Open log folder: the platform's log folder, where each window and station writes its own file."""
+    folder = log_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))

@@ -76,6 +76,34 @@ def test_build_info_and_tarball_contents(built, unpacked):
     assert not list(internal.glob("libcairo*")) and not list(internal.glob("libpango*"))
 
 
+def test_the_bundle_is_built_from_the_locked_versions(built, unpacked):
+    import hashlib
+
+    lock = load("lock")
+    assert built["lock_sha256"] == hashlib.sha256(lock.LOCK.read_bytes()).hexdigest()
+    pins = lock.pins_for(sys.platform)
+    assert built["locked_versions"] and all(pins[n] == v for n, v in built["locked_versions"].items())
+    internal = unpacked / "controlroom" / "_internal"
+    for name, version in built["locked_versions"].items():
+        if name in lock.installed_closure(lock.runtime()):
+            assert (internal / "licenses" / f"{name}-{version}").is_dir(), name
+
+
+def test_the_bundle_ships_the_licences_and_replaceable_lgpl_libraries(unpacked):
+    assert "MIT License" in (unpacked / "LICENSE").read_text(encoding="utf-8")
+    third = (unpacked / "THIRD-PARTY.txt").read_text(encoding="utf-8")
+    assert "PySide6_Essentials" in third and "LGPL-3.0-only" in third and "download.qt.io" in third
+    internal = unpacked / "controlroom" / "_internal"
+    assert (internal / "licenses" / "THIRD-PARTY.txt").read_text(encoding="utf-8") == third
+    (pyside,) = (internal / "licenses").glob("pyside6-essentials-*")
+    assert "GNU LESSER GENERAL PUBLIC LICENSE" in (pyside / "LGPL-3.0.txt").read_text(encoding="utf-8")
+    assert (internal / "licenses" / "controlroom" / "LICENSE").is_file()
+    # The LGPL libraries' Python code lies as plain files (replaceable), beside Qt's shared libraries.
+    for module in ("PySide6/__init__.py", "shiboken6/__init__.py", "psycopg/__init__.py"):
+        assert (internal / module).is_file(), module
+    assert list((internal / "PySide6" / "Qt" / "lib").glob("libQt6Core.so*"))
+
+
 def test_bundled_version_runs_without_python(unpacked, home):
     done = check.run(unpacked / "controlroom", ["--version"], home)
     assert done.returncode == 0, done.stderr

@@ -213,5 +213,5 @@ def test_long_listings_run_over_many_pages_with_nothing_left_out(tmp_path, capsy
     appendix_pages = [p for p in pages if "is dead: strike does not apply" in p]
     assert len(appendix_pages) >= 10
     for page in appendix_pages:            # the column headings on every page of the listing
-        assert re.search(r"Log #\s+Game time\s+Event\s+Badge\s+Warning", page)
+        assert re.search(r"Log #\s+Game time\s+Event\s+Badge\s+Rule\s+Warning", page)
     assert all(f"Page {i} of {len(pages)}" in p for i, p in enumerate(pages, 1))

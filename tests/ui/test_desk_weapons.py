@@ -115,3 +115,81 @@ def test_inadequate_armour_is_capped_and_nothing_is_sent_without_a_player(qtbot,
         desk.record_inspection()
     assert desk.armour_message.text() == "Choose the player (badge) first."
     assert desk.inspection_message.styleSheet() == ERROR_STYLE
+
+
+def test_no_verdict_in_red_before_anything_is_entered(desk):
+    for i in range(desk.inspection.kind.count()):
+        desk.inspection.kind.setCurrentIndex(i)
+        assert desk.inspection.verdict_label.styleSheet() != ERROR_STYLE
+        assert desk.inspection.verdict_label.text() == "Enter the measurements: the verdict follows each one."
+    desk.armour.set_armour(helmet="leather", pieces=("chain",))
+    assert desk.armour.material_label.styleSheet() != ERROR_STYLE
+    assert desk.armour.material_label.text().startswith("Measure the material of what is worn (Appendix 2):")
+    assert "chain armour: not measured (wire over 1 mm)" in desk.armour.material_label.text()
+    assert "leather helmet: not measured (at least 5 mm leather)" in desk.armour.material_label.text()
+
+
+def test_armour_material_is_inspected_against_appendix_2(desk):
+    desk.armour.set_armour(helmet="metal", pieces=("chain", "plate"),
+                           measures={"helmet_mm": 1.5, "chain_mm": 1.2, "plate_mm": 1.0})
+    assert desk.armour.material_label.text().startswith("The material meets Appendix 2.")
+    assert desk.armour.material_label.styleSheet() == OK_STYLE
+    assert desk.armour.points_label.text() == "Armour points: 5 (body 3 + helmet 2)"
+    assert not desk.armour.inadequate.isChecked()
+    desk.armour.thickness["chain"].setValue(0.8)          # thin wire: inadequate material
+    text = desk.armour.material_label.text()
+    assert text.startswith("Inadequate material (Appendix 2): at most 3 armour points.")
+    assert "\u2717 chain armour: wire 0.8 mm is below Appendix 2's wire over 1 mm" in text
+    assert desk.armour.material_label.styleSheet() == ERROR_STYLE
+    assert desk.armour.inadequate.isChecked() and not desk.armour.inadequate.isEnabled()
+    assert desk.armour.points_label.text() == "Armour points: 3 (body 1 + helmet 2)"
+    desk.armour.thickness["chain"].setValue(1.1)          # mended: the game master's own choice is back
+    assert not desk.armour.inadequate.isChecked() and desk.armour.inadequate.isEnabled()
+    desk.armour.helmet_mm.setValue(4)                      # a metal helmet of 4 mm is fine...
+    assert desk.armour.material_label.styleSheet() == OK_STYLE
+    desk.armour.helmet.setCurrentIndex(desk.armour.helmet.findData("leather"))
+    assert "leather helmet: thickness 4 mm is below Appendix 2's at least 5 mm leather" in \
+        desk.armour.material_label.text()                  # ...a leather one is not
+
+
+def test_measured_armour_is_recorded_with_its_measures(qtbot, desk, tmp_path):
+    game = new_game(tmp_path / "m.crgame")
+    with running(qtbot, game, desk):
+        desk.badge_field.setText("1")
+        desk.armour.set_armour(helmet="leather", pieces=("leather",), measures={"helmet_mm": 3, "leather_mm": 2.5})
+        desk.armour_button.click()
+        assert desk.armour_message.text() == "Recorded armour for Aldo: 2 armour points."
+        qtbot.waitUntil(lambda: desk.character().max_ap == 2, timeout=5000)
+    (event,) = [e for e in stored(game) if e.type == "armour_set"]
+    assert event.data["measures"] == {"helmet_mm": 3.0, "leather_mm": 2.5}
+    assert event.data["inadequate"] is True
+    state = folded(game)
+    assert state.warnings == [] and state.characters[1].full_ap.total == 2
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_desks_fields_stay_put_as_the_verdicts_grow(qtbot, desk):
+    from PySide6.QtCore import QPoint
+
+    desk.resize(1400, 900)
+    desk.show()
+    qtbot.waitExposed(desk)
+    watched = [desk.tag, desk.record_button, desk.armour_button, desk.armour.gm_points, desk.armour.inadequate,
+               desk.armour.thickness["plate"], desk.view]
+
+    def places():
+        QApplication.processEvents()
+        return [w.mapTo(desk, QPoint(0, 0)) for w in watched] + [w.size() for w in watched]
+
+    from PySide6.QtWidgets import QApplication
+
+    desk.inspection.set_kind("weapon")
+    before = places()
+    desk.inspection.set_measures(SWORD)
+    assert places() == before
+    desk.inspection.set_measures(dict(BAD_SWORD, tip_padding_mm=5, covering="paper", added_weights=True))
+    assert len(desk.inspection.verdict_label.text().splitlines()) > 8         # more than its box shows
+    desk.armour.set_armour(helmet="leather", pieces=tuple(desk.armour.pieces),
+                           measures={f"{p}_mm": 0.5 for p in desk.armour.pieces} | {"helmet_mm": 1})
+    assert len(desk.armour.material_label.text().splitlines()) == 8
+    assert places() == before

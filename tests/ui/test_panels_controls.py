@@ -157,3 +157,51 @@ def test_optional_second_badge(controls, qtbot):
     with qtbot.waitSignal(controls.manual_entry, timeout=1000) as blocker:
         controls.submit_button.click()
     assert blocker.args == ["permanent_kill", {"badge": 5, "by": 11}]
+
+
+def test_the_care_form_shows_the_carers_conditions(controls):
+    choose(controls.entry_type, "cared_for")
+    assert not controls.rule_note.isHidden()
+    note = controls.rule_note.text()
+    assert "within 1 m" in note and "wears no weapons" in note and "does nothing else" in note
+    assert "A healer cares for at most 2 at a time." in note
+    choose(controls.entry_type, "down")
+    assert controls.rule_note.isHidden()
+
+
+def test_the_kill_form_offers_the_count_and_sends_it(controls, qtbot):
+    choose(controls.entry_type, "strike")
+    assert controls.counted.isHidden()
+    choose(controls.entry_type, "permanent_kill")
+    assert not controls.counted.isHidden()
+    assert controls.counted.text() == "not reported"
+    assert "at least 10 s, counted aloud" in controls.rule_note.text()
+    controls.badge.setText("5")
+    controls.second_badge.setText("11")
+    controls.counted.setValue(12)
+    with qtbot.waitSignal(controls.manual_entry, timeout=1000) as blocker:
+        controls.submit_button.click()
+    assert blocker.args == ["permanent_kill", {"badge": 5, "by": 11, "counted": 12}]
+    assert controls.counted.text() == "not reported"          # cleared for the next report
+    controls.badge.setText("6")
+    controls.counted.setValue(4)
+    with qtbot.waitSignal(controls.manual_entry, timeout=1000) as blocker:
+        controls.submit_button.click()
+    assert blocker.args == ["permanent_kill", {"badge": 6, "counted": 4}]
+    assert "Counted 4 s, less than the rules' 10 s" in controls.entry_message.text()
+
+
+def test_the_notes_quote_the_games_ruleset(controls, tmp_path):
+    from importlib import resources
+
+    from controlroom.rules.profile import load_profile
+
+    text = resources.files("controlroom.resources").joinpath("rules", "default.toml").read_text()
+    path = tmp_path / "slow.toml"
+    path.write_text(text.replace("permanent_kill_count_seconds = 10", "permanent_kill_count_seconds = 20")
+                    .replace("max_cared = 2", "max_cared = 3"))
+    controls.set_profile(load_profile(path))
+    choose(controls.entry_type, "permanent_kill")
+    assert "at least 20 s" in controls.rule_note.text()
+    choose(controls.entry_type, "cared_for")
+    assert "at most 3 at a time" in controls.rule_note.text()

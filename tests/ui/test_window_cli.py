@@ -12,8 +12,10 @@ from controlroom.store.game import GameStore
 
 
 def _env(tmp_path):
-    return dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=str(tmp_path / "data"),
-                XDG_CONFIG_HOME=str(tmp_path / "config"))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"))
+    env.pop("CONTROLROOM_LOG_DIR", None)
+    return env
 
 
 def test_window_opens_a_game_and_then_the_last_one(tmp_path):
@@ -35,6 +37,9 @@ def test_window_opens_a_game_and_then_the_last_one(tmp_path):
     # string: read as a list, it was the game's path letter by letter).
     conf = (tmp_path / "config" / "controlroom" / "controlroom.conf").read_text()
     assert f"recent={game}\n" in conf, conf
+    # Each window wrote a log of its own, in the platform's log folder (Linux: $XDG_STATE_HOME/controlroom/log).
+    logs = sorted((tmp_path / "state" / "controlroom" / "log").glob("window-*.log"))
+    assert len(logs) == 2 and all("controlroom window started" in p.read_text() for p in logs)
 
 
 def test_bad_origin_is_a_clear_error(tmp_path):

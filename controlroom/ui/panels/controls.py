@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from controlroom.game.events import STOPP_REASONS as REASON_CODES
 from controlroom.game.events import EventError, validate
 from controlroom.game.views import StateDelta
+from controlroom.rules.profile import RulesProfile, default_profile
 from controlroom.ui.panels.words import EVENT_TYPES, STOPP_REASONS, tr, word
 
 # The casualty reports a game master may enter by hand, in the order a marshal meets them.
@@ -34,6 +35,8 @@ SECOND_BADGE = {
 
 ERROR_STYLE = "color: #c9302c;"
 OK_STYLE = "color: #2d7d2d;"
+NOTE_STYLE = "color: #555555; font-style: italic;"
+NOT_REPORTED = -1       # the kill form's count when the marshal did not say how long it was counted
 
 
 def _ask(parent: QWidget, question: str) -> bool:
@@ -58,6 +61,7 @@ class GameControls(QWidget):
         super().__init__(parent)
         self.confirm: Callable[[str], bool] = lambda question: _ask(self, question)
         self._stopps: dict = {}
+        self.profile = default_profile()
         layout = QVBoxLayout(self)
         layout.addWidget(self._scenario_box())
         layout.addWidget(self._stopp_box())
@@ -130,6 +134,16 @@ class GameControls(QWidget):
         self.count = QSpinBox(box)
         self.count.setRange(1, 20)
         self.count_label = QLabel(self.tr("Valid strikes"), box)
+        self.counted = QSpinBox(box)
+        self.counted.setRange(NOT_REPORTED, 600)
+        self.counted.setValue(NOT_REPORTED)
+        self.counted.setSuffix(self.tr(" s"))
+        self.counted.setSpecialValueText(self.tr("not reported"))
+        self.counted_label = QLabel(self.tr("Seconds counted aloud"), box)
+        # What the rules ask of the one who acts (the carer's distance and hands, the kill's count...).
+        self.rule_note = QLabel(box)
+        self.rule_note.setWordWrap(True)
+        self.rule_note.setStyleSheet(NOTE_STYLE)
         self.submit_button = QPushButton(self.tr("Submit"), box)
         self.submit_button.clicked.connect(self.submit_entry)
         self.badge.returnPressed.connect(self.submit_entry)
@@ -141,6 +155,8 @@ class GameControls(QWidget):
         form.addRow(self.tr("Badge"), self.badge)
         form.addRow(self.second_label, self.second_badge)
         form.addRow(self.count_label, self.count)
+        form.addRow(self.counted_label, self.counted)
+        form.addRow(self.rule_note)
         form.addRow(self.submit_button)
         form.addRow(self.entry_message)
         return box
@@ -154,6 +170,38 @@ class GameControls(QWidget):
         strike = self.entry_type.currentData() == "strike"
         self.count_label.setVisible(strike)
         self.count.setVisible(strike)
+        kill = self.entry_type.currentData() == "permanent_kill"
+        self.counted_label.setVisible(kill)
+        self.counted.setVisible(kill)
+        note = self.rule_note_text(self.entry_type.currentData())
+        self.rule_note.setText(note)
+        self.rule_note.setVisible(bool(note))
+
+    def rule_note_text(self, type_: str) -> str:
+        """What the rules ask of whoever acts in a report of ``type_``, in the game's ruleset's numbers."""
+        p = self.profile
+        if type_ == "cared_for":
+            most = max((c.max_cared for c in p.classes.values()), default=0)
+            text = self.tr("The carer stays within 1 m of the wounded, wears no weapons and does nothing else; "
+                           "the wounded lies still, tended and bound. The carer must be conscious.")
+            if most:
+                text += " " + self.tr("A healer cares for at most %n at a time.", "", most)
+            return text
+        if type_ == "bound":
+            return self.tr("A bandage (a white strip of cloth at least 5 cm wide and 50 cm long) on the wound; "
+                           "whoever binds must be conscious.")
+        if type_ == "healer_touch":
+            return self.tr("The healer's hands are free and pressed on the target; the healer must be conscious.")
+        if type_ == "permanent_kill":
+            return self.tr("Hacking the body for at least {0} s, counted aloud; the killer must be conscious. "
+                           "A shorter count is recorded as a rule warning.").format(
+                f"{p.permanent_kill_count_ms / 1000:g}")
+        return ""
+
+    def set_profile(self, profile: RulesProfile) -> None:
+        """The open game's ruleset: the numbers the form's notes quote."""
+        self.profile = profile
+        self._type_changed()
 
     # -- data in -------------------------------------------------------------
     def set_active_stopps(self, stopps) -> None:
@@ -224,11 +272,16 @@ class GameControls(QWidget):
             self._say(self.entry_message, self.tr("Not sent: {0}").format(str(exc)), error=True)
             return
         sent = self.tr("Sent: {0}, badge {1}.").format(word(EVENT_TYPES, type_), fields["badge"])
+        needed = self.profile.permanent_kill_count_ms / 1000
+        if fields.get("counted") is not None and fields["counted"] < needed:
+            sent += " " + self.tr("Counted {0} s, less than the rules' {1} s: the kill is recorded as a rule "
+                                  "warning, not a death.").format(f"{fields['counted']:g}", f"{needed:g}")
         self._say(self.entry_message, sent)
         self.manual_entry.emit(type_, fields)
         self.badge.clear()
         self.second_badge.clear()
         self.count.setValue(1)
+        self.counted.setValue(NOT_REPORTED)
         self.badge.setFocus()
 
     def entry_fields(self) -> dict[str, Any] | str:
@@ -249,6 +302,8 @@ class GameControls(QWidget):
                 fields[name] = other
         if type_ == "strike":
             fields["count"] = self.count.value()
+        if type_ == "permanent_kill" and self.counted.value() != NOT_REPORTED:
+            fields["counted"] = self.counted.value()
         return fields
 
     def _badge(self, text: str, what: str) -> int | str:
