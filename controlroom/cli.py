@@ -10,10 +10,7 @@ from types import ModuleType
 
 from controlroom import __version__
 from controlroom.commands import COMMANDS
-
-
-class CliError(Exception):
-    """A problem the user can fix; printed as one line, exit status 1."""
+from controlroom.commands.errors import CliError
 
 
 def _command_module(name: str) -> ModuleType:
@@ -83,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(run(args) or 0)
     except CliError as exc:
         print(f"controlroom: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         print("controlroom: interrupted", file=sys.stderr)
         return 130

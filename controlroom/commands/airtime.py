@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from controlroom.cli import CliError
+from controlroom.commands.errors import CliError
 from controlroom.radio import airtime as _airtime
 
 NAME = "airtime"

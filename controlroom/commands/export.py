@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from controlroom.commands.errors import CliError
+
 import argparse
 import sys
 
@@ -9,7 +11,7 @@ NAME = "export"
 HELP = "Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML)."
 
 
-class ExportError(Exception):
+class ExportError(CliError):
     """A problem the organiser can fix: printed as one message, exit status 1."""
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
+import threading
 
 NAME = "headless"
+STOP_LIMIT_S = 4.5          # SIGTERM ends the station within 5 s, whatever it is doing
 STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth", "rejected_replay",
              "rejected_unknown_device", "rejected_role")
 TIMER_WORDS = {"alone": "this station", "owner": "this station (owner)",
@@ -32,28 +35,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QCoreApplication, QTimer
 
-    from controlroom.cli import CliError
-    from controlroom.core.radio_link import RadioBridge
-    from controlroom.core.thread import CoreThread
+    from controlroom.commands.errors import CliError, UsageError
+    from controlroom.core.station import Station
     from controlroom.game.clock import format_time
     from controlroom.logs import setup_logging
-    from controlroom.store.engine import database_url
 
     if args.speed is not None and args.speed <= 0:
         raise CliError("--speed must be above 0")
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     setup_logging("headless")
-    core = CoreThread(database_url(args.db), None, speed=args.speed, queue_path=args.queue)
-    status = {"code": 0}
+    try:
+        station = Station(args.db or default_db(), list(args.port), speed=args.speed, queue_path=args.queue,
+                          remember_ports=False)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    core = station.core
+    status = {"code": 0, "name": ""}
 
     def say(text: str) -> None:
         print(text, flush=True)
 
+    def on_opened(info) -> None:
+        status["name"] = info.name
+
     def on_loaded(delta) -> None:
-        w = core.worker
         if not args.quiet:
             sides = ", ".join(f"{s}: {c['active']} active, {c['dead']} dead" for s, c in delta.sides.items())
-            say(f"game {w.store.name} open at {format_time(delta.t)} ({len(delta.characters)} characters; {sides})")
+            say(f"game {status['name']} open at {format_time(delta.t)} ({len(delta.characters)} characters; {sides})")
 
     def on_alarm(alarm) -> None:
         say(f"ALARM {format_time(alarm.t)} {alarm.kind}: {alarm.message}")
@@ -64,24 +72,24 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             say(f"dead: {view.name} (badge {view.badge}, {view.side}/{view.group}), death {view.deaths}")
 
+    core.opened.connect(on_opened)
     core.loaded.connect(on_loaded)
     core.alarm_raised.connect(on_alarm)
     core.character_died.connect(on_died)
     core.input_rejected.connect(lambda text: say(f"rejected: {text}"))
     core.timers_changed.connect(lambda state: say(f"timers: {TIMER_WORDS.get(state, state)}"))
     core.stopped.connect(app.quit)
-    radio = RadioBridge(core, args.port) if args.port else None
-    if radio is not None:
-
-        def on_link(link: str, state: str, detail: str) -> None:
-            if not args.quiet or state == "lost":
-                say(f"gateway {link}: {state}" + (f" ({detail})" if detail else ""))
-
-        core.link_changed.connect(on_link)
-        core.loaded.connect(lambda _d: radio.start())
+    links = LinkWords(say, args.quiet)
+    core.link_changed.connect(links.changed)
 
     def request_stop(*_):
+        if status.get("stopping"):
+            _exit_now("stopped at once (a second signal)", 1)
+        status["stopping"] = True
         core.stop_requested.emit()
+        # Whatever state the station is in, it ends within STOP_LIMIT_S: nothing acknowledged is
+        # lost by ending here, since a frame is acknowledged only once it is stored.
+        threading.Timer(STOP_LIMIT_S, _exit_now, ("the station did not stop in time; ended", 1)).start()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, request_stop)
@@ -91,16 +99,48 @@ def run(args: argparse.Namespace) -> int:
     tick.start(200)
     if args.quit_after is not None:
         QTimer.singleShot(int(args.quit_after * 1000), request_stop)
-    core.start()
+    station.start()
     app.exec()
-    if radio is not None:
-        radio.stop()
-    core.thread.wait(30_000)
+    station.shutdown(int(STOP_LIMIT_S * 1000))
     if args.stats_json:
-        ingest = core.worker.ingest.stats() if core.worker.ingest else {}
-        total = ingest.pop("total", {})
-        stats = {**{k: total.get(k, 0) for k in STAT_KEYS}, "per_gateway": ingest,
-                 "links": radio.stats() if radio else {}, "health": core.worker.health()}
+        radio = dict(core.stats.get("radio", {}))
+        total = radio.pop("total", {})
+        stats = {**{k: total.get(k, 0) for k in STAT_KEYS}, "per_gateway": radio,
+                 "links": station.stats(), "health": core.stats.get("health", {})}
         with open(args.stats_json, "w", encoding="utf-8") as f:
             json.dump(stats, f, indent=2)
+    sys.stdout.flush()
+    if status.get("stopping") or args.quit_after is not None:
+        os._exit(status["code"])     # the stop timer may still be pending: end now, cleanly stored
     return status["code"]
+
+
+def default_db() -> str:
+    from controlroom.store.engine import default_game_path
+
+    path = default_game_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
+def _exit_now(why: str, code: int) -> None:
+    print(f"controlroom: {why}", file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    os._exit(code)
+
+
+class LinkWords:
+    """Prints a gateway's link state once per change (a gateway that stays away is not repeated)."""
+
+    def __init__(self, say, quiet: bool) -> None:
+        self.say = say
+        self.quiet = quiet
+        self.last: dict[str, str] = {}
+
+    def changed(self, link: str, state: str, detail: str) -> None:
+        shown = "lost" if state in ("retrying", "connecting") and self.last.get(link) == "lost" else state
+        if self.last.get(link) == shown:
+            return
+        self.last[link] = shown
+        if not self.quiet or state == "lost":
+            self.say(f"gateway {link}: {state}" + (f" ({detail})" if detail else ""))

@@ -63,7 +63,7 @@ def _check_frequency(region: str, sub_band: str, freq: float, bw_khz: float) -> 
 
 
 def _provisioning(dev, args) -> dict:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.radio.airtime import plan
 
     p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=25 if dev.role == "marshal" else 21,
@@ -84,7 +84,7 @@ def _provisioning(dev, args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.store.devices import devices, register_device
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from controlroom.commands.errors import CliError
+
 import argparse
 import json
 import math
@@ -19,7 +21,7 @@ MSG = {
 }
 
 
-class MapCommandError(Exception):
+class MapCommandError(CliError):
     """A problem the organiser can fix: printed as one message, exit status 1."""
 
 

@@ -67,7 +67,7 @@ def _print_text(summary: dict[str, Any]) -> None:
 
 
 def _replay_db(db: str, profile, until):
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.game.replay import replay_log
     from controlroom.game.state import GameState
     from controlroom.game.summary import summarize
@@ -84,7 +84,7 @@ def _replay_db(db: str, profile, until):
 
 
 def run(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.game.clock import TimeFormatError, parse_time
     from controlroom.game.replay import replay_script
     from controlroom.game.script import ScriptError, ScriptErrors, load_script

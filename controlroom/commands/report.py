@@ -30,7 +30,7 @@ def _qt_application():
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.report.export import export_report, parse_formats
     from controlroom.report.gather import load_report
     from controlroom.report.model import UnknownScenario

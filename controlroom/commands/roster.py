@@ -46,7 +46,7 @@ def summary_line(members, change) -> str:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
@@ -76,7 +76,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.game.roster import RosterError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore

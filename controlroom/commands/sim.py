@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> tuple[float, float]:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
 
     generated = [n for n in ("sides", "groups", "players") if getattr(args, n) is not None]
     if args.roster and generated:
@@ -149,7 +149,7 @@ def prepare(args, seed: int, origin):
 
 
 def run(args: argparse.Namespace) -> int:
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
     from controlroom.radio.sim_links import close_all, open_ports, open_ptys
     from controlroom.radio.simulator import Simulator
     from controlroom.rules.profile import ProfileError
@@ -206,7 +206,7 @@ def _write_json(path: str, data: dict) -> None:
 
 
 if __name__ == "__main__":          # python -m controlroom.commands.sim ... (before "sim" is registered)
-    from controlroom.cli import CliError
+    from controlroom.commands.errors import CliError
 
     _parser = argparse.ArgumentParser(prog="controlroom sim", description=HELP)
     add_arguments(_parser)

@@ -1,233 +1,221 @@
-"""The core's storage arm: appends batches to the event log in a thread of its own.
+"""The core's storage arm: appends batches to the event log in a thread of its own, and reads it back.
 
-The core worker folds events and fires rule timers; a disk that stalls for a
-quarter of a second while it syncs must not make a deadline late.  So the
-worker hands each batch to this writer (a queued signal, so batches stay in
-order) and learns from ``stored`` when it is durable.  A failed append is
-kept and retried with back-off; nothing is dropped.
+The core worker hands one batch at a time (``append``) and hears back with
+``committed`` once it is durable: the events as the log holds them, in seq
+order, each marked with its index in the batch (None: another station's).
+Only then does the worker fold them, ack the radio frames among them, and
+show them.  A batch that cannot be stored (a full or read-only disk, a
+server gone without a local queue) is kept and retried with back-off; nothing
+of it is acknowledged meanwhile, so the handsets keep retrying too.
 
-On a shared game (PostgreSQL) the writer also reads the log back after each
-append and when told of another station's (``fetch``), and hands the worker
-every event in log order (``logged``): the worker folds a shared game in the
-log's order, its own reports too, so that every station (and above all the
-one running the timers) holds the game the log says.  Only the deadlines the
-worker fired, and reports it kept locally while the server was gone, were
-folded before they were stored.  While the server cannot be reached,
-batches go to the local durable queue (``store.spool``) and are delivered,
-in order, when it is back.
+On a shared game (PostgreSQL) the writer reads the log back after each
+append and when told of another station's (``fetch``), so the worker folds
+every station's events in the log's order.  While the server cannot be
+reached, batches go to the local durable queue (``store.spool``): ``kept``
+says so (the worker folds and acks them, since they are durable on this
+laptop) and they are stored, in order, when the server is back.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from controlroom.game.events import SOURCE_TIMER
 from controlroom.store import pg
 from controlroom.store.errors import ServerUnreachable, StoreError
-from controlroom.store.eventlog import AppendResult
+from controlroom.store.eventlog import AppendResult, StoredEvent
 from controlroom.store.game import GameStore
 from controlroom.store.spool import Spool
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(slots=True)
+class Pending:
+    """One event of a batch: what to store, and where it folds (``pos``)."""
+
+    event: object
+    radio: object = None
+    pos: float | None = None
+    epoch: int | None = None         # a deadline: the timer lock's session it was fired under
+    token: int | None = None         # folded already (provisional in the fold): its token
+
+
+@dataclass(slots=True)
+class Committed:
+    """What became of a batch: the log's events since the last read (ours with their batch index)."""
+
+    logged: list[tuple[StoredEvent, int | None]] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)     # radio frames stored before (batch indexes)
+    dropped: list[int] = field(default_factory=list)        # deadlines of a lost timer lock, not stored
+    kept: bool = False                                      # in the local queue: stored when the server is back
+    lock_lost: bool = False                                 # the lock this station fired under is gone
+
+
 class StorageWriter(QObject):
-    stored = Signal(object)          # AppendResult of a durable batch
+    committed = Signal(int, object)  # batch id, Committed
+    logged = Signal(object)          # [(StoredEvent, token or None)]: the log's events read back (others', queued)
+    withdrawn = Signal(object)       # tokens of events kept locally that the log did not take
     failed = Signal(str)             # why the last append failed (it is retried)
-    logged = Signal(object)          # shared game: [(StoredEvent, fold it)] in log order, every station's
-    kept = Signal(object)            # shared game: [(event, radio)] kept locally: the worker folds them now
+    recovered = Signal()             # appends work again after a failure
     queued = Signal(int)             # events waiting in the local queue (0: all delivered)
     caught_up = Signal(int)          # every event before taking the timer lock (this epoch) is read
-    resynced = Signal(int, bool)     # fired deadlines not stored (a lost timer lock); whether ours is lost now
 
     def __init__(self, store: GameStore, last_seq: int = 0, spool: Spool | None = None) -> None:
         super().__init__()
         self.store = store
-        self.pending: list = []          # (event, radio meta, timer epoch or None)
+        self.shared = store.log.shared
         self.spool = spool
         self.spooled = len(spool) if spool is not None else 0
         self.last_seen = last_seq
-        self.epoch = 0                   # the timer lock's session while this station fires timers
-        self._own: set[int] = set()      # seqs this station appended, above last_seen
-        self._folded: set[int] = set()   # ...of which the worker folded the event before it was stored
-        self._early_frames: set[tuple[int, int]] = set()   # radio frames folded while kept locally
-        self._retry_ms = 500
+        self._batch: tuple[int, list[Pending]] | None = None
+        self._retry_ms = 250
+        self._failing = False
         self._timer: QTimer | None = None
-        self._flush_due = False
 
-    @Slot(object)
-    def append(self, batch: list) -> None:
-        """Keep a batch; it is stored with every other batch that is waiting (one transaction)."""
-        epoch = self.epoch
-        self.pending += [(e, r, epoch if e.source == SOURCE_TIMER else None) for e, r in batch]
-        if (self._timer is None or not self._timer.isActive()) and not self._flush_due:
-            # After the batches already queued to this thread: a backlog becomes one commit, not many.
-            self._flush_due = True
-            QTimer.singleShot(0, self._flush_now)
+    @Slot(int, object)
+    def append(self, batch_id: int, items: list) -> None:
+        """Store a batch (the worker sends the next one only after ``committed``)."""
+        self._batch = (batch_id, items)
+        self._flush()
 
-    @Slot()
-    def _flush_now(self) -> None:
-        self._flush_due = False
-        if self._timer is None or not self._timer.isActive():
-            self._flush()
-
-    @Slot(int)
-    def set_epoch(self, epoch: int) -> None:
-        """The timer lock's session the worker fires under from now on (0: it fires none)."""
-        self.epoch = epoch
-
-    def _flush(self) -> bool:
+    def _flush(self) -> None:
+        if self._batch is None:
+            return
+        batch_id, items = self._batch
         try:
             if self.spooled:
                 self._deliver_queue()
-            if not self.pending:
-                return True
-            dropped, lost = self._drop_unowned()
-            result = self.store.log.append([(e, r) for e, r, _ in self.pending])
+            out = self._store(items)
         except ServerUnreachable as exc:
             if self.spool is None:
                 return self._retry_later(str(exc))
-            return self._keep_locally(str(exc))
+            return self._keep_locally(batch_id, items, str(exc))
         except StoreError as exc:
             return self._retry_later(str(exc))
-        sent, self.pending = self.pending, []
-        self._retry_ms = 500
-        if self.store.log.shared:
-            self._note_own(sent, result)
-        self.stored.emit(result)
-        if dropped:
-            self.resynced.emit(dropped, lost)
-        if self.store.log.shared:
-            self._read(barrier=False)
-        return True
+        self._batch = None
+        self._succeeded()
+        self.committed.emit(batch_id, out)
 
-    def _note_own(self, sent: list, result: AppendResult) -> None:
-        """Remember the seqs of this station's stored events, and which of them the worker has folded."""
-        dup = set(result.duplicates)
-        stored = iter(result.stored)
-        for i, (event, radio, *_rest) in enumerate(sent):
-            if i in dup:
-                continue
-            seq = next(stored).seq
-            self._own.add(seq)
-            if event.source == SOURCE_TIMER:
-                self._folded.add(seq)
-            if radio is not None:
-                self._early_frames.discard((radio.device, radio.counter))
+    def _store(self, items: list[Pending]) -> Committed:
+        out = Committed()
+        keep = list(range(len(items)))
+        if self.shared and any(p.epoch is not None for p in items):
+            holder = pg.timer_holder(self.store.engine)
+            keep = [i for i in keep if items[i].epoch is None or items[i].epoch == holder]
+            out.dropped = sorted(set(range(len(items))) - set(keep))
+            out.lock_lost = bool(out.dropped)
+        result = self.store.log.append([(items[i].event, items[i].radio, items[i].pos) for i in keep])
+        out.duplicates = [keep[i] for i in result.duplicates]
+        mine = {s.seq: keep[i] for s, i in zip(result.stored, result.indexes)}
+        if not self.shared:
+            out.logged = [(s, mine[s.seq]) for s in result.stored]
+            if result.stored:
+                self.last_seen = result.stored[-1].seq
+            return out
+        out.logged = [(s, mine.get(s.seq)) for s in self._read_after()]
+        return out
 
-    def _drop_unowned(self) -> tuple[int, bool]:
-        """Deadlines fired under a timer lock session that has ended are not stored (the new owner fires them).
+    def _read_after(self, barrier: bool = False) -> list[StoredEvent]:
+        events = self.store.log.fetch_after(self.last_seen, barrier=barrier)
+        if events:
+            self.last_seen = events[-1].seq
+        return events
 
-        Returns how many were dropped, and whether the session the worker
-        fires under now has ended too.
-        """
-        if not self.store.log.shared or all(ep is None for *_, ep in self.pending):
-            return 0, False
-        holder = pg.timer_holder(self.store.engine)
-        kept = [p for p in self.pending if p[2] is None or p[2] == holder]
-        dropped, self.pending = len(self.pending) - len(kept), kept
-        return dropped, bool(self.epoch) and holder != self.epoch
+    def _succeeded(self) -> None:
+        self._retry_ms = 250
+        if self._failing:
+            self._failing = False
+            self.recovered.emit()
 
-    def _retry_later(self, message: str) -> bool:
+    def _retry_later(self, message: str) -> None:
+        self._failing = True
         self.failed.emit(message)
         if self._timer is None:
             self._timer = QTimer(self)
             self._timer.setSingleShot(True)
             self._timer.timeout.connect(self._flush)
         self._timer.start(self._retry_ms)
-        self._retry_ms = min(30_000 if self.spool is None else 2_000, self._retry_ms * 2)
-        return False
+        self._retry_ms = min(5_000 if self.spool is None else 2_000, self._retry_ms * 2)
 
-    def _keep_locally(self, message: str) -> bool:
-        """The server is gone: the pending batch goes to the local queue, durably, in order."""
-        if self.pending:
-            try:
-                self.spool.put([(e, r) for e, r, _ in self.pending], [ep for _, _, ep in self.pending])
-            except StoreError as exc:
-                return self._retry_later(f"{message} {exc}")
-            self.spooled += len(self.pending)
-            # The station goes on showing its own reports: the worker folds them now, not when stored.
-            self.kept.emit([(e, r) for e, r, _ in self.pending if e.source != SOURCE_TIMER])
-            self._early_frames.update((r.device, r.counter) for _, r, _ in self.pending if r is not None)
-            self.pending = []
+    def _keep_locally(self, batch_id: int, items: list[Pending], message: str) -> None:
+        """The server is gone: the batch goes to the local queue, durably, in order."""
+        try:
+            self.spool.put([(p.event, p.radio) for p in items], [p.epoch for p in items], [p.pos for p in items],
+                           [p.token for p in items])
+        except StoreError as exc:
+            return self._retry_later(f"{message} {exc}")
+        self.spooled += len(items)
+        self._batch = None
         self.queued.emit(self.spooled)
-        return self._retry_later(f"{message} ({self.spooled} events kept on this laptop)")
+        self.committed.emit(batch_id, Committed(kept=True))
+        self._retry_later(f"{message} ({self.spooled} events kept on this laptop)")
 
     def _deliver_queue(self) -> None:
-        """Store what the local queue holds; raises ServerUnreachable if the server is still gone."""
-        result, dropped = deliver_queue(self.store, self.spool)
+        """Store what the local queue holds; raises ServerUnreachable if the server is still gone.
+
+        The worker folded and acknowledged these events when they were kept:
+        they come back with their tokens, and those not stored (copies another
+        station stored meanwhile, deadlines of a lost timer lock) as ``withdrawn``.
+        """
+        result, _dropped, tokens = deliver_queue(self.store, self.spool)
         self.spooled = 0
         self.queued.emit(0)
-        for s in result.stored:             # all folded already, when they were kept
-            self._own.add(s.seq)
-            self._folded.add(s.seq)
-            if s.radio is not None:
-                self._early_frames.discard((s.radio.device, s.radio.counter))
-        self.stored.emit(result)
-        if dropped:
-            self.resynced.emit(dropped, False)
+        mine = dict(zip((s.seq for s in result.stored), (tokens[i] for i in result.indexes)))
+        gone = [t for i, t in enumerate(tokens) if t is not None and i not in set(result.indexes)]
+        if gone:
+            self.withdrawn.emit(gone)
+        events = self._read_after()
+        if events:
+            self.logged.emit([(s, mine.get(s.seq)) for s in events])
 
     @Slot(object)
     def fetch(self, top) -> None:
         """Read what other stations appended after the last seq seen (``top``: the newest seq, if known)."""
         if top is not None and top <= self.last_seen:
             return
-        if self.spooled or self.pending:
+        if self._batch is not None or self.spooled:
             self._flush()
-        self._read(barrier=False)
+            return
+        try:
+            events = self._read_after()
+        except StoreError as exc:
+            log.info("reading other stations' events: %s", exc)
+            return
+        if events:
+            self.logged.emit([(s, None) for s in events])
 
     @Slot(int)
     def take_over(self, epoch: int) -> None:
         """This station got the timer lock: read everything appended before it, then say so."""
-        if self._read(barrier=True):
-            self.caught_up.emit(epoch)
-        else:                   # the server went away meanwhile: try again (the worker checks the epoch)
-            QTimer.singleShot(1000, lambda: self.take_over(epoch))
-
-    def _read(self, barrier: bool) -> bool:
         try:
-            events = self.store.log.fetch_after(self.last_seen, barrier=barrier)
-        except StoreError as exc:
-            log.info("reading other stations' events: %s", exc)
-            return False
+            events = self._read_after(barrier=True)
+        except StoreError:
+            QTimer.singleShot(1000, lambda: self.take_over(epoch))
+            return
         if events:
-            items = []
-            for s in events:
-                if s.seq in self._own:
-                    items.append((s, s.seq not in self._folded))
-                    continue
-                key = (s.radio.device, s.radio.counter) if s.radio is not None else None
-                if key in self._early_frames:        # a frame this station folded while cut off
-                    self._early_frames.discard(key)
-                    items.append((s, False))
-                else:
-                    items.append((s, True))
-            self.last_seen = events[-1].seq
-            self._own = {q for q in self._own if q > self.last_seen}
-            self._folded = {q for q in self._folded if q > self.last_seen}
-            self.logged.emit(items)
-        return True
-
-    @Slot()
-    def drain(self) -> None:
-        """Store everything now (a few tries); called blocking, before a refold or at shutdown."""
-        for _ in range(3):
-            if self._flush():
-                return
+            self.logged.emit([(s, None) for s in events])
+        self.caught_up.emit(epoch)
 
     @Slot()
     def close(self) -> None:
-        self.drain()
+        """At shutdown: stop retrying, close the local queue, and end this thread."""
         if self._timer is not None:
             self._timer.stop()
         if self.spool is not None:
             self.spool.close()
+        self.thread().quit()
 
 
-def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int]:
-    """Store what the local queue holds, oldest first: (what was stored, how many fired deadlines were dropped).
+def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int, list[int | None]]:
+    """Store what the local queue holds, oldest first.
+
+    Returns what was stored, how many fired deadlines were dropped, and the
+    provisional token of each event offered to the log (``result.indexes``
+    index this list).
 
     A deadline fired while the server was away is stored only if the station
     still holds the same timer lock session: otherwise another station may
@@ -236,12 +224,15 @@ def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int]:
     """
     items = spool.items()
     if not items:
-        return AppendResult(), 0
-    holder = pg.timer_holder(store.engine) if any(ep is not None for *_, ep in items) else None
-    keep = [(e, r) for _id, e, r, ep in items if ep is None or (ep and ep == holder)]
-    result = store.log.append(keep) if keep else AppendResult()
-    spool.remove_through(items[-1][0])
-    return result, len(items) - len(keep)
+        return AppendResult(), 0, []
+    holder = pg.timer_holder(store.engine) if any(it.epoch is not None for it in items) else None
+    kept = [it for it in items if it.epoch is None or (it.epoch and it.epoch == holder)]
+    result = store.log.append([(it.event, it.radio, it.pos) for it in kept]) if kept else AppendResult()
+    spool.remove_through(items[-1].id)
+    tokens = [it.token for it in kept]
+    dropped = [it.token for it in items if it not in kept and it.token is not None]
+    return result, len(items) - len(kept), tokens + dropped
 
 
 BLOCKING = Qt.ConnectionType.BlockingQueuedConnection
+__all__ = ["BLOCKING", "Committed", "Pending", "StorageWriter", "deliver_queue", "SOURCE_TIMER"]

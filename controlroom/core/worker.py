@@ -1,11 +1,21 @@
-"""The core worker: the one writer that owns the game state, fires rule timers and stores events.
+"""The core worker: the one writer of a game, in one order from the radio to the record.
 
-It lives in its own QThread (see ``core.thread``).  Inputs arrive as queued
-signals and are handled in batches: everything that arrived in one turn of
-the event loop is folded, appended to the log in one durable transaction, and
-published to the window as a delta at most ten times a second.  Rule
-deadlines are fired by one precise single-shot timer set to the soonest
-deadline; there is no polling loop.
+Every input takes the same road:
+
+    frame heard -> authenticated -> appended and committed durably -> folded in the log's order
+    -> acknowledged -> deltas and alarms published
+
+A report (a radio frame or a game master's entry) waits in the inbox until
+the batch before it is stored; then everything waiting becomes the next
+batch, together with the rule deadlines that fell due (fired by this station
+only when ``TimerAuthority.may_fire``).  The storage thread commits it and
+reads the log back; ``_on_committed`` folds the log in fold order
+(``game.fold``), sends the acknowledgements of the frames it stored, and only
+then shows the game master what changed.  A batch that cannot be stored is
+retried and nothing of it is acknowledged, so the handsets retry too.
+
+The worker lives in its own QThread (``core.thread``); rule deadlines are
+fired by one precise single-shot timer set to the soonest deadline.
 """
 
 from __future__ import annotations
@@ -14,23 +24,28 @@ import collections
 import gc
 import logging
 import time
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
 
-from PySide6.QtCore import QCoreApplication, QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from controlroom.core.stations import SharedGameMixin
-from controlroom.core.storage import BLOCKING, StorageWriter, deliver_queue
-from controlroom.game.clock import Clock, WallClock
-from controlroom.game.events import SOURCE_GM, SOURCE_TIMER, Event, EventError, validate
-from controlroom.game.scheduler import Changes, Schedule, fire_due
-from controlroom.game.state import GameState
+from controlroom.core.authority import ALONE, TimerAuthority
+from controlroom.core.stations import Notices
+from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
+from controlroom.game.alarms import Alarm
+from controlroom.game.clock import Clock, WallClock, format_time
+from controlroom.game.devices import RadioMeta
+from controlroom.game.events import SOURCE_GM, Event, EventError, validate
+from controlroom.game.fold import Confirmed, Correction, Fold
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
-from controlroom.store.errors import StoreError
-from controlroom.radio import codec
-from controlroom.radio.ingest import ACCEPTED, SECURITY, Ingest
+from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, Ingest
+from controlroom.rules.profile import ProfileError, RulesProfile
 from controlroom.store.devices import devices
-from controlroom.store.eventlog import RadioMeta
+from controlroom.store.errors import StoreError
+from controlroom.store.engine import data_dir
 from controlroom.store.game import GameStore
+from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
 from controlroom.store.pg import conninfo
 from controlroom.store.spool import Spool, default_path
 
@@ -38,80 +53,110 @@ log = logging.getLogger(__name__)
 
 MAX_TIMER_MS = 2**31 - 1
 EPOCH_KEY = "clock_epoch_unix_ms"
+STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
+
+AckSink = Callable[[int, bytes], None]       # (gateway, ack frame): thread-safe
 
 
-class Alarm(NamedTuple):
-    """Something a game master must see at once; it stays until acknowledged (by ``id``)."""
+class GameInfo(NamedTuple):
+    """What the window may know of the open game (read once it is open)."""
 
-    id: str
-    kind: str            # stopp, stopp_overdue, storage, marshal_silent, forged_frame, gateway_lost...
-    message: str
-    t: int
+    name: str
+    db: str
+    where: str
+    profile: RulesProfile
+    speed: float                         # game ms per real ms as the clock runs (0: a virtual clock, in tests)
+    shared: bool
+    ports: tuple[str, ...] = ()          # the gateways: as given, else those kept with the game
+    map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
+    map_path: Path | None = None
+    map_problem: str = ""
 
 
-class CoreWorker(SharedGameMixin, QObject):
-    """Owns GameState, the deadline schedule and the event log of one game.
+@dataclass(slots=True)
+class Incoming:
+    """A report waiting for the next batch."""
 
-    On a shared game (PostgreSQL) it also folds other stations' events and
-    runs the rule timers only while it holds the game's timer lock (see
-    ``core.stations``).
-    """
+    type: str
+    data: dict
+    source: str
+    radio: RadioMeta | None = None
+    acks: list = field(default_factory=list)       # [(gateway, ack bytes)] to send once stored
+    pressed_ms: int | None = None                  # unix ms of the key press (protocol v2), if known
 
+
+@dataclass(slots=True)
+class _Batch:
+    id: int
+    items: list[Pending]
+    incoming: list[Incoming | None]
+    deaths: list = field(default_factory=list)     # deaths the deadlines of this batch recorded
+    fired: list[Event] = field(default_factory=list)
+
+
+class CoreWorker(QObject):
+    """Owns the game's fold, its deadline schedule and its event log; nothing else writes them."""
+
+    opened = Signal(object)              # GameInfo, once the game is open
     loaded = Signal(object)              # StateDelta(full=True), once the game is folded
     delta_published = Signal(object)     # StateDelta, at most every publish_interval_ms
-    stopp_called = Signal(object)        # StoppView, at once
-    character_died = Signal(object)      # CharacterView, at once
-    alarm_raised = Signal(object)        # Alarm, at once
-    events_stored = Signal(int)          # the last seq stored (by this station or, on a shared game, another)
-    timers_changed = Signal(str)         # who runs the rule timers: owner, standby, alone, offline
+    stopp_called = Signal(object)        # StoppView, as soon as it is stored
+    character_died = Signal(object)      # CharacterView, as soon as the death is stored
+    alarm_raised = Signal(object)        # Alarm
+    events_stored = Signal(int)          # the last seq folded (this station's or another's)
+    timers_changed = Signal(str)         # who runs the rule timers: alone, owner, standby, offline
     input_rejected = Signal(str)         # a command or report that could not become an event
-    stopped = Signal()                   # everything received is stored; the thread may end
-    ack_ready = Signal(int, str)         # a TX line for gateway N: an acknowledgement to send
     devices_known = Signal(object)       # {source: {"role", "label", "group", "engine"}}: no keys
-    _append_requested = Signal(object)   # to the storage thread
-    _epoch_requested = Signal(int)       # to the storage thread: the timer lock's session we fire under
+    stats_reported = Signal(object)      # counters and health, when the worker stops
+    stopped = Signal()                   # everything that could be stored is stored; the thread may end
+    _append_requested = Signal(int, object)
+    _close_requested = Signal()
 
-    def __init__(
-        self,
-        db: str,
-        clock: Clock | None = None,
-        *,
-        publish_interval_ms: int = 100,
-        marshal_silence_ms: int = 600_000,
-        speed: float | None = None,
-        queue_path: str | None = None,
-        lock_interval_s: float = 2.0,
-        parent: QObject | None = None,
-    ) -> None:
+    def __init__(self, db: str, clock: Clock | None = None, *, acks: AckSink | None = None,
+                 publish_interval_ms: int = 100, marshal_silence_ms: int = 600_000, speed: float | None = None,
+                 queue_path: str | None = None, lock_interval_s: float = 2.0, ports: list[str] | None = None,
+                 remember_ports: bool = True, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.db = db
+        self.ports = None if ports is None else list(ports)     # None: the ports kept with the game
+        self.remember_ports = remember_ports
         self.clock = clock
         self.speed = speed
-        self.queue_path = queue_path            # the local durable queue of a shared game (default: data folder)
-        self.lock_interval_s = lock_interval_s  # how often a standby station tries the timer lock
-        self.owns_timers = True
-        self.timers = "alone"
-        self._watch = self._notices = None
-        self._folded_to = 0                     # the last seq folded by opening or refolding the game
+        self.acks = acks
+        self.queue_path = queue_path
+        self.lock_interval_s = lock_interval_s
         self.publish_interval_ms = publish_interval_ms
         self.marshal_silence_ms = marshal_silence_ms
         self.store: GameStore | None = None
-        self.state: GameState | None = None
-        self.schedule = Schedule()
-        self._inbox: list[tuple[str, dict, str, RadioMeta | None]] = []
-        self._in_flight = 0                          # events handed to the storage thread, not yet stored
-        self._changes = Changes()
+        self.fold: Fold | None = None
+        self.ingest: Ingest | None = None
+        self.authority: TimerAuthority | None = None
+        self.links: dict[str, tuple[str, str]] = {}
+        self.lateness_ms: collections.deque[float] = collections.deque(maxlen=100_000)
+        self.fired_count = 0
+        self.unstored = 0
+        self.queued = 0
+        self.dropped_deadlines = 0
+        self._inbox: list[Incoming] = []
+        self._corrections: list[Correction] = []
+        self._in_flight: _Batch | None = None
+        self._batch_id = 0
+        self._unstored_frames: dict[tuple[int, int], Incoming] = {}
+        self._buffer: list[tuple] = []               # the log read back while a batch is in flight
         self._stored: list[StoredView] = []
-        self._new_warnings = 0
+        self._full = False
+        self._warnings_seen = 0
         self._last_publish = 0.0
-        self._marshals: dict[str, int] = {}          # source -> last heard (game time)
+        self._marshals: dict[str, int] = {}
         self._silent: set[str] = set()
         self._storage_error: str | None = None
         self._alarmed: dict[tuple, int] = {}
-        self.links: dict[str, tuple[str, str]] = {}
-        self.ingest: Ingest | None = None
-        self.lateness_ms: collections.deque[float] = collections.deque(maxlen=100_000)
-        self.fired_count = 0
+        self._notices: Notices | None = None
+        self._stopping = False
+
+    @property
+    def state(self):
+        return self.fold.state if self.fold is not None else None
 
     # -- life cycle --------------------------------------------------------
     @Slot()
@@ -123,63 +168,105 @@ class CoreWorker(SharedGameMixin, QObject):
         self._silence_timer = QTimer(self)
         self._silence_timer.timeout.connect(self._check_silence)
         try:
-            self.store = GameStore.open(self.db)
-            spool = self._open_queue()
-            self.state, last_seq = self.store.load_state()
-            self._folded_to = last_seq
-            # The timeline opens with the game's last events (the window reads no log itself).
-            last_events = [StoredView(s.seq, s.wall, s.event) for s in self.store.log.read(after=max(0, last_seq - 2000))]
-            self.ingest = Ingest(devices(self.store))
-            highest, heard = self.store.log.radio_counters()
-            self.ingest.remember(highest, heard, self.state.t)
-            self.store.checkpoint_in_background()
-            self._start_storage(last_seq, spool)
-        except StoreError as exc:
-            self.alarm_raised.emit(Alarm("storage:open", "storage", str(exc), 0))
-            self.stopped.emit()
+            self._open()
+            info = self._info()
+        except (StoreError, ProfileError) as exc:
+            self._fail_to_open(str(exc))
             return
+        except Exception as exc:          # noqa: BLE001 - a game that cannot open must say so and stop
+            log.exception("opening %s", self.db)
+            self._fail_to_open(f"the game could not be opened: {type(exc).__name__}: {exc}")
+            return
+        self._start_storage()
+        shared = self.store.log.shared
+        self.authority = TimerAuthority(conninfo(self.store.engine) if shared else None, self.lock_interval_s)
+        self.authority.changed.connect(self.timers_changed)
+        self.authority.claim.connect(self._writer.take_over, Qt.ConnectionType.QueuedConnection)
+        # The folded game is long-lived: keep the cyclic garbage collector from walking it again and again.
+        gc.collect()
+        gc.freeze()
+        self.opened.emit(info)
+        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
+                                 for d in self.ingest.devices.values()})
+        self._tally = SideTally(self.state)
+        self._warnings_seen = len(self.state.warnings)
+        delta = make_delta(self.state, (), (), self._opening_events, full=True, sides=self._tally.snapshot())
+        self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
+        self._opening_events = []
+        self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
+        if shared:
+            self._notices = Notices(conninfo(self.store.engine))
+            self._notices.arrived.connect(self._writer.fetch, Qt.ConnectionType.QueuedConnection)
+            self._notices.start()
+        self.authority.start()
+        self._tick()            # deadlines that fell due while the program was closed
+
+    def _open(self) -> None:
+        self.store = GameStore.open(self.db)
+        spool = None
+        if self.store.log.shared:       # what a previous run kept on this laptop is stored first
+            spool = Spool(self.queue_path or default_path(str(self.store.engine.url)))
+            if len(spool):
+                deliver_queue(self.store, spool)
+        self._spool = spool
+        self.fold = self.store.open_fold()
+        self._last_seq = self.store.log.last_seq()
+        self._opening_events = [StoredView(s.seq, s.wall, s.event)
+                                for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
+        self.ingest = Ingest(devices(self.store))
+        highest, heard = self.store.log.radio_counters()
+        self.ingest.remember(highest, heard, self.state.t)
+        self.store.checkpoint_in_background()
         if self.clock is None:
             # A fast simulated game starts where its log ends; a real one counts real time, and so
             # does a shared one at any speed, so that every station keeps the same game time.
-            shared = self.store.log.shared
-            self.clock = WallClock(self.state.t, self.speed) if self.speed and not shared else \
-                self._persistent_clock(self.speed or 1.0)
-        self.schedule.rebuild(self.state)
-        # The folded game is long-lived: keep the cyclic garbage collector from
-        # walking it again and again (a full collection would delay timers).
-        gc.collect()
-        gc.freeze()
-        self._tally = SideTally(self.state)
-        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
-                                 for d in self.ingest.devices.values()})
-        self.loaded.emit(make_delta(self.state, (), (), last_events, full=True, sides=self._tally.snapshot()))
-        self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
-        self._start_stations(conninfo(self.store.engine) if self.store.log.shared else None)
-        self._tick()            # deadlines that fell due while the program was closed
+            fast = self.speed and not self.store.log.shared
+            self.clock = WallClock(self.state.t, self.speed) if fast else self._persistent_clock(self.speed or 1.0)
 
-    def _open_queue(self) -> Spool | None:
-        """A shared game's local durable queue; what a previous run left in it is stored first."""
-        if not self.store.log.shared:
-            return None
-        spool = Spool(self.queue_path or default_path(str(self.store.engine.url)))
-        if len(spool):
-            deliver_queue(self.store, spool)    # fired deadlines of a lost timer session are dropped
-        return spool
+    def _info(self) -> GameInfo:
+        """The game's name, ruleset and speed; its gateways and its map, kept with it."""
+        store = self.store
+        if self.ports and self.remember_ports:
+            save_ports(store, self.ports)
+        ports = tuple(self.ports) if self.ports is not None else tuple(stored_ports(store))
+        if self.ports is None and ports:
+            log.info("gateways kept with the game: %s", ", ".join(ports))
+        kept, path, problem = None, None, ""
+        try:
+            kept = current_map(store)
+            if kept is not None:
+                path = map_file(store, kept, data_dir() / "maps")
+        except (StoreError, OSError) as exc:
+            problem = str(exc)
+        speed = self.clock.speed if getattr(self.clock, "runs", True) else 0.0
+        return GameInfo(store.name, self.db, store.where, self.state.profile, speed, store.log.shared,
+                        ports, kept, path, problem)
 
-    def _start_storage(self, last_seq: int = 0, spool: Spool | None = None) -> None:
+    def _fail_to_open(self, message: str) -> None:
+        self.alarm_raised.emit(Alarm("storage:open", "storage", message, 0))
+        if self.store is not None:
+            self.store.close()
+            self.store = None
+        self.fold = None
+        self._hand_back()
+        self.stopped.emit()
+
+    def _start_storage(self) -> None:
         self._storage_thread = QThread()
         self._storage_thread.setObjectName("controlroom-storage")
-        self._writer = StorageWriter(self.store, last_seq, spool)
+        self._writer = StorageWriter(self.store, self._last_seq, self._spool)
         self._writer.moveToThread(self._storage_thread)
-        self._append_requested.connect(self._writer.append, Qt.ConnectionType.QueuedConnection)
-        self._writer.stored.connect(self._on_stored, Qt.ConnectionType.QueuedConnection)
-        self._writer.failed.connect(self._on_storage_failed, Qt.ConnectionType.QueuedConnection)
+        q = Qt.ConnectionType.QueuedConnection
+        self._append_requested.connect(self._writer.append, q)
+        self._close_requested.connect(self._writer.close, q)
+        self._writer.committed.connect(self._on_committed, q)
+        self._writer.logged.connect(self._on_logged, q)
+        self._writer.withdrawn.connect(self._on_withdrawn, q)
+        self._writer.failed.connect(self._on_storage_failed, q)
+        self._writer.recovered.connect(self._on_storage_recovered, q)
+        self._writer.queued.connect(self._on_queued, q)
+        self._writer.caught_up.connect(self._on_caught_up, q)
         self._storage_thread.start()
-
-    def _drain_storage(self) -> None:
-        """Block until every batch handed over is stored (or has failed its retries)."""
-        QMetaObject.invokeMethod(self._writer, "drain", BLOCKING)
-        QCoreApplication.sendPostedEvents(self)      # take the writer's "stored" reports now
 
     def _timer(self, slot, precise: bool) -> QTimer:
         timer = QTimer(self)
@@ -197,58 +284,90 @@ class CoreWorker(SharedGameMixin, QObject):
 
     @Slot()
     def stop(self) -> None:
-        """Handle everything received, store it, close the game; then emit ``stopped``."""
-        if self.state is not None:
+        """Store what was received (waiting at most a few seconds), close the game; then emit ``stopped``."""
+        self._stopping = True
+        if self.fold is not None:
             self._tick()
-            QMetaObject.invokeMethod(self._writer, "close", BLOCKING)
-            QCoreApplication.sendPostedEvents(self)
-            self._stop_stations()
-            self._storage_thread.quit()
-            self._storage_thread.wait()
+            deadline = time.monotonic() + STOP_BUDGET_S
+            while (self._in_flight is not None or self._inbox) and time.monotonic() < deadline:
+                QCoreApplication.processEvents()
+                if self._in_flight is None and self._inbox:
+                    self._tick()
+                QThread.msleep(5)
+            self.unstored = len(self._inbox) + (len(self._in_flight.items) if self._in_flight else 0)
+            if self.unstored:
+                log.error("%d events could not be stored before shutdown (none of them was acknowledged)",
+                          self.unstored)
+            if self._notices is not None:
+                self._notices.stop()
+            if self.authority is not None:
+                self.authority.stop()
+            self._close_requested.emit()        # the writer stops its timers and ends its thread
+            if not self._storage_thread.wait(2000):
+                log.error("the storage thread did not end in time")
             self._publish()
+            self.stats_reported.emit(self.stats())
         for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer"):
             timer = getattr(self, name, None)
             if timer is not None:
                 timer.stop()
         if self.store is not None:
             self.store.close()
-        if self._in_flight:
-            log.error("%d events could not be stored before shutdown", self._in_flight)
-        # Hand the object (and its timers) back to the main thread, which will delete it.
+        self._hand_back()
+        self.stopped.emit()
+
+    def _hand_back(self) -> None:
+        """Hand the object (and its timers) back to the main thread, which will delete it."""
         app = QCoreApplication.instance()
         if app is not None:
             self.moveToThread(app.thread())
-        self.stopped.emit()
 
     # -- inputs ------------------------------------------------------------
     @Slot(str, object, str)
     def submit(self, type_: str, fields: dict, source: str = SOURCE_GM) -> None:
         """A report or a game master's entry, as an event of ``type_`` happening now."""
-        self._receive(type_, fields, source, None)
+        try:
+            data = validate(type_, fields)
+        except EventError as exc:
+            self.input_rejected.emit(f"{source}: {exc}")
+            return
+        self._receive(Incoming(type_, data, source))
 
-    @Slot(str, object, str, object)
-    def submit_radio(self, type_: str, fields: dict, source: str, radio: RadioMeta) -> None:
-        """An accepted radio frame's event, with its radio metadata."""
-        self._receive(type_, fields, source, radio)
+    def _receive(self, item: Incoming) -> None:
+        self._inbox.append(item)
+        if not self._tick_timer.isActive():
+            self._tick_timer.start(0)           # one batch per turn of the event loop
 
     @Slot(object)
-    def frames_received(self, frames: list) -> None:
+    def frames_received(self, frames) -> None:
         """Frames the gateways heard since the last call: [(gateway, rssi, snr, frame bytes), ...]."""
         for gateway, rssi, snr, frame in frames:
             self.frame_received(gateway, rssi, snr, frame)
 
     @Slot(int, object, object, object)
     def frame_received(self, gateway: int, rssi, snr, frame: bytes) -> None:
-        """A frame a gateway heard: authenticated, de-duplicated, acknowledged, then an event."""
-        if self.state is None:
-            return
+        """A frame a gateway heard: authenticated, de-duplicated; its event waits for the next batch."""
+        if self.fold is None or self._stopping:
+            return                      # not acknowledged: the handset tries again
         out = self.ingest.receive(frame, gateway, rssi, snr, self.clock.now_ms())
-        if out.ack is not None:
-            self.ack_ready.emit(gateway, codec.format_tx_line(out.ack))
         if out.verdict == ACCEPTED:
             type_, fields, source = out.event
-            self._receive(type_, fields, source, out.radio)
+            try:
+                data = validate(type_, fields)
+            except EventError as exc:
+                self.input_rejected.emit(f"{source}: {exc}")
+                return
+            item = Incoming(type_, data, source, out.radio, [(gateway, out.ack)] if out.ack else [],
+                            getattr(out, "pressed_ms", None))
+            self._unstored_frames[(out.device, out.counter)] = item
+            self._receive(item)
             return
+        if out.verdict == DUPLICATE and out.ack is not None:
+            waiting = self._unstored_frames.get((out.device, out.counter))
+            if waiting is not None:
+                waiting.acks.append((gateway, out.ack))     # acknowledged once it is stored
+            else:
+                self._send_ack(gateway, out.ack)            # stored before: acknowledged again
         self._request_publish()             # the radio panel's counters changed
         if out.verdict in SECURITY:
             key = (out.verdict, out.device)
@@ -260,7 +379,7 @@ class CoreWorker(SharedGameMixin, QObject):
     @Slot(str, str)
     def line_rejected(self, gateway: str, reason: str) -> None:
         """A serial line from a gateway that failed its checksum or did not parse."""
-        if self.state is not None:
+        if self.ingest is not None:
             self.ingest.reject_line(gateway, reason)
 
     @Slot(str, str, str)
@@ -270,16 +389,7 @@ class CoreWorker(SharedGameMixin, QObject):
         self.links[link] = (state, detail)
         if state == "lost":
             self.alarm_raised.emit(Alarm(f"gateway:{link}:{now}", "gateway_lost", detail or f"gateway {link} lost", now))
-
-    def _receive(self, type_: str, fields: dict, source: str, radio: RadioMeta | None) -> None:
-        try:
-            data = validate(type_, fields)
-        except EventError as exc:
-            self.input_rejected.emit(f"{source}: {exc}")
-            return
-        self._inbox.append((type_, data, source, radio))
-        if not self._tick_timer.isActive():
-            self._tick_timer.start(0)           # one batch per turn of the event loop
+        self._request_publish()
 
     @Slot(str, bool, float)
     def start_scenario(self, name: str, respawn: bool = False, respawn_time: float = 0.0) -> None:
@@ -294,7 +404,9 @@ class CoreWorker(SharedGameMixin, QObject):
 
     @Slot(str)
     def call_global_stopp(self, reason: str = "danger") -> None:
-        n = sum(1 for s in (self.state.stopps if self.state else ()) if s.startswith("GM")) + 1
+        stopps = self.state.stopps if self.state is not None else {}
+        pending = sum(1 for i in self._inbox if i.type == "stopp_called" and i.data["stopp"].startswith("GM"))
+        n = sum(1 for s in stopps if s.startswith("GM")) + pending + 1
         self.submit("stopp_called", {"stopp": f"GM{n}", "reason": reason}, SOURCE_GM)
 
     @Slot(str, bool)
@@ -313,89 +425,173 @@ class CoreWorker(SharedGameMixin, QObject):
             fields["reason"] = reason
         self.submit("retracted", fields, SOURCE_GM)
 
-    # -- the tick: fold, fire, store, publish --------------------------------
+    # -- the batch: fire, store ------------------------------------------------
     @Slot()
     def _tick(self) -> None:
-        state = self.state
-        if state is None:
+        """Send the next batch (when the last one is stored): corrections, deadlines due, then reports."""
+        fold = self.fold
+        if fold is None or self._in_flight is not None:
             return
-        now = max(self.clock.now_ms(), state.t)
-        deaths_before = len(state.deaths)
-        batch: list[tuple[Event, RadioMeta | None]] = []
-        refold = False
-        shared = self.store.log.shared
-        inbox, self._inbox = self._inbox, []
-        for type_, data, source, radio in inbox:
-            self._fire(now, batch)
-            if radio is not None:       # copies heard by other gateways meanwhile: keep the best
-                radio = self.ingest.best(radio)
-            event = Event(now, type_, data, source)        # data was checked when it arrived
-            batch.append((event, radio))
-            if source.startswith(("marshal:", "tracker:")):
-                self._marshals[source] = now
-                self._silent.discard(source)
-            if shared:
-                continue                # folded in the log's order once stored (core.stations)
-            warnings_before = len(state.warnings)
-            state.apply(event)
-            self._new_warnings += len(state.warnings) - warnings_before
-            refold |= type_ == "retracted"
-        self._fire(now, batch)
-        self.schedule.sync(state, self._changes)
-        if batch:
-            self._in_flight += len(batch)
-            self._append_requested.emit(batch)
-            folded = [b for b in batch if b[0].source == SOURCE_TIMER] if shared else batch
-            self._announce(folded, state.deaths[deaths_before:])
-        if refold:
-            self._drain_storage()
-            self._refold()
-        self._arm_deadline_timer()
-        if self._changes or self._stored:
-            self._request_publish()
-
-    def _fire(self, now: int, batch: list) -> None:
-        if not self.owns_timers:
-            return              # another station runs the timers of this shared game
-        before = len(batch)
-        batch += [(e, None) for e in fire_due(self.state, self.schedule, now, changed=self._changes)]
-        if len(batch) > before:
+        now = max(self.clock.now_ms(), fold.state.t)
+        batch = _Batch(self._batch_id + 1, [], [])
+        epoch = self.authority.epoch or None if self.authority is not None else None
+        for c in self._corrections:
+            batch.items.append(Pending(c.event, None, c.pos, epoch, c.token))
+            batch.incoming.append(None)
+        self._corrections = []
+        if self.authority is not None and self.authority.may_fire:
+            deaths_before = len(fold.state.deaths)
             real_now = self.clock.now_ms()
-            for event, _ in batch[before:]:
+            for token, event in fold.fire(now):
+                batch.items.append(Pending(event, None, None, epoch, token))
+                batch.incoming.append(None)
+                batch.fired.append(event)
                 self.lateness_ms.append(self.clock.real_ms(max(0, real_now - event.t)))
-            self.fired_count += len(batch) - before
+            self.fired_count += len(batch.fired)
+            batch.deaths = fold.state.deaths[deaths_before:]
+        inbox, self._inbox = self._inbox, []
+        for item in inbox:
+            t, pos, radio = now, None, item.radio
+            if radio is not None:
+                radio = self.ingest.best(radio)         # copies heard by other gateways meanwhile
+                place = fold.place(radio.device, radio.counter, now, self._happened(item.pressed_ms, now))
+                if place is not None:
+                    pos, t = place
+                if item.source.startswith(("marshal:", "tracker:")):
+                    self._marshals[item.source] = now
+                    self._silent.discard(item.source)
+            batch.items.append(Pending(Event(t, item.type, item.data, item.source), radio, pos))
+            batch.incoming.append(item)
+        if batch.items:
+            self._batch_id = batch.id
+            self._in_flight = batch
+            self._append_requested.emit(batch.id, batch.items)
+        else:
+            self._arm_deadline_timer()
+
+    def _happened(self, pressed_ms: int | None, now: int) -> int | None:
+        """The game time of a key press given in wall time (unix ms), or None."""
+        if pressed_ms is None:
+            return None
+        age = max(0.0, time.time() * 1000 - pressed_ms)
+        return max(0, now - int(age * self.clock.speed))
 
     def _arm_deadline_timer(self) -> None:
-        due = self.schedule.next_due()
-        if due is None:
+        due = self.fold.next_due() if self.fold is not None else None
+        if due is None or self._stopping:
             self._deadline_timer.stop()
             return
         delay = self.clock.real_ms(due - self.clock.now_ms())
         self._deadline_timer.start(int(min(MAX_TIMER_MS, max(0.0, delay + 0.999))))
 
+    # -- stored: fold, acknowledge, show ------------------------------------------
+    @Slot(int, object)
+    def _on_committed(self, batch_id: int, result: Committed) -> None:
+        batch = self._in_flight
+        if batch is None or batch.id != batch_id:
+            return
+        self._in_flight = None
+        fold = self.fold
+        if result.kept:                 # on this laptop until the server is back: durable, so acknowledged
+            for pending, item in zip(batch.items, batch.incoming):
+                if item is not None:
+                    pending.token = fold.prefold(pending.event)
+            self._acknowledge(batch, range(len(batch.items)))
+            self._announce(Confirmed(applied=[p.event for p, i in zip(batch.items, batch.incoming) if i]), batch)
+        else:
+            if result.dropped:          # deadlines fired under a timer lock that is no longer ours
+                self.dropped_deadlines += len(result.dropped)
+                self._after_refold(fold.withdraw([batch.items[i].token for i in result.dropped]))
+                self.authority.lost_lock()
+            items = self._buffer + [(s, None if i is None else batch.items[i].token) for s, i in result.logged]
+            self._buffer = []
+            stored = {i for _s, i in result.logged if i is not None}
+            self._fold(items)
+            self._acknowledge(batch, sorted(stored | set(result.duplicates)))
+            self._announce(None, batch, [p.event for i, p in enumerate(batch.items) if i in stored and p.token])
+        self._tick()
+
     @Slot(object)
-    def _on_stored(self, result) -> None:
-        self._in_flight -= len(result.stored) + len(result.duplicates)
-        if self._storage_error is not None:
-            self._storage_error = None
-            self.alarm_raised.emit(Alarm("storage:ok", "storage", "the game is being stored again", self.state.t))
-        if self.store.log.shared:
-            return              # shown once read back in the log's order (core.stations)
-        self._stored += [StoredView(s.seq, s.wall, s.event) for s in result.stored]
-        if result.stored:
-            self.events_stored.emit(result.stored[-1].seq)
-            self._request_publish()
+    def _on_logged(self, items: list) -> None:
+        """The log read back: other stations' events, and this station's queued ones delivered."""
+        if self._in_flight is not None:
+            self._buffer += items           # folded together with the batch in flight
+            return
+        self._fold(items)
+        self._tick()
 
-    @Slot(str)
-    def _on_storage_failed(self, message: str) -> None:
-        if message != self._storage_error:
-            self._storage_error = message
-            self.alarm_raised.emit(Alarm("storage:write", "storage", message, self.state.t if self.state else 0))
+    def _fold(self, items: list) -> None:
+        if not items or self.fold is None:
+            return
+        fold = self.fold
+        now = self.clock.now_ms()
+        for s, _tok in items:
+            if s.radio is not None:
+                self.ingest.note_stored(s.radio, now)       # copies heard here from now on are duplicates
+                self._unstored_frames.pop((s.radio.device, s.radio.counter), None)
+            if s.event.source.startswith(("marshal:", "tracker:")):
+                self._marshals[s.event.source] = now
+                self._silent.discard(s.event.source)
+        may_fire = self.authority is not None and self.authority.may_fire
+        out = fold.confirm(items, may_fire)
+        self._stored += [StoredView(s.seq, s.wall, s.event) for s, _t in items]
+        if out.refolded:
+            self._after_refold(out)
+        if out.corrections:
+            self._corrections += out.corrections
+            self._tell_corrections(out)
+        self._announce(out)
+        self.events_stored.emit(max(s.seq for s, _t in items))
+        self._request_publish()
 
-    def _announce(self, batch, deaths) -> None:
-        """What a game master must see at once, without waiting for the next delta."""
-        state = self.state
-        for event, _ in batch:
+    def _acknowledge(self, batch: _Batch, indexes) -> None:
+        for i in indexes:
+            item = batch.incoming[i]
+            if item is None:
+                continue
+            if item.radio is not None:
+                self._unstored_frames.pop((item.radio.device, item.radio.counter), None)
+            for gateway, ack in item.acks:
+                self._send_ack(gateway, ack)
+            item.acks = []
+
+    def _send_ack(self, gateway: int, ack: bytes) -> None:
+        if self.acks is not None:
+            try:
+                self.acks(gateway, ack)
+            except Exception:          # noqa: BLE001 - a broken radio link must not stop the core
+                log.exception("sending an acknowledgement through gateway %s", gateway)
+
+    def _after_refold(self, out: Confirmed) -> None:
+        if not out.refolded:
+            return
+        self._full = True
+        self._tally = SideTally(self.fold.state)
+        self._warnings_seen = 0
+
+    def _tell_corrections(self, out: Confirmed) -> None:
+        """A late report changed what the rule timers did: tell the game master, in words."""
+        state = self.fold.state
+        lines = []
+        for c in out.corrections:
+            badge = c.about.data.get("badge")
+            who = state.characters[badge].member.name + f" (badge {badge})" if badge in state.characters else \
+                f"STOPP {c.about.data.get('stopp')}"
+            what = c.about.type.replace("_", " ")
+            if c.kind == "retract":
+                lines.append(f"{who}: {what} at {format_time(c.about.t)} undone")
+            else:
+                lines.append(f"{who}: {what} at {format_time(c.about.t)}")
+        now = self.clock.now_ms()
+        text = "a late report changed the game: " + "; ".join(lines[:6]) + (" …" if len(lines) > 6 else "")
+        self.alarm_raised.emit(Alarm(f"late_report:{now}", "late_report", text, now))
+
+    def _announce(self, out: Confirmed | None, batch: _Batch | None = None, fired: list[Event] = ()) -> None:
+        """What a game master must see at once, once it is stored: STOPPs, deaths, deaths undone."""
+        state = self.fold.state
+        events = list(out.applied) if out is not None else []
+        events += list(fired)
+        for event in events:
             kind = event.type
             if kind == "stopp_called" and event.data["stopp"] in state.active_stopps:
                 sv = stopp_view(state, event.data["stopp"])
@@ -403,17 +599,46 @@ class CoreWorker(SharedGameMixin, QObject):
                 self.alarm_raised.emit(Alarm(f"stopp:{sv.id}", "stopp", f"STOPP {sv.id} called ({sv.reason})", event.t))
             elif kind == "stopp_overdue":
                 sid = event.data["stopp"]
-                self.alarm_raised.emit(Alarm(f"stopp_overdue:{sid}", "stopp_overdue", f"STOPP {sid} has lasted too long", event.t))
+                self.alarm_raised.emit(Alarm(f"stopp_overdue:{sid}", "stopp_overdue",
+                                             f"STOPP {sid} has lasted too long", event.t))
+        deaths = list(out.deaths) if out is not None else []
+        if batch is not None and out is None:
+            deaths += batch.deaths
         for _t, badge, _cause, _source in deaths:
-            self.character_died.emit(character_view(state, badge))
+            if badge in state.characters:
+                self.character_died.emit(character_view(state, badge))
 
-    def _refold(self) -> None:
-        """After a correction the game is folded again from its log, without the retracted event."""
-        self.state, self._folded_to = self.store.load_state()
-        self.schedule.rebuild(self.state)
-        self._tally = SideTally(self.state)
-        self._changes = Changes(set(self.state.characters), set(self.state.stopps))
+    # -- storage and timer ownership -------------------------------------------
+    @Slot(object)
+    def _on_withdrawn(self, tokens: list) -> None:
+        if self.fold is not None:
+            self._after_refold(self.fold.withdraw(tokens))
+            self._request_publish()
 
+    @Slot(str)
+    def _on_storage_failed(self, message: str) -> None:
+        if message != self._storage_error:
+            self._storage_error = message
+            t = self.fold.state.t if self.fold is not None else 0
+            self.alarm_raised.emit(Alarm("storage:write", "storage", message, t))
+
+    @Slot()
+    def _on_storage_recovered(self) -> None:
+        if self._storage_error is not None:
+            self._storage_error = None
+            t = self.fold.state.t if self.fold is not None else 0
+            self.alarm_raised.emit(Alarm("storage:ok", "storage", "the game is being stored again", t))
+
+    @Slot(int)
+    def _on_queued(self, count: int) -> None:
+        self.queued = count
+
+    @Slot(int)
+    def _on_caught_up(self, epoch: int) -> None:
+        if self.authority is not None and self.authority.caught_up(epoch):
+            self._tick()            # what fell due while the previous owner was gone
+
+    # -- publishing -------------------------------------------------------------
     @Slot()
     def _request_publish(self) -> None:
         if self._publish_timer.isActive():
@@ -423,16 +648,19 @@ class CoreWorker(SharedGameMixin, QObject):
 
     @Slot()
     def _publish(self) -> None:
-        if self.state is None:
+        if self.fold is None:
             return
-        badges, stopps = self._changes.take()
-        warnings = self.state.warnings[len(self.state.warnings) - self._new_warnings:] if self._new_warnings else ()
-        self._new_warnings = 0
+        state = self.fold.state
+        badges, stopps = self.fold.changes.take()
+        full, self._full = self._full, False
+        warnings = tuple(state.warnings[self._warnings_seen:])
+        self._warnings_seen = len(state.warnings)
         events, self._stored = self._stored, []
         self._last_publish = time.monotonic()
-        self._tally.update(self.state, badges)
-        delta = make_delta(self.state, badges, stopps, events, warnings, sides=self._tally.snapshot())
-        self.delta_published.emit(delta._replace(radio=self.radio_view()))
+        self._tally.update(state, badges)
+        delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot())
+        # The delta's time is the game's time now, not the last event's: clocks and countdowns run on it.
+        self.delta_published.emit(delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.radio_view()))
 
     def radio_view(self) -> dict[str, Any]:
         """What the radio panel shows: links, counters per gateway, devices heard, the last frames."""
@@ -443,7 +671,7 @@ class CoreWorker(SharedGameMixin, QObject):
 
     @Slot()
     def _check_silence(self) -> None:
-        if self.state is None:
+        if self.fold is None:
             return
         now = self.clock.now_ms()
         for source, heard in self._marshals.items():
@@ -455,17 +683,20 @@ class CoreWorker(SharedGameMixin, QObject):
 
     @Slot()
     def poll(self) -> None:
-        """Look at the clock now (a virtual clock in tests moves without a timer)."""
+        """Look at the clock now (a virtual clock in tests moves without a timer) and say what time it is."""
         self._tick()
+        self._request_publish()
 
-    def health(self) -> dict[str, Any]:
-        """Lateness of fired deadlines (real ms) and counts, for the radio and health panel."""
+    def stats(self) -> dict[str, Any]:
+        """The radio counters and the core's health, for ``headless --stats-json`` and the radio panel."""
         late = sorted(self.lateness_ms)
 
         def pct(p: float) -> float:
             return round(late[min(len(late) - 1, int(p * len(late)))], 3) if late else 0.0
 
-        return {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
-                "late_max_ms": round(late[-1], 3) if late else 0.0, "pending": len(self.schedule),
-                "unstored": self._in_flight, "timers": self.timers, "queued": getattr(self, "queued_count", 0),
-                "dropped_deadlines": getattr(self, "dropped_deadlines", 0)}
+        health = {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
+                  "late_max_ms": round(late[-1], 3) if late else 0.0,
+                  "pending": len(self.fold.schedule) if self.fold is not None else 0,
+                  "unstored": self.unstored, "timers": self.authority.state if self.authority else ALONE,
+                  "queued": self.queued, "dropped_deadlines": self.dropped_deadlines}
+        return {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}

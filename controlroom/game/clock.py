@@ -79,6 +79,8 @@ class WallClock:
     simulated battle is played fast.
     """
 
+    runs = True
+
     def __init__(self, start_ms: int = 0, speed: float = 1.0) -> None:
         if speed <= 0:
             raise ValueError(f"speed must be above 0, not {speed}")
@@ -98,6 +100,7 @@ class VirtualClock:
     """A clock that moves only when told to: ten game-minutes in a microsecond."""
 
     speed = 1.0
+    runs = False                # it moves only when told to: nothing to interpolate between reports
 
     def __init__(self, start_ms: int = 0) -> None:
         self._now = start_ms

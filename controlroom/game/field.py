@@ -37,3 +37,26 @@ class FieldReports:
     def _e_message(self, ev: Event) -> None:
         self.messages.append((self.t, ev.source, ev.data["code"], ev.data["text"]))
 
+    def _fold_late(self, ev: Event) -> None:
+        """A field report that happened before reports folded already: what folding it in order would keep."""
+        d, t = ev.data, ev.t
+        if ev.type == "message":
+            row = (t, ev.source, d["code"], d["text"])
+            i = len(self.messages)
+            while i > 0 and self.messages[i - 1][0] > t:
+                i -= 1
+            self.messages.insert(i, row)
+            return
+        if ev.type in ("position", "heartbeat"):
+            if ev.source not in self.heard or self.heard[ev.source][0] < t:
+                self.heard[ev.source] = (t, d.get("battery"))
+            if ev.type == "position" and d.get("lat") is not None and d.get("lon") is not None:
+                if ev.source not in self.positions or self.positions[ev.source][0] < t:
+                    self.positions[ev.source] = (t, d["lat"], d["lon"], d.get("battery"), d["fix"])
+        elif ev.type == "headcount":
+            if d["group"] not in self.headcounts or self.headcounts[d["group"]][0] < t:
+                self.headcounts[d["group"]] = (t, d["up"], d["down"], d["dead"])
+        elif ev.type == "siege_status":
+            if d["engine"] not in self.siege or self.siege[d["engine"]][0] < t:
+                self.siege[d["engine"]] = (t, d["status"], d.get("lat"), d.get("lon"))
+

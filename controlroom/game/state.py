@@ -91,6 +91,12 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self.events_applied += 1
         return warnings[before:] if len(warnings) > before else _NONE
 
+    def apply_late(self, event: Event) -> None:
+        """Fold a field report (position, headcount...) that happened before events folded already."""
+        self._event = event
+        self._fold_late(event)
+        self.events_applied += 1
+
     def apply_all(self, events: Iterable[Event]) -> None:
         for ev in events:
             self.apply(ev)

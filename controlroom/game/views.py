@@ -64,6 +64,7 @@ class StateDelta(NamedTuple):
     scenario: str
     field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
     radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
+    scenarios: tuple = ()    # the names of the scenarios started so far, in order, each once
 
 
 def character_view(state: GameState, badge: int) -> CharacterView:
@@ -155,4 +156,5 @@ def make_delta(
         scenario=state.scenario.name,
         field={"positions": dict(state.positions), "headcounts": dict(state.headcounts),
                "siege": dict(state.siege), "heard": dict(state.heard)},
+        scenarios=tuple(dict.fromkeys(s.name for s in state.scenarios)),
     )

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from controlroom.radio import codec
-from controlroom.store.devices import DeviceInfo
-from controlroom.store.eventlog import RadioMeta
+from controlroom.game.devices import DeviceInfo
+from controlroom.game.devices import RadioMeta
 
 ACCEPTED = "accepted"
 DUPLICATE = "duplicates"
@@ -31,7 +31,7 @@ ROLE_TYPES = {
     "tracker": {"position", "heartbeat", "headcount", "siege"},
     "gateway": set(),
 }
-WINDOW = 64            # out-of-order counters accepted below the highest (an anti-replay window)
+WINDOW = 256           # counters accepted below the highest (hardware/PROTOCOL.md section 5)
 COPY_WINDOW_MS = 120_000
 # A handset retries an unacknowledged STOPP every minute for as long as it takes
 # (hardware/PROTOCOL.md, section 6): a frame that wants an acknowledgement is a
@@ -153,7 +153,7 @@ class Ingest:
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=f"frame {frame.counter} of device {dev.id} was heard long ago (replayed?)")
         top = self.highest.get(frame.device, -1)
-        if frame.counter <= top - WINDOW:
+        if frame.counter < top - WINDOW:
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=f"old counter {frame.counter} from device {dev.id} (highest {top})")
         if frame.type not in ROLE_TYPES.get(dev.role, ()):

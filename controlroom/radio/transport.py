@@ -73,6 +73,33 @@ def parse_usb_url(url):
     return UsbIds(vid, pid, parts[3] if len(parts) == 4 and parts[3] else None)
 
 
+def check_url(url):
+    """Refuse, with ValueError, a gateway URL no link could ever open (an unknown scheme, a bad usb: URL).
+
+    Device paths and names (/dev/ttyUSB0, COM5) pass: a device may be plugged
+    in later.  Schemes are pyserial's URL handlers (socket://, loop://,
+    rfc2217://, ...) and usb:VID:PID[:SERIAL].
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError("a gateway port is a device (/dev/ttyUSB0, COM5) or a URL, not %r" % (url,))
+    if parse_usb_url(url) is not None:
+        return
+    if "://" not in url:
+        return
+    scheme = url.split("://", 1)[0].lower()
+    import importlib
+
+    for package in serial.protocol_handler_packages:
+        try:
+            importlib.import_module("%s.protocol_%s" % (package, scheme))
+            return
+        except ImportError:
+            continue
+    known = ("socket://HOST:PORT", "rfc2217://HOST:PORT", "loop://", "usb:VID:PID[:SERIAL]")
+    raise ValueError("unknown kind of gateway port %r (a device such as /dev/ttyUSB0 or COM5, or %s)"
+                     % (url, ", ".join(known)))
+
+
 def _comports():
     try:
         return list(list_ports.comports())

@@ -9,7 +9,8 @@ import sqlalchemy as sa
 
 from controlroom.report.model import Report, build_report
 from controlroom.game.roster import Member
-from controlroom.store.devices import DeviceInfo, devices
+from controlroom.game.devices import DeviceInfo
+from controlroom.store.devices import devices
 from controlroom.store.eventlog import EVENTS
 from controlroom.store.game import GameStore
 from controlroom.store.models import Side, SiegeEngineRow

@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from controlroom.game.devices import ROLES, DeviceInfo
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow
 
-ROLES = ("marshal", "tracker", "gateway")
 KEY_BYTES = 16
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceInfo:
-    """A registered device.  Its key is never shown: not in repr, logs, reports or the window."""
-
-    id: int
-    role: str
-    label: str = ""
-    group: str | None = None
-    siege_engine: str | None = None
-    marshal: str | None = None
-    key: bytes = field(default=b"", repr=False)
-
-    @property
-    def source(self) -> str:
-        """How events from this device name their source."""
-        return f"{self.role}:{self.id}"
 
 
 def _check(device_id: int, role: str) -> None:

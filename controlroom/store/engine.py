@@ -13,25 +13,10 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+from controlroom.paths import GAME_SUFFIX, data_dir, default_game_path  # noqa: F401 (part of this API)
 from controlroom.store.errors import StoreError, explain
 
-GAME_SUFFIX = ".crgame"
 BUSY_TIMEOUT_MS = 10_000
-
-
-def data_dir() -> Path:
-    """The user's data folder for controlroom (Qt's AppLocalDataLocation, computed without Qt)."""
-    if sys.platform.startswith("win"):
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "controlroom"
-
-
-def default_game_path() -> Path:
-    return data_dir() / "games" / f"game{GAME_SUFFIX}"
 
 
 def database_url(db: str | os.PathLike | None) -> str:

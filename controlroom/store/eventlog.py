@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from controlroom.game.devices import RadioMeta
 from controlroom.game.events import Event
 from controlroom.store import pg
 from controlroom.store.errors import StoreError, error_for, explain
@@ -33,22 +35,29 @@ def _payload(seq: int, payload: str, where: str) -> dict:
 
 
 @dataclass(frozen=True, slots=True)
-class RadioMeta:
-    """How an event came by radio: the device and its frame counter, signal, and who heard it."""
-
-    device: int
-    counter: int
-    rssi: float | None = None
-    snr: float | None = None
-    gateways: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class StoredEvent:
+    """An event as stored: its seq, wall time, radio metadata and fold position (None: at its seq)."""
+
     seq: int
     event: Event
     wall: int
     radio: RadioMeta | None = None
+    pos: float | None = None
+
+
+class LogRow(NamedTuple):
+    """An event on the log's fast path (fold order): what folding a game and reports need."""
+
+    seq: int
+    pos: float | None
+    wall: int
+    device: int | None
+    counter: int | None
+    event: Event
+
+    @property
+    def radio(self) -> RadioMeta | None:
+        return None if self.device is None else RadioMeta(self.device, self.counter)
 
 
 @dataclass(slots=True)
@@ -57,14 +66,16 @@ class AppendResult:
 
     stored: list[StoredEvent] = field(default_factory=list)
     duplicates: list[int] = field(default_factory=list)
+    indexes: list[int] = field(default_factory=list)        # of each stored event in the batch
 
 
-Item = Event | tuple[Event, RadioMeta | None]
+# An append item: an event, or (event, radio meta), or (event, radio meta, fold position).
+Item = Event | tuple[Event, RadioMeta | None] | tuple[Event, RadioMeta | None, float | None]
 
 
-def _row(event: Event, radio: RadioMeta | None, wall: int) -> dict:
+def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = None) -> dict:
     return {
-        "t": event.t, "wall": wall, "source": event.source, "type": event.type,
+        "t": event.t, "wall": wall, "source": event.source, "type": event.type, "pos": pos,
         "payload": _dumps(dict(event.data)),
         "device": radio.device if radio else None,
         "counter": radio.counter if radio else None,
@@ -74,12 +85,17 @@ def _row(event: Event, radio: RadioMeta | None, wall: int) -> dict:
     }
 
 
+def _fold_key(row: LogRow) -> tuple[float, int]:
+    return (row.pos if row.pos is not None else float(row.seq), row.seq)
+
+
 def _stored(m) -> StoredEvent:
     radio = None
     if m["device"] is not None:
         gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
         radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws)
-    return StoredEvent(m["seq"], Event(m["t"], m["type"], json.loads(m["payload"]), m["source"]), m["wall"], radio)
+    return StoredEvent(m["seq"], Event(m["t"], m["type"], json.loads(m["payload"]), m["source"]), m["wall"], radio,
+                       m["pos"])
 
 
 class EventLog:
@@ -103,7 +119,8 @@ class EventLog:
         is gone); events stored before are untouched.
         """
         wall = int(time.time() * 1000) if wall_ms is None else wall_ms
-        pairs = [(it, None) if isinstance(it, Event) else it for it in items]
+        pairs = [(it, None, None) if isinstance(it, Event) else (it[0], it[1], it[2] if len(it) > 2 else None)
+                 for it in items]
         # First try: the radio ingest has already dropped copies, so the insert
         # normally just works.  If the database's unique key says a frame is
         # there already (stored before a restart, or by another station), the
@@ -117,26 +134,28 @@ class EventLog:
                 raise error_for(exc, self.where, self.path) from exc
         raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
 
-    def _append(self, pairs: list[tuple[Event, RadioMeta | None]], wall: int, check_first: bool) -> AppendResult:
+    def _append(self, pairs: list[tuple[Event, RadioMeta | None, float | None]], wall: int,
+                check_first: bool) -> AppendResult:
         result = AppendResult()
         with self.engine.begin() as conn:
             if self.shared:
                 pg.lock_appends(conn)       # seqs commit in their order (see store.pg)
-            keys = {(r.device, r.counter) for _, r in pairs if r is not None}
+            keys = {(r.device, r.counter) for _, r, _p in pairs if r is not None}
             seen = self._stored_keys(conn, keys) if keys and check_first else set()
             rows, kept = [], []
-            for i, (event, radio) in enumerate(pairs):
+            for i, (event, radio, pos) in enumerate(pairs):
                 if radio is not None:
                     key = (radio.device, radio.counter)
                     if key in seen:
                         result.duplicates.append(i)
                         continue
                     seen.add(key)
-                rows.append(_row(event, radio, wall))
-                kept.append((event, radio))
+                rows.append(_row(event, radio, wall, pos))
+                kept.append((i, event, radio, pos))
             if rows:
                 seqs = [r[0] for r in conn.execute(self._insert, rows)]
-                result.stored = [StoredEvent(s, e, wall, r) for s, (e, r) in zip(seqs, kept)]
+                result.stored = [StoredEvent(s, e, wall, r, p) for s, (_i, e, r, p) in zip(seqs, kept)]
+                result.indexes = [i for i, *_rest in kept]
                 if self.shared:
                     pg.notify_appended(conn, seqs[-1])
         return result
@@ -152,31 +171,34 @@ class EventLog:
             found.update((d, c) for d, c in conn.execute(q))
         return found
 
-    def events(self, after: int = 0, batch: int = 10_000) -> Iterator[tuple[int, Event]]:
-        """(seq, event) in log order after ``after``: the fast path for folding a game.
+    def events(self, after: int = 0) -> Iterator[tuple[int, Event]]:
+        """(seq, event) in fold order after ``after``: the fast path for folding a game."""
+        for row in self.rows(after):
+            yield row.seq, row.event
 
-        It reads through the driver's own cursor (the statement compiled by
-        SQLAlchemy for this database), since opening a game folds every event.
+    def rows(self, after: int = 0, batch: int = 10_000) -> Iterator[LogRow]:
+        """Every event after ``after`` in fold order, with what a fold needs (the fast path).
+
+        Most events fold at their own seq; the few placed earlier (late
+        reports, corrections) carry a position and are merged in.  It reads
+        through the driver's own cursor (the statement compiled by SQLAlchemy
+        for this database), since opening a game folds every event.
         """
-        q = sa.select(EVENTS.c.seq, EVENTS.c.t, EVENTS.c.type, EVENTS.c.payload, EVENTS.c.source)
-        q = q.where(EVENTS.c.seq > int(after)).order_by(EVENTS.c.seq)
-        sql = str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
-        scan = _scan_once          # our own compact JSON: no whitespace to skip
+        c = EVENTS.c
+        cols = (c.seq, c.pos, c.wall, c.device, c.counter, c.t, c.type, c.payload, c.source)
+        base = sa.select(*cols).where(c.seq > int(after))
+        placed = self._compiled(base.where(c.pos.is_not(None)).order_by(c.pos, c.seq))
+        at_seq = self._compiled(base.where(c.pos.is_(None)).order_by(c.seq))
         try:
             raw = self.engine.raw_connection()
             try:
                 cur = raw.cursor()
-                cur.execute(sql)
-                while True:
-                    rows = cur.fetchmany(batch)
-                    if not rows:
-                        break
-                    for seq, t, type_, payload, source in rows:
-                        try:
-                            data = scan(payload, 0)[0]
-                        except (StopIteration, ValueError):
-                            data = _payload(seq, payload, self.where)
-                        yield seq, Event(t, type_, data, source)
+                cur.execute(placed)
+                early = [self._log_row(r) for r in cur.fetchall()]
+                cur.close()
+                cur = raw.cursor()
+                cur.execute(at_seq)
+                yield from heapq.merge(early, self._stream(cur, batch), key=_fold_key)
                 cur.close()
             finally:
                 raw.close()
@@ -184,6 +206,26 @@ class EventLog:
             raise StoreError(explain(exc, self.where, self.path)) from exc
         except self._driver_errors as exc:
             raise StoreError(explain(exc, self.where, self.path)) from exc
+
+    def _compiled(self, q) -> str:
+        return str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
+
+    def _stream(self, cur, batch: int) -> Iterator[LogRow]:
+        make = self._log_row
+        while True:
+            rows = cur.fetchmany(batch)
+            if not rows:
+                return
+            for r in rows:
+                yield make(r)
+
+    def _log_row(self, r) -> LogRow:
+        seq, pos, wall, device, counter, t, type_, payload, source = r
+        try:
+            data = _scan_once(payload, 0)[0]      # our own compact JSON: no whitespace to skip
+        except (StopIteration, ValueError):
+            data = _payload(seq, payload, self.where)
+        return LogRow(seq, pos, wall, device, counter, Event(t, type_, data, source))
 
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
         """Every stored event with its wall time and radio metadata, in log order."""
@@ -208,22 +250,30 @@ class EventLog:
         except DBAPIError as exc:
             raise error_for(exc, self.where, self.path) from exc
 
-    def radio_counters(self, window: int = 64) -> tuple[dict[int, int], set[tuple[int, int]]]:
+    def radio_counters(self, window: int = 256) -> tuple[dict[int, int], set[tuple[int, int]]]:
         """Per device the highest frame counter stored, and the (device, counter) pairs near it.
 
         A station that starts again uses them so that a frame heard before the
         restart is still known as heard.
         """
+        highest, recent = {}, set()
+        for device, counter, _key, _t in self.recent_frames(window):
+            highest[device] = max(highest.get(device, -1), counter)
+            recent.add((device, counter))
+        return highest, recent
+
+    def recent_frames(self, window: int = 256) -> list[tuple[int, int, tuple[float, int], int]]:
+        """(device, counter, fold key, t) of each device's frames within ``window`` of its highest counter."""
         c = EVENTS.c
         with self.engine.connect() as conn:
             highest = dict(conn.execute(
                 sa.select(c.device, sa.func.max(c.counter)).where(c.device.is_not(None)).group_by(c.device)
             ).all())
-            recent = set()
+            out = []
             for device, top in highest.items():
-                q = sa.select(c.counter).where(c.device == device, c.counter > top - window)
-                recent.update((device, n) for (n,) in conn.execute(q))
-        return highest, recent
+                q = sa.select(c.counter, c.pos, c.seq, c.t).where(c.device == device, c.counter > top - window)
+                out += [(device, n, (pos if pos is not None else float(seq), seq), t) for n, pos, seq, t in conn.execute(q)]
+        return out
 
     def count(self) -> int:
         with self.engine.connect() as conn:

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
 from controlroom.game.events import Event
+from controlroom.game.fold import Fold
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
@@ -329,6 +330,21 @@ class GameStore:
             if was_enabled:
                 gc.enable()
         return state, last
+
+    def open_fold(self, profile: RulesProfile | None = None, **options) -> Fold:
+        """The game folded from its whole log, with what the core needs to fold on and fold again."""
+        def history() -> tuple[GameState, list]:
+            return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
+
+        fold = Fold(GameState(self.roster(), profile or self.profile()), history=history, **options)
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            fold.load(self.log.rows(), self.retracted(), self.log.count())
+        finally:
+            if was_enabled:
+                gc.enable()
+        return fold
 
     def integrity_ok(self) -> bool:
         """SQLite's own check of the file (always true on other databases)."""

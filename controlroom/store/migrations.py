@@ -112,10 +112,18 @@ def _v3_maps(op: Operations) -> None:
     )
 
 
+def _v4_fold_position(op: Operations) -> None:
+    """Late reports fold where they happened: a fold position beside the append order."""
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("pos", sa.Float))
+    op.create_index("ix_events_pos", "events", ["pos"])
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
     (3, "map kept with the game", _v3_maps),
+    (4, "fold position", _v4_fold_position),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -87,6 +87,9 @@ class EventRow(SQLModel, table=True):
     rssi: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     snr: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     gateways: str | None = Field(default=None, max_length=200)
+    # Where the event folds when it happened before events stored earlier (a late report, a
+    # correction): a position between two seqs.  None: it folds at its own seq.
+    pos: float | None = Field(default=None, sa_column=Column(Float, nullable=True, index=True))
 
 
 class MapRow(SQLModel, table=True):

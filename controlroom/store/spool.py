@@ -13,13 +13,14 @@ import hashlib
 import json
 import sqlite3
 from pathlib import Path
+from typing import NamedTuple
 
 from sqlalchemy.engine import make_url
 
 from controlroom.game.events import Event
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
-from controlroom.store.eventlog import RadioMeta
+from controlroom.game.devices import RadioMeta
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
@@ -33,8 +34,19 @@ def default_path(url: str) -> Path:
     return data_dir() / "queues" / f"{safe}_{digest}.queue"
 
 
+class Queued(NamedTuple):
+    """One event of the local queue."""
+
+    id: int
+    event: Event
+    radio: RadioMeta | None
+    epoch: int | None           # a deadline: the timer lock's session it was fired under
+    pos: float | None           # where it folds, when placed before events stored earlier
+    token: int | None           # the running station's provisional token for it
+
+
 class Spool:
-    """Batches of (event, radio meta, timer epoch) in the order they were kept; durable once ``put`` returns."""
+    """Batches of events in the order they were kept; durable once ``put`` returns."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -49,13 +61,17 @@ class Spool:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot keep the local queue {self.path}: {exc}") from None
 
-    def put(self, batch: list[tuple[Event, RadioMeta | None]], epochs: list[int | None]) -> None:
-        """Keep a batch; ``epochs`` says, per event, the timer ownership it was fired under (None: not fired)."""
+    def put(self, batch: list[tuple[Event, RadioMeta | None]], epochs: list[int | None],
+            positions: list[float | None] | None = None, tokens: list[int | None] | None = None) -> None:
+        """Keep a batch; per event the timer lock session it was fired under (None: not a deadline),
+        its fold position and the station's provisional token."""
         rows = []
-        for (event, radio), epoch in zip(batch, epochs):
+        n = len(batch)
+        for (event, radio), epoch, pos, token in zip(batch, epochs, positions or [None] * n, tokens or [None] * n):
             r = None if radio is None else [radio.device, radio.counter, radio.rssi, radio.snr, list(radio.gateways)]
             rows.append((_dumps({"t": event.t, "type": event.type, "data": dict(event.data),
-                                 "source": event.source, "radio": r, "epoch": epoch}),))
+                                 "source": event.source, "radio": r, "epoch": epoch, "pos": pos,
+                                 "token": token}),))
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -63,14 +79,15 @@ class Spool:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot keep events in the local queue {self.path}: {exc}") from None
 
-    def items(self) -> list[tuple[int, Event, RadioMeta | None, int | None]]:
-        """Everything queued, oldest first: (id, event, radio meta, timer epoch)."""
+    def items(self) -> list[Queued]:
+        """Everything queued, oldest first."""
         out = []
         for id_, text in self._db.execute("SELECT id, item FROM queued ORDER BY id"):
             d = json.loads(text)
             r = d["radio"]
             radio = None if r is None else RadioMeta(r[0], r[1], r[2], r[3], tuple(r[4]))
-            out.append((id_, Event(d["t"], d["type"], d["data"], d["source"]), radio, d["epoch"]))
+            out.append(Queued(id_, Event(d["t"], d["type"], d["data"], d["source"]), radio, d["epoch"],
+                              d.get("pos"), d.get("token")))
         return out
 
     def remove_through(self, last_id: int) -> None:

@@ -1,4 +1,4 @@
-"""The one place that wires the application together: core thread, radio links, window."""
+"""The one place that wires the application together: the station (core and gateways) and the window."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QSettings, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from controlroom.core.radio_link import RadioBridge
-from controlroom.core.thread import CoreThread
+from controlroom.core.station import Station
 from controlroom.geo.frame import MapFrame
-from controlroom.store.engine import GAME_SUFFIX, data_dir, database_url
 from controlroom.logs import setup_logging
+from controlroom.paths import GAME_SUFFIX, data_dir
 from controlroom.ui.main_window import MainWindow
 
 RECENT_KEY = "games/recent"
@@ -65,34 +64,6 @@ def ask_for_game() -> str | None:
     return path or None
 
 
-def kept_with_game(db: str | Path, ports: list[str], remember_ports: bool = True):
-    """The game's own map (as a MapSource, or None) and gateway ports; ``ports`` given are kept for next time.
-
-    Returns (map source or None, ports to open, a problem in words or '').
-    """
-    from controlroom.geo.source import MapError, restore_map
-    from controlroom.store.errors import StoreError
-    from controlroom.store.game import GameStore
-    from controlroom.store.maps import current_map, map_file, save_ports, stored_ports
-
-    try:
-        with GameStore.open(db) as store:
-            if ports and remember_ports:
-                save_ports(store, ports)
-            elif not ports:
-                ports = stored_ports(store)
-                if ports:
-                    log.info("gateways kept with the game: %s", ", ".join(ports))
-            kept = current_map(store)
-            if kept is None:
-                return None, ports, ""
-            path = map_file(store, kept, data_dir() / "maps")
-        return restore_map(path, kept.kind, kept.width, kept.height, kept.world, kept.crs, store.where), ports, ""
-    except (StoreError, MapError, OSError) as exc:
-        log.warning("the game's map or ports could not be read: %s", exc)
-        return None, ports, str(exc)
-
-
 def run_window(
     db: str,
     ports: list[str],
@@ -116,20 +87,13 @@ def run_window(
     only centres the drawing frame of a game without a map.
     """
     app = application()
-    url = database_url(db)
-    kept_map, ports, problem = kept_with_game(db, list(ports), remember_ports)
-    core = CoreThread(url, None, speed=speed)
-    radio = RadioBridge(core, ports) if ports else None
+    station = Station(str(db), list(ports) if ports else None, speed=speed, remember_ports=remember_ports)
+    core = station.core
     window = MainWindow(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
     if map_image is not None:
         window.open_map_file(str(map_image))
-    elif kept_map is not None:
-        window.show_map(kept_map)
-    if problem:
-        window.status.setText(QCoreApplication.translate("app", "The game's map could not be opened: {error}").format(
-            error=problem))
-    if radio is not None:
-        core.loaded.connect(lambda _d: radio.start())
+    else:
+        core.opened.connect(window.show_kept_map)          # the map kept with the game, once it is open
     if night:
         window.night_action.setChecked(True)
     if before_start is not None:
@@ -145,9 +109,7 @@ def run_window(
 
     if quit_after is not None:
         QTimer.singleShot(int(quit_after * 1000), finish)
-    core.start()
+    station.start()
     code = app.exec()
-    if radio is not None:
-        radio.stop()
-    core.shutdown()
+    station.shutdown()
     return code

@@ -69,13 +69,13 @@ def wire_desk(desk, core) -> None:
 
 
 def game_profile(core):
-    """The open game's ruleset (immutable; read once the core has loaded the game), or the bundled one."""
-    state = getattr(core.worker, "state", None)
-    return state.profile if state is not None else default_profile()
+    """The open game's ruleset (immutable; known once the core has opened the game), or the bundled one."""
+    return core.info.profile if core.info is not None else default_profile()
 
 
 def game_clock(core) -> Callable[[], int]:
-    return lambda: core.worker.clock.now_ms() if core.worker.clock else 0
+    """The game's time now, as the core last said it and the clock has run since."""
+    return core.game_time
 
 
 class DeskSwitch(QObject):

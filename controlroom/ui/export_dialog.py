@@ -8,65 +8,20 @@ QTextDocument's images belong to it.  Cancelling leaves no half-written file.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QThread, QUrl, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog, QPushButton,
                                QWidget)
 
-from controlroom.report.model import Report, ReportCancelled, UnknownScenario
-from controlroom.store.engine import data_dir
-from controlroom.store.errors import StoreError
+from controlroom.paths import data_dir
+from controlroom.report.model import Report, ReportCancelled
 
 FOLDER_KEY = "reports/folder"
 GIS_FILE_KEY = "reports/gis_file"
 
-
-class _Gather(QThread):
-    """Reads the game and folds it into the report's figures, then writes the CSV files."""
-
-    progressed = Signal(int, int)
-    gathered = Signal(object, list)         # Report, CSV paths written
-    failed = Signal(str)
-    cancelled = Signal()                    # exactly one of these three is emitted
-
-    def __init__(self, db: str, scenario: str | None, out_dir: Path, csv: bool) -> None:
-        super().__init__()
-        self.setObjectName("controlroom-report")
-        self.db, self.scenario, self.out_dir, self.csv = db, scenario, out_dir, csv
-        self.cancel = threading.Event()
-
-    def _progress(self, done: int, total: int) -> bool:
-        self.progressed.emit(done, total)
-        return not self.cancel.is_set()
-
-    def run(self) -> None:
-        from controlroom.report.export import export_report
-        from controlroom.report.gather import load_report
-        from controlroom.store.game import GameStore
-
-        try:
-            with GameStore.open(self.db, create=False) as store:
-                report = load_report(store, self.scenario, self._progress)
-            paths = export_report(report, self.out_dir, ("csv",)) if self.csv and not self.cancel.is_set() else []
-        except ReportCancelled:
-            self.cancelled.emit()
-            return
-        except (StoreError, UnknownScenario) as exc:
-            self.failed.emit(str(exc))
-            return
-        except OSError as exc:
-            self.failed.emit(f"{self.out_dir}: {exc.strerror or exc}")
-            return
-        if self.cancel.is_set():
-            for path in paths:
-                path.unlink(missing_ok=True)
-            self.cancelled.emit()
-        else:
-            self.gathered.emit(report, paths)
 
 
 class ExportDialog(QDialog):
@@ -75,9 +30,9 @@ class ExportDialog(QDialog):
     exported = Signal(list)                 # the files written
     pdf_page = Signal(int, int)             # a page of the PDF is about to be drawn (page, pages)
 
-    def __init__(self, db: str, parent: QWidget | None = None) -> None:
+    def __init__(self, core, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.db = db
+        self.core = core
         self.setWindowTitle(self.tr("Export report"))
         self.folder = QLineEdit(QSettings().value(FOLDER_KEY) or str(data_dir() / "reports"))
         browse = QPushButton(self.tr("Choose…"))
@@ -87,7 +42,7 @@ class ExportDialog(QDialog):
         row.addWidget(browse)
         self.scenario = QComboBox()
         self.scenario.addItem(self.tr("The whole game"), None)
-        for name in _scenario_names(db):
+        for name in core.scenarios:
             self.scenario.addItem(self.tr("Scenario: {name}").format(name=name), name)
         self.pdf = QCheckBox(self.tr("PDF for the organisers (A4)"), checked=True)
         self.csv = QCheckBox(self.tr("CSV files for spreadsheets (casualties, players, STOPPs)"), checked=True)
@@ -102,8 +57,7 @@ class ExportDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
         self.progress: QProgressDialog | None = None
-        self.job: _Gather | None = None
-        self._running: list[_Gather] = []
+        self.job = None
         self.written: list[Path] = []
         self.error = ""
         self.message_box: QMessageBox | None = None
@@ -129,27 +83,25 @@ class ExportDialog(QDialog):
         self.progress.setMinimumDuration(0)
         self.progress.setValue(0)
         self.progress.canceled.connect(self._cancel)
-        self.job = _Gather(self.db, self.scenario.currentData(), out_dir, self.csv.isChecked())
+        self.job = self.core.jobs.report(self.scenario.currentData(), out_dir, self.csv.isChecked())
         self.job.progressed.connect(self._on_progress)
-        self.job.gathered.connect(self._on_gathered)
+        self.job.finished.connect(self._on_gathered)
         self.job.failed.connect(self._on_failed)
         self.job.cancelled.connect(self._finish)
-        self._running.append(self.job)          # kept until its thread has ended
-        self.job.finished.connect(lambda job=self.job: self._running.remove(job))
-        self.job.start()
 
     @Slot()
     def _cancel(self) -> None:
         if self.job is not None:
-            self.job.cancel.set()
+            self.job.cancel()
 
     @Slot(int, int)
     def _on_progress(self, done: int, total: int) -> None:
         if self.progress is not None and total:
             self.progress.setValue(min(70, 70 * done // total))     # the PDF takes the last 30 %
 
-    @Slot(object, list)
-    def _on_gathered(self, report: Report, paths: list) -> None:
+    @Slot(object)
+    def _on_gathered(self, result) -> None:
+        report, paths = result
         self.written = list(paths)
         if self.pdf.isChecked():
             self._write_pdf(report, Path(self.folder.text()).expanduser())
@@ -192,7 +144,7 @@ class ExportDialog(QDialog):
     @Slot()
     def _finish(self) -> None:
         """The export is over: written, failed or cancelled."""
-        cancelled = self.job is not None and self.job.cancel.is_set()
+        cancelled = self.job is not None and self.job.cancel_event.is_set()
         if self.progress is not None:
             cancelled = cancelled or self.progress.wasCanceled()
             self.progress.reset()
@@ -226,12 +178,10 @@ class ExportDialog(QDialog):
         box.open()
         self.message_box = box
 
-
     def _stop_jobs(self) -> None:
-        """Cancel a running export and let its thread end (it stops within a few thousand events)."""
-        for job in list(self._running):
-            job.cancel.set()
-            job.wait(30_000)
+        """Cancel a running export (it stops within a few thousand events and removes its files)."""
+        if self.job is not None:
+            self.job.cancel()
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         self._stop_jobs()
@@ -242,53 +192,16 @@ class ExportDialog(QDialog):
         super().reject()
 
 
-class _GisJob(QThread):
-    """Reads the game, folds it into map layers and writes the GIS file."""
-
-    progressed = Signal(int, int)
-    written = Signal(str, object)           # path, counts
-    failed = Signal(str)
-    cancelled = Signal()
-
-    def __init__(self, db: str, scenario: str | None, path: Path, fmt: str) -> None:
-        super().__init__()
-        self.setObjectName("controlroom-gis-export")
-        self.db, self.scenario, self.path, self.fmt = db, scenario, path, fmt
-        self.cancel = threading.Event()
-
-    def _progress(self, done: int, total: int) -> bool:
-        self.progressed.emit(done, total)
-        return not self.cancel.is_set()
-
-    def run(self) -> None:
-        from controlroom.geo.gis import write_gis
-        from controlroom.report.gis import load_gis
-        from controlroom.store.game import GameStore
-
-        try:
-            with GameStore.open(self.db, create=False) as store:
-                layers = load_gis(store, self.scenario, self._progress)
-            if self.cancel.is_set():
-                raise ReportCancelled()
-            write_gis(layers, self.path, self.fmt)
-        except ReportCancelled:
-            self.cancelled.emit()
-        except (StoreError, UnknownScenario) as exc:
-            self.failed.emit(str(exc))
-        except OSError as exc:
-            self.failed.emit(f"{self.path}: {exc.strerror or exc}")
-        else:
-            self.written.emit(str(self.path), {**layers.counts(), "unplaced": len(layers.unplaced)})
-
 
 class GisExportDialog(QDialog):
     """The battle for QGIS or Google Earth: which file, which format, which scenario."""
 
-    def __init__(self, db: str, parent: QWidget | None = None) -> None:
+    def __init__(self, core, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         from controlroom.geo.gis import SUFFIX
 
-        self.db = db
+        self.core = core
+        db = core.db
         self.suffix = SUFFIX
         self.setWindowTitle(self.tr("Export for GIS"))
         self.format = QComboBox()
@@ -306,7 +219,7 @@ class GisExportDialog(QDialog):
         row.addWidget(browse)
         self.scenario = QComboBox()
         self.scenario.addItem(self.tr("The whole game"), None)
-        for name in _scenario_names(db):
+        for name in core.scenarios:
             self.scenario.addItem(self.tr("Scenario: {name}").format(name=name), name)
         form = QFormLayout(self)
         form.addRow(self.tr("Format"), self.format)
@@ -319,7 +232,7 @@ class GisExportDialog(QDialog):
         self.buttons.accepted.connect(self.start)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
-        self.job: _GisJob | None = None
+        self.job = None
         self.progress: QProgressDialog | None = None
         self.message_box: QMessageBox | None = None
         self.result_path: Path | None = None
@@ -350,23 +263,28 @@ class GisExportDialog(QDialog):
         self.progress = QProgressDialog(self.tr("Reading the game…"), self.tr("Cancel"), 0, 100, self)
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
         self.progress.setMinimumDuration(0)
-        self.job = _GisJob(self.db, self.scenario.currentData(), path, self.format.currentData())
-        self.job.progressed.connect(lambda done, total: self.progress and total and self.progress.setValue(
-            min(99, 100 * done // total)))
-        self.progress.canceled.connect(self.job.cancel.set)
-        self.job.written.connect(self._on_written)
+        self.job = self.core.jobs.gis(self.scenario.currentData(), path, self.format.currentData())
+        self.job.progressed.connect(self._on_progress)        # a bound slot: delivered in this thread
+        self.progress.canceled.connect(self.job.cancel)
+        self.job.finished.connect(self._on_written)
         self.job.failed.connect(self._on_failed)
-        self.job.finished.connect(self._finish)
-        self.job.start()
+        self.job.cancelled.connect(self._finish)
 
-    @Slot(str, object)
-    def _on_written(self, path: str, counts: dict) -> None:
+    @Slot(int, int)
+    def _on_progress(self, done: int, total: int) -> None:
+        if self.progress is not None and total:
+            self.progress.setValue(min(99, 100 * done // total))
+
+    @Slot(object)
+    def _on_written(self, result) -> None:
+        path, self.counts = result
         self.result_path = Path(path)
-        self.counts = counts
+        self._finish()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self.error = message
+        self._finish()
 
     @Slot()
     def _finish(self) -> None:
@@ -395,8 +313,7 @@ class GisExportDialog(QDialog):
 
     def _stop(self) -> None:
         if self.job is not None:
-            self.job.cancel.set()
-            self.job.wait(30_000)
+            self.job.cancel()
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         self._stop()
@@ -405,15 +322,3 @@ class GisExportDialog(QDialog):
     def reject(self) -> None:
         self._stop()
         super().reject()
-
-
-def _scenario_names(db: str) -> list[str]:
-    """The scenarios the game has started, in order (read from the log, not the core)."""
-    from controlroom.report.gather import scenario_names
-    from controlroom.store.game import GameStore
-
-    try:
-        with GameStore.open(db, create=False) as store:
-            return scenario_names(store)
-    except StoreError:
-        return []

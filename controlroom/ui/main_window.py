@@ -152,28 +152,55 @@ class MainWindow(QMainWindow):
 
     def keep_map(self, source) -> None:
         """Store the map and its georeference in the game (Open recent and --db bring it back)."""
+        if self.core.info is None:          # the game is still opening: keep it once it is open
+            self._map_to_keep = source
+            self.core.opened.connect(self._keep_map_now, Qt.ConnectionType.SingleShotConnection)
+            return
+        self._keep_map_now(None, source)
+
+    @Slot(object)
+    def _keep_map_now(self, _info, source=None) -> None:
+        source = source if source is not None else self._map_to_keep
+        job = self.core.jobs.keep_map(source.path, source.kind, source.crs.to_wkt(), source.world.as_lines(),
+                                      source.width, source.height)
+        job.finished.connect(self._map_kept)         # bound slots: delivered in the window's thread
+        job.failed.connect(self._map_not_kept)
+        self.map_job = job
+
+    @Slot(object)
+    def _map_kept(self, name: str) -> None:
+        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=name))
+
+    @Slot(str)
+    def _map_not_kept(self, error: str) -> None:
         from PySide6.QtWidgets import QMessageBox
 
-        from controlroom.store.errors import StoreError
-        from controlroom.store.game import GameStore
-        from controlroom.store.maps import save_map
+        QMessageBox.warning(self, self.tr("Map"), self.tr(
+            "The map is shown, but it could not be kept with the game: {error}").format(error=error))
 
-        try:
-            with GameStore.open(self.core.worker.db, create=False) as store:
-                save_map(store, source.path, source.kind, source.crs.to_wkt(), source.world.as_lines(),
-                         source.width, source.height)
-        except StoreError as exc:
-            QMessageBox.warning(self, self.tr("Map"), self.tr(
-                "The map is shown, but it could not be kept with the game: {error}").format(error=exc))
+    @Slot(object)
+    def show_kept_map(self, info) -> None:
+        """The map kept with the game (GameInfo.map), once the core has opened it."""
+        from controlroom.geo.source import MapError, restore_map
+
+        if info.map_problem:
+            self.status.setText(self.tr("The game's map could not be opened: {error}").format(error=info.map_problem))
+        if info.map is None or info.map_path is None:
             return
-        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=source.path.name))
+        m = info.map
+        try:
+            source = restore_map(info.map_path, m.kind, m.width, m.height, m.world, m.crs, info.where)
+        except (MapError, OSError, ValueError) as exc:
+            self.status.setText(self.tr("The game's map could not be opened: {error}").format(error=exc))
+            return
+        self.show_map(source)
 
     @Slot()
     def export_gis(self) -> None:
         """Game, Export for GIS: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML."""
         from controlroom.ui.export_dialog import GisExportDialog
 
-        dialog = GisExportDialog(self.core.worker.db, self)
+        dialog = GisExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         self.gis_dialog = dialog
@@ -200,7 +227,7 @@ class MainWindow(QMainWindow):
         """Game, Export report: the casualty report as PDF and CSV, read from the stored game."""
         from controlroom.ui.export_dialog import ExportDialog
 
-        dialog = ExportDialog(self.core.worker.db, self)
+        dialog = ExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         self.export_dialog = dialog
@@ -301,87 +328,75 @@ class MainWindow(QMainWindow):
 
 
 class _Panels:
-    """The docks around the map (the panels are added as they exist)."""
+    """The docks around the map, each built from the explicit list below: a panel that fails to build is an error."""
 
     def __init__(self, window: MainWindow, core: CoreThread) -> None:
+        from controlroom.ui.panels.alarms import AlarmBanner
+        from controlroom.ui.panels.controls import GameControls
+        from controlroom.ui.panels.deadlines import DeadlinePanel
+        from controlroom.ui.panels.radio import RadioPanel
+        from controlroom.ui.panels.siege import SiegePanel
+        from controlroom.ui.panels.timeline import TimelinePanel
+        from controlroom.ui.panels.valhalla import ValhallaPanel
+
         self.apply_to: list = []
         self.docks: dict = {}
         self.panels: dict = {}
         self.window = window
-        try:
-            from controlroom.ui.panels.alarms import AlarmBanner
-        except ImportError:
-            AlarmBanner = None
-        if AlarmBanner is not None:
-            # Alarms across the whole top of the window, above map and panels.
-            top = QDockWidget(window.tr("Alarms"), window)
-            top.setObjectName("dock_alarms")
-            top.setTitleBarWidget(QWidget())
-            top.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
-            self.alarms = AlarmBanner(top)
-            top.setWidget(self.alarms)
-            window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, top)
-            core.alarm_raised.connect(self.alarms.add_alarm)
-            self.alarms.acknowledged.connect(core.acknowledge_requested)
-            self.apply_to.append(self.alarms)
-        for module, cls, title, area in (
-            ("deadlines", "DeadlinePanel", window.tr("Dying and waking"), Qt.DockWidgetArea.RightDockWidgetArea),
-            ("valhalla", "ValhallaPanel", window.tr("Valhalla"), Qt.DockWidgetArea.RightDockWidgetArea),
-            ("timeline", "TimelinePanel", window.tr("Events"), Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("radio", "RadioPanel", window.tr("Radio"), Qt.DockWidgetArea.BottomDockWidgetArea),
-            ("siege", "SiegePanel", window.tr("Siege engines"), Qt.DockWidgetArea.LeftDockWidgetArea),
-            ("controls", "GameControls", window.tr("Game controls"), Qt.DockWidgetArea.LeftDockWidgetArea),
+        # Alarms across the whole top of the window, above map and panels.
+        top = QDockWidget(window.tr("Alarms"), window)
+        top.setObjectName("dock_alarms")
+        top.setTitleBarWidget(QWidget())
+        top.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
+        self.alarms = AlarmBanner(top)
+        top.setWidget(self.alarms)
+        window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, top)
+        core.alarm_raised.connect(self.alarms.add_alarm)
+        self.alarms.acknowledged.connect(core.acknowledge_requested)
+        self.apply_to.append(self.alarms)
+        now = core.game_time
+        right, bottom, left = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea,
+                               Qt.DockWidgetArea.LeftDockWidgetArea)
+        for name, panel, title, area in (
+            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking"), right),
+            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla"), right),
+            ("timeline", TimelinePanel(), window.tr("Events"), bottom),
+            ("radio", RadioPanel(now_ms=now), window.tr("Radio"), bottom),
+            ("siege", SiegePanel(), window.tr("Siege engines"), left),
+            ("controls", GameControls(), window.tr("Game controls"), left),
         ):
-            try:
-                mod = __import__(f"controlroom.ui.panels.{module}", fromlist=[cls])
-            except ImportError:
-                continue
-            panel = _make(getattr(mod, cls), core)
-            dock = QDockWidget(title, window)
-            dock.setObjectName(f"dock_{module}")
-            scroll = QScrollArea()          # a dock may be made smaller than its panel would like
-            scroll.setWidgetResizable(True)
-            scroll.setFrameShape(QFrame.Shape.NoFrame)
-            scroll.setWidget(panel)
-            dock.setWidget(scroll)
-            window.addDockWidget(area, dock)
-            same_area = self.docks.get(area)
-            if same_area is not None:
-                window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
-            else:
-                self.docks[area] = dock
-            self.panels[module] = panel
-            if hasattr(panel, "apply_delta"):
-                self.apply_to.append(panel)
-            _wire(panel, core)
-
+            self._dock(name, panel, title, area)
         for dock in self.docks.values():
             dock.raise_()                   # the first panel of each area is in front
+        controls = self.panels["controls"]
+        controls.scenario_start.connect(core.scenario_start_requested)
+        controls.scenario_end.connect(core.scenario_end_requested)
+        controls.stopp_call.connect(core.global_stopp_requested)
+        controls.stopp_lift.connect(core.stopp_lift_requested)
+        controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+        core.opened.connect(lambda info: controls.set_profile(info.profile))
+
+    def _dock(self, name: str, panel: QWidget, title: str, area) -> None:
+        window = self.window
+        dock = QDockWidget(title, window)
+        dock.setObjectName(f"dock_{name}")
+        scroll = QScrollArea()          # a dock may be made smaller than its panel would like
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(panel)
+        dock.setWidget(scroll)
+        window.addDockWidget(area, dock)
+        same_area = self.docks.get(area)
+        if same_area is not None:
+            window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
+        else:
+            self.docks[area] = dock
+        self.panels[name] = panel
+        self.apply_to.append(panel)
 
     def apply(self, delta) -> None:
         for panel in self.apply_to:
             panel.apply_delta(delta)
-
-
-def _make(cls, core: CoreThread):
-    try:
-        return cls(now_ms=lambda: core.worker.clock.now_ms() if core.worker.clock else 0)
-    except TypeError:
-        return cls()
-
-
-def _wire(panel, core: CoreThread) -> None:
-    """Commands from a panel go to the core as queued signals."""
-    for signal, target in (("scenario_start", core.scenario_start_requested), ("scenario_end", core.scenario_end_requested),
-                           ("stopp_call", core.global_stopp_requested), ("stopp_lift", core.stopp_lift_requested)):
-        if hasattr(panel, signal):
-            getattr(panel, signal).connect(target)
-    if hasattr(panel, "manual_entry"):
-        panel.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
-    if hasattr(panel, "set_profile"):
-        from controlroom.ui.desk_common import game_profile
-
-        core.loaded.connect(lambda _delta: panel.set_profile(game_profile(core)))
 
 
 def open_log_folder() -> None:

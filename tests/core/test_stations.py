@@ -122,21 +122,21 @@ def test_an_owner_that_lost_its_lock_unawares_stores_no_deadline(qtbot, stations
     qtbot.waitUntil(lambda: b.worker.state.characters[1].condition == "unconscious", timeout=5000)
     dsn = make_url(shared).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", (a.worker._watch.lock.pid,))
+        admin.execute("SELECT pg_terminate_backend(%s)", (a.worker.authority._watch.lock.pid,))
     qtbot.waitUntil(lambda: b.timer_states[-1:] == ["owner"], timeout=5000)
     assert a.timer_states[-1] == "owner"            # A has not noticed yet (it looks once a minute)
     clock.advance_to(600_000)
     a.poll_requested.emit()                         # A fires Aldo's death: not stored, and A stands by
-    qtbot.waitUntil(lambda: a.worker.health()["dropped_deadlines"] == 1, timeout=5000)
+    qtbot.waitUntil(lambda: a.worker.stats()["health"]["dropped_deadlines"] == 1, timeout=5000)
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["standby"], timeout=5000)
     qtbot.wait(300)
-    assert a.worker.health()["dropped_deadlines"] == 1           # fired once, not again and again
+    assert a.worker.stats()["health"]["dropped_deadlines"] == 1           # fired once, not again and again
     assert [e.type for e in logged(shared)] == ["down"]
     b.poll_requested.emit()                         # B fires it: stored, once
     qtbot.waitUntil(lambda: [e.type for e in logged(shared)] == ["down", "died"], timeout=5000)
     qtbot.waitUntil(lambda: a.worker.state.characters[1].condition == "dead", timeout=5000)
     qtbot.wait(300)
-    assert [e.type for e in logged(shared)] == ["down", "died"] and a.worker.health()["unstored"] == 0
+    assert [e.type for e in logged(shared)] == ["down", "died"] and a.worker.stats()["health"]["unstored"] == 0
 
 
 def test_a_station_cut_off_from_the_server_loses_nothing(qtbot, stations, shared, pg_control, tmp_path):
@@ -168,7 +168,7 @@ def test_a_station_cut_off_from_the_server_loses_nothing(qtbot, stations, shared
     frames = [(s.radio.device, s.radio.counter) for s in rows if s.radio is not None]
     assert sorted(frames) == sorted(sent) and len(frames) == len(set(frames))
     assert [(e.event.type, e.event.t) for e in rows if e.event.source == "timer"] == [("died", 600_000)]
-    assert a.worker.health()["queued"] == 0 and a.worker.health()["unstored"] == 0
+    assert a.worker.stats()["health"]["queued"] == 0 and a.worker.stats()["health"]["unstored"] == 0
 
 
 def test_a_station_closed_while_cut_off_delivers_its_queue_when_opened_again(qtbot, stations, shared, pg_control,

@@ -163,14 +163,20 @@ def test_silent_marshal_raises_an_alarm(qtbot, game):
 def test_many_queued_bool_signals_keep_the_refcount_of_true(qtbot, core):
     # PySide6 6.12.0 on CPython 3.11 drops a reference to True on every emit and
     # aborts after a few hundred.  Each of these events holds True until it is
-    # stored and published; after that the count must be back where it was
+    # stored and published; after that the count must be back where it was, but
+    # for the recent events the fold keeps to fold again from its checkpoints
     # (within the few hundred references other objects come and go with).
     before = sys.getrefcount(True)
     for _ in range(100_000):
         core.stopp_lift_requested.emit("none", True)
     worker = core.worker
+
+    def held() -> int:
+        return sum(1 for e in worker.fold.entries if e.event.data.get("trivial") is True)
+
     qtbot.waitUntil(lambda: worker.state.events_applied >= 100_000 and not worker._in_flight
-                    and not worker._stored and abs(sys.getrefcount(True) - before) < 1000, timeout=60_000)
+                    and not worker._stored and abs(sys.getrefcount(True) - before - held()) < 1000, timeout=60_000)
+    assert held() < 40_000
 
 
 def test_acknowledging_an_alarm_is_stored_as_an_event(qtbot, core, game):

@@ -13,7 +13,7 @@ from controlroom.game.state import DEAD, GameState
 from controlroom.radio import battle, codec
 from controlroom.radio.ingest import ROLE_TYPES, to_event
 from controlroom.rules.profile import default_profile
-from controlroom.store.devices import DeviceInfo
+from controlroom.game.devices import DeviceInfo
 
 
 def make(seed=7, sides=2, groups=6, players=60, minutes=60, **kw):

@@ -2,7 +2,7 @@
 
 from controlroom.radio import codec
 from controlroom.radio.ingest import Ingest
-from controlroom.store.devices import DeviceInfo
+from controlroom.game.devices import DeviceInfo
 
 K_M = bytes(range(16))
 K_T = bytes(range(16, 32))
@@ -58,9 +58,11 @@ def test_a_stopp_retried_for_many_minutes_is_still_a_retry_then_a_replay():
 
 def test_an_old_counter_is_a_replay_but_a_little_out_of_order_is_fine():
     ing = Ingest(DEVICES)
-    assert ing.receive(casualty(100), 1, -90, 5.0, 0).verdict == "accepted"
-    assert ing.receive(casualty(99, badge=102), 2, -90, 5.0, 10).verdict == "accepted"
-    assert ing.receive(casualty(10, badge=103), 1, -90, 5.0, 20).verdict == "rejected_replay"
+    assert ing.receive(casualty(400), 1, -90, 5.0, 0).verdict == "accepted"
+    assert ing.receive(casualty(399, badge=102), 2, -90, 5.0, 10).verdict == "accepted"
+    # PROTOCOL.md section 5: counters up to 256 below the highest are new, further below stale.
+    assert ing.receive(casualty(144, badge=104), 2, -90, 5.0, 15).verdict == "accepted"
+    assert ing.receive(casualty(143, badge=103), 1, -90, 5.0, 20).verdict == "rejected_replay"
 
 
 def test_a_forged_frame_is_rejected():

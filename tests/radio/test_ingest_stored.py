@@ -4,7 +4,7 @@ import threading
 
 from controlroom.radio import codec
 from controlroom.radio.ingest import Ingest
-from controlroom.store.devices import DeviceInfo
+from controlroom.game.devices import DeviceInfo
 from controlroom.store.game import GameStore
 
 K_M = bytes(range(16))
@@ -32,15 +32,15 @@ def codec_event(out):
 
 def test_a_restarted_station_knows_what_it_stored(game_db):
     with GameStore.open(game_db) as store:
-        heard(Ingest(DEVICES), store, [frame(n) for n in range(1, 81)])
+        heard(Ingest(DEVICES), store, [frame(n) for n in range(1, 301)])
     with GameStore.open(game_db) as store:
         again = Ingest(DEVICES)
         highest, recent = store.log.radio_counters()
-        assert highest == {7: 80} and (7, 80) in recent and (7, 10) not in recent
+        assert highest == {7: 300} and (7, 300) in recent and (7, 45) in recent and (7, 44) not in recent
         again.remember(highest, recent, as_of_ms=0)
-        assert again.receive(frame(80), 2, -80, 6.0, 1000).verdict == "duplicates"
+        assert again.receive(frame(300), 2, -80, 6.0, 1000).verdict == "duplicates"
         assert again.receive(frame(5), 2, -80, 6.0, 1000).verdict == "rejected_replay"
-        assert again.receive(frame(81), 2, -80, 6.0, 1000).verdict == "accepted"
+        assert again.receive(frame(301), 2, -80, 6.0, 1000).verdict == "accepted"
 
 
 def test_a_frame_heard_at_two_stations_is_stored_once_and_known_at_both(game_db):

@@ -14,7 +14,7 @@ from controlroom.store.game import GameStore
 WRITER = r"""
 import sys
 from controlroom.game.events import make_event
-from controlroom.store.eventlog import RadioMeta
+from controlroom.game.devices import RadioMeta
 from controlroom.store.game import GameStore
 
 store = GameStore.open(sys.argv[1])

@@ -18,7 +18,7 @@ from controlroom.game.roster import Member
 from controlroom.store.engine import make_engine
 from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
-from controlroom.store.migrations import migrate, schema_version
+from controlroom.store.migrations import LATEST, migrate, schema_version
 
 ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves")]
 EVENTS = [make_event(0, "scenario_started", name="Ford"), make_event(60_000, "down", "marshal:7", badge=1),
@@ -133,7 +133,7 @@ def test_an_older_game_on_a_writable_disk_is_upgraded_and_read(tmp_path, capsys)
     engine.dispose()
     with GameStore.open(game, create=False, read_only=True) as store:
         with store.engine.connect() as conn:
-            assert schema_version(conn) == 2
+            assert schema_version(conn) == LATEST
 
 
 def test_a_read_only_store_reads_and_refuses_to_write(tmp_path):

@@ -91,6 +91,8 @@ def test_respawn_countdowns_of_the_dead(qtbot, desk, tmp_path):
         assert rows(desk.model) == [["Birgit (2)", "North", "Wolves", "dead, not yet in Valhalla", "1", "00:09:00"]]
         assert desk.respawn_note.text() == ""
         core.worker.clock.advance_to(300_000)
+        with qtbot.waitSignal(core.delta_published, timeout=5000):
+            core.poll_requested.emit()
         desk.refresh()
         assert rows(desk.model)[0][5] == "00:06:00"
         core.worker.clock.advance_to(660_000)           # respawned: no longer among the dead

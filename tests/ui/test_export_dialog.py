@@ -1,10 +1,13 @@
 """Game, Export report: the dialog writes the PDF and CSV files with progress, and Cancel leaves none."""
 
 import csv
+from contextlib import contextmanager
 
 import pytest
 from PySide6.QtCore import QSettings
 
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.ui.export_dialog import ExportDialog
@@ -32,8 +35,26 @@ def game(tmp_path, monkeypatch):
     return path
 
 
-def test_the_dialog_offers_the_games_scenarios_and_exports_both_formats(qtbot, game, tmp_path):
-    dialog = ExportDialog(str(game))
+@contextmanager
+def opened(qtbot, game):
+    """The game open in a core, as the window has it (the dialogs read the game through its jobs)."""
+    ct = CoreThread(str(game), VirtualClock(400_000), publish_interval_ms=20)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    try:
+        yield ct
+    finally:
+        assert ct.shutdown()
+
+
+@pytest.fixture
+def core(qtbot, game):
+    with opened(qtbot, game) as ct:
+        yield ct
+
+
+def test_the_dialog_offers_the_games_scenarios_and_exports_both_formats(qtbot, game, core, tmp_path):
+    dialog = ExportDialog(core)
     qtbot.addWidget(dialog)
     scenarios = [dialog.scenario.itemData(i) for i in range(dialog.scenario.count())]
     assert scenarios == [None, "Hommik", "Õhtu"]
@@ -52,8 +73,8 @@ def test_the_dialog_offers_the_games_scenarios_and_exports_both_formats(qtbot, g
     dialog.message_box.close()
 
 
-def test_cancel_stops_the_export_and_leaves_no_files(qtbot, game, tmp_path):
-    dialog = ExportDialog(str(game))
+def test_cancel_stops_the_export_and_leaves_no_files(qtbot, game, core, tmp_path):
+    dialog = ExportDialog(core)
     qtbot.addWidget(dialog)
     out = tmp_path / "cancelled"
     dialog.folder.setText(str(out))
@@ -67,8 +88,8 @@ def test_cancel_stops_the_export_and_leaves_no_files(qtbot, game, tmp_path):
     assert dialog.export_button.isEnabled()
 
 
-def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, tmp_path):
-    dialog = ExportDialog(str(game))
+def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, core, tmp_path):
+    dialog = ExportDialog(core)
     qtbot.addWidget(dialog)
     out = tmp_path / "half"
     dialog.folder.setText(str(out))
@@ -87,10 +108,10 @@ def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, tmp_path):
     assert not any(out.glob("*.pdf")) and not any(out.glob("*.part"))
 
 
-def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path):
+def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, core, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    dialog = ExportDialog(str(game))
+    dialog = ExportDialog(core)
     qtbot.addWidget(dialog)
     exported = []
     dialog.exported.connect(exported.append)
@@ -102,7 +123,7 @@ def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, tmp_path):
     dialog.message_box.close()
 
 
-def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, game, tmp_path):
+def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, tmp_path):
     import gpxpy
 
     from controlroom.ui.export_dialog import GisExportDialog
@@ -115,7 +136,16 @@ def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, game, tmp_pa
                           *(make_event(1000 * b, "permanent_kill", "marshal:3", badge=b) for b in range(1, 101)),
                           make_event(300_000, "scenario_started", name="Õhtu"),
                           make_event(310_000, "position", "marshal:3", device=3, lat=58.381, lon=26.721)])
-    dialog = GisExportDialog(str(game))
+    with opened(qtbot, game) as core:
+        _gis_export(qtbot, core, tmp_path)
+
+
+def _gis_export(qtbot, core, tmp_path):
+    import gpxpy
+
+    from controlroom.ui.export_dialog import GisExportDialog
+
+    dialog = GisExportDialog(core)
     qtbot.addWidget(dialog)
     assert [dialog.scenario.itemData(i) for i in range(dialog.scenario.count())] == [None, "Hommik", "Õhtu"]
     dialog.format.setCurrentIndex(dialog.format.findData("gpx"))

@@ -91,8 +91,8 @@ def test_the_map_and_ports_are_kept_with_the_game(tmp_path):
                         "--screenshot", str(again)], capture_output=True, text=True, timeout=120, env=_env(tmp_path))
     assert r.returncode == 0, r.stderr
     assert _magenta(again) > 100
-    log = (tmp_path / "data" / "controlroom" / "logs" / "controlroom.log").read_text()
-    assert "gateways kept with the game: loop://" in log
+    logs = sorted((tmp_path / "state" / "controlroom" / "log").glob("window-*.log"))
+    assert "gateways kept with the game: loop://" in logs[-1].read_text()
 
 
 def test_origin_is_deprecated_but_accepted(tmp_path):

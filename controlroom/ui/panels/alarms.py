@@ -7,7 +7,7 @@ from typing import Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from controlroom.core.worker import Alarm
+from controlroom.game.alarms import Alarm
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta
 from controlroom.ui.panels.words import word

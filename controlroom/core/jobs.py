@@ -1,0 +1,139 @@
+"""Slow work beside the game: reports, GIS files, keeping a map, each a worker object in a thread of its own.
+
+The window asks for a job through ``Jobs`` and hears from it through the
+job's signals (delivered in the window's thread): ``progressed``, then
+exactly one of ``finished`` (with the result), ``failed`` (a sentence) or
+``cancelled``.  Each job opens the game on a connection of its own; the core
+worker, which folds and stores the game, never waits for one.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+
+from controlroom.report.model import ReportCancelled, UnknownScenario
+from controlroom.store.errors import StoreError
+from controlroom.store.game import GameStore
+
+Work = Callable[[Callable[[int, int], bool]], Any]
+
+
+class Job(QObject):
+    """One piece of slow work, run once in the jobs thread."""
+
+    progressed = Signal(int, int)        # done, total
+    finished = Signal(object)            # the result
+    failed = Signal(str)
+    cancelled = Signal()
+    _run_requested = Signal()
+
+    def __init__(self, name: str, work: Work) -> None:
+        super().__init__()
+        self.name = name
+        self.work = work
+        self.cancel_event = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the job to stop (it stops within a few thousand events; a half-written file is removed)."""
+        self.cancel_event.set()
+
+    def _progress(self, done: int, total: int) -> bool:
+        self.progressed.emit(done, total)
+        return not self.cancel_event.is_set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self.work(self._progress)
+            if self.cancel_event.is_set():
+                raise ReportCancelled()
+        except ReportCancelled:
+            self.cancelled.emit()
+        except (StoreError, UnknownScenario, ValueError) as exc:
+            self.failed.emit(str(exc))
+        except OSError as exc:
+            where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+            self.failed.emit(f"{where}{exc.strerror or exc}")
+        else:
+            self.finished.emit(result)
+        finally:
+            self.done.set()
+
+
+class Jobs(QObject):
+    """Runs jobs on the game ``db``, one after another, in the thread "controlroom-jobs"."""
+
+    def __init__(self, db: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.db = db
+        self.thread = QThread()
+        self.thread.setObjectName("controlroom-jobs")
+        self._jobs: list[Job] = []
+
+    def _submit(self, job: Job) -> Job:
+        if not self.thread.isRunning():
+            self.thread.start()
+        job.moveToThread(self.thread)
+        job._run_requested.connect(job.run, Qt.ConnectionType.QueuedConnection)
+        self._jobs = [j for j in self._jobs if not j.done.is_set()] + [job]
+        job._run_requested.emit()
+        return job
+
+    def _open(self) -> GameStore:
+        return GameStore.open(self.db, create=False, read_only=True)
+
+    def report(self, scenario: str | None, out_dir: Path, csv: bool) -> Job:
+        """Read and fold the game into the report's figures, write the CSV files: (Report, [paths])."""
+        def work(progress):
+            from controlroom.report.export import export_report
+            from controlroom.report.gather import load_report
+
+            with self._open() as store:
+                report = load_report(store, scenario, progress)
+            paths = export_report(report, out_dir, ("csv",)) if csv else []
+            if not progress(1, 1):
+                for path in paths:
+                    path.unlink(missing_ok=True)
+            return report, paths
+
+        return self._submit(Job("report", work))
+
+    def gis(self, scenario: str | None, path: Path, fmt: str) -> Job:
+        """Tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML: (path, counts)."""
+        def work(progress):
+            from controlroom.geo.gis import write_gis
+            from controlroom.report.gis import load_gis
+
+            with self._open() as store:
+                layers = load_gis(store, scenario, progress)
+            if not progress(1, 1):
+                raise ReportCancelled()
+            write_gis(layers, path, fmt)
+            return str(path), {**layers.counts(), "unplaced": len(layers.unplaced)}
+
+        return self._submit(Job("gis", work))
+
+    def keep_map(self, path: Path, kind: str, crs_wkt: str, world, width: int, height: int) -> Job:
+        """Keep a map and its georeference in the game (Open recent and --db bring it back)."""
+        def work(_progress):
+            from controlroom.store.maps import save_map
+
+            with GameStore.open(self.db, create=False) as store:
+                save_map(store, path, kind, crs_wkt, world, width, height)
+            return Path(path).name
+
+        return self._submit(Job("map", work))
+
+    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+        """Cancel what runs and end the thread."""
+        for job in self._jobs:
+            job.cancel()
+        if not self.thread.isRunning():
+            return True
+        self.thread.quit()
+        return self.thread.wait(timeout_ms)

@@ -1,0 +1,117 @@
+"""A station: one game's core and its gateways, wired together (what the window, headless and the demo run).
+
+The gateways' serial links are read by plain threads (``radio.transport``);
+what they hear is handed to the core as queued signals, in bunches.  The
+core's acknowledgements go straight from the core's thread to the link that
+heard the frame, never through the window's event loop.  The gateways start
+once the game is open: their ports are the ones given, or those kept with
+the game.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, Slot
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import Clock
+from controlroom.radio import codec
+from controlroom.radio.transport import GatewaySet, check_url
+
+
+class Station(QObject):
+    """The core thread of game ``db`` and, once it is open, a link to each of its gateways.
+
+    ``ports``: the gateways' serial ports; None for those kept with the game.
+    """
+
+    def __init__(self, db: str, ports: list[str] | None = None, clock: Clock | None = None,
+                 parent: QObject | None = None, link_options: dict | None = None, **core_options) -> None:
+        super().__init__(parent)
+        for url in ports or ():
+            check_url(url)                      # ValueError: a port no link could ever open
+        self.gateways: GatewaySet | None = None
+        self.link_options = dict(link_options or {})
+        self._lock = threading.Lock()
+        self._heard: list[tuple] = []
+        self._signalled = False
+        self.core = CoreThread(db, clock, parent=self, acks=self.send_ack, ports=ports, **core_options)
+        self.core.opened.connect(self._start_links)
+
+    def start(self) -> None:
+        self.core.start()
+
+    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+        """Stop the gateways (nothing more is heard), then store what was heard and stop the core."""
+        if self.gateways is not None:
+            self.gateways.stop()
+        return self.core.shutdown(timeout_ms)
+
+    def stats(self) -> dict:
+        return self.gateways.stats() if self.gateways is not None else {}
+
+    @Slot(object)
+    def _start_links(self, info) -> None:
+        if not info.ports or self.gateways is not None:
+            return
+        self.gateways = GatewaySet(list(info.ports), self._on_line, self._on_state, **self.link_options)
+        self.gateways.start()
+
+    # -- from the reader threads: only emit (Qt queues the call into the core's thread) ------------
+    def _on_line(self, link: str, item) -> None:
+        if item.ok:
+            f = item.fields
+            if f["kind"] == "rx":
+                with self._lock:
+                    self._heard.append((f["gateway"], f["rssi"], f["snr"], f["frame"]))
+                    if self._signalled:
+                        return              # rides along with the bunch already announced
+                    self._signalled = True
+                self.core.frames_heard.emit(_Take(self))
+        else:
+            self.core.line_rejected.emit(self._gateway_label(link), item.reason)
+
+    def _on_state(self, link: str, state: str, detail) -> None:
+        text = detail if isinstance(detail, str) else ""
+        if isinstance(detail, dict) and "gateway" in detail:
+            text = f"gateway {detail['gateway']} ({detail.get('fw', '?')}, SF{detail.get('sf', '?')})"
+        self.core.link_changed.emit(link, state, text)
+
+    def _gateway_label(self, link: str) -> str:
+        for gl in (self.gateways.links.values() if self.gateways else ()):
+            if gl.name == link and gl.gateway_id is not None:
+                return str(gl.gateway_id)
+        return link
+
+    def take(self) -> list[tuple]:
+        """The frames heard since the last take (called in the core's thread)."""
+        with self._lock:
+            heard, self._heard = self._heard, []
+            self._signalled = False
+        return heard
+
+    # -- from the core's thread -----------------------------------------------------------------
+    def send_ack(self, gateway: int, ack: bytes) -> None:
+        """Through the gateway that heard the frame; if that one is not ours, through any gateway up."""
+        gateways = self.gateways
+        if gateways is None:
+            return
+        line = codec.format_tx_line(ack)
+        if gateways.send_to(gateway, line):
+            return
+        for link in gateways.links.values():
+            if link.send(line):
+                return
+
+
+class _Take:
+    """Iterating it takes the station's pending frames: they are read in the core's thread, in order."""
+
+    __slots__ = ("station",)
+
+    def __init__(self, station: Station) -> None:
+        self.station = station
+
+    def __iter__(self):
+        return iter(self.station.take())

@@ -1,0 +1,112 @@
+"""Snapshots of a GameState: a fold restarted from one gives exactly what folding from the start gives.
+
+A snapshot copies every mutable part of the state (8,000 characters take about
+15 ms); the roster and the rules profile are immutable and shared.  Restoring
+makes new copies again, so one snapshot can be restored any number of times.
+``tests/game/test_snapshot.py`` fails when GameState grows an attribute that
+is not listed here.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from collections import Counter
+from typing import Any
+
+from controlroom.game.character import Character
+from controlroom.game.state import GameState
+
+_SLOTS = Character.__slots__
+_get = operator.attrgetter(*_SLOTS)
+_PATIENTS = _SLOTS.index("patients")
+
+# Attributes copied as they are (immutable, or shared on purpose).
+SHARED = frozenset({"profile", "roster", "t", "events_applied", "inspection_count", "_inspection_limits", "_event"})
+# Lists of immutable records: a shallow copy is a full copy.
+LISTS = frozenset({"deaths", "valhalla", "warnings", "retractions", "messages", "loot_log"})
+# Dicts of immutable values, and sets of immutable members.
+FLAT = frozenset({"positions", "heard", "headcounts", "siege", "inspections", "acknowledged", "_no_consent",
+                  "_dirty", "_dirty_stopps"})
+# Dicts whose values are mutable containers (copied one level down).
+NESTED = frozenset({"_owed", "_order"})
+# Handled one by one below.
+SPECIAL = frozenset({"characters", "stopps", "active_stopps", "scenario", "scenarios", "_handlers"})
+KNOWN = SHARED | LISTS | FLAT | NESTED | SPECIAL
+
+
+class Snapshot:
+    """The state of a fold after ``events_applied`` events (opaque; restore it with ``restore``)."""
+
+    __slots__ = ("attrs", "characters")
+
+    def __init__(self, attrs: dict[str, Any], characters: list[tuple]) -> None:
+        self.attrs = attrs
+        self.characters = characters
+
+    @property
+    def t(self) -> int:
+        return self.attrs["t"]
+
+    @property
+    def events_applied(self) -> int:
+        return self.attrs["events_applied"]
+
+
+def _flat(value):
+    return value.copy()
+
+
+def _nested(value: dict) -> dict:
+    return {k: (Counter(v) if isinstance(v, Counter) else list(v)) for k, v in value.items()}
+
+
+def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
+    unknown = set(source) - KNOWN
+    if unknown:
+        raise TypeError(f"GameState attributes unknown to the snapshot: {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {}
+    for name, value in source.items():
+        if name in SHARED:
+            out[name] = value
+        elif name in LISTS:
+            out[name] = list(value)
+        elif name in FLAT:
+            out[name] = _flat(value)
+        elif name in NESTED:
+            out[name] = _nested(value)
+    stopps = {sid: copy.copy(s) for sid, s in source["stopps"].items()}
+    out["stopps"] = stopps
+    out["active_stopps"] = {sid: stopps[sid] for sid in source["active_stopps"]}
+    scenarios = [copy.copy(s) for s in source["scenarios"]]
+    current = source["scenario"]
+    found = next((i for i, s in enumerate(source["scenarios"]) if s is current), None)
+    out["scenarios"] = scenarios
+    out["scenario"] = scenarios[found] if found is not None else copy.copy(current)
+    return out
+
+
+def take(state: GameState) -> Snapshot:
+    """A snapshot of ``state`` (which goes on changing; the snapshot does not)."""
+    chars = [_get(c) for c in state.characters.values()]
+    chars = [row[:_PATIENTS] + (set(row[_PATIENTS]),) + row[_PATIENTS + 1:] if row[_PATIENTS] else row for row in chars]
+    return Snapshot(_copy_attrs(vars(state)), chars)
+
+
+def restore(snapshot: Snapshot) -> GameState:
+    """A new GameState equal to the one the snapshot was taken of."""
+    state = GameState.__new__(GameState)
+    attrs = _copy_attrs(snapshot.attrs)
+    state.__dict__.update(attrs)
+    characters = {}
+    new = Character.__new__
+    setter = object.__setattr__
+    for row in snapshot.characters:
+        ch = new(Character)
+        for name, value in zip(_SLOTS, row):
+            setter(ch, name, value)
+        ch.patients = set(ch.patients)
+        characters[ch.member.badge] = ch
+    state.characters = characters
+    state._handlers = {name[3:]: getattr(state, name) for name in dir(state) if name.startswith("_e_")}
+    return state

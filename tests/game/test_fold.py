@@ -1,0 +1,176 @@
+"""The fold in fold order: late reports fold where they happened, and the timer owner corrects the log."""
+
+from typing import NamedTuple
+
+from game_helpers import ROSTER, ev
+
+from controlroom.game.devices import RadioMeta
+from controlroom.game.events import SOURCE_TIMER, make_event
+from controlroom.game.fold import Fold, key_of
+from controlroom.game.state import GameState
+from test_snapshot import fingerprint
+
+
+class Rec(NamedTuple):
+    seq: int
+    pos: float | None
+    event: object
+    radio: RadioMeta | None = None
+
+
+class Station:
+    """A log (append-only, seqs in order) and one station folding it, as the core worker does."""
+
+    def __init__(self, checkpoint_every=3, keep=4):
+        self.log: list[Rec] = []
+        self.fold = Fold(GameState(ROSTER), history=self.history, checkpoint_every=checkpoint_every, keep=keep)
+        self.notes = []
+
+    def history(self):
+        return GameState(ROSTER), sorted(self.log, key=key_of)
+
+    def _append(self, event, pos=None, radio=None):
+        rec = Rec(len(self.log) + 1, pos, event, radio)
+        self.log.append(rec)
+        return rec
+
+    def tick(self, now):
+        """Fire due deadlines (folded now), store them; then store and fold the reports of this tick."""
+        fired = self.fold.fire(now)
+        items = [(self._append(e), tok) for tok, e in fired]
+        return self.confirm(items)
+
+    def report(self, event, device=None, counter=None, happened=None):
+        self.tick(event.t)
+        radio = RadioMeta(device, counter) if device is not None else None
+        place = self.fold.place(device, counter, event.t, happened)
+        if place is not None:
+            event = event._replace(t=place.t)
+        rec = self._append(event, place.pos if place else None, radio)
+        return self.confirm([(rec, None)])
+
+    def confirm(self, items):
+        first = out = self.fold.confirm(items, may_fire=True)
+        while out.corrections:          # the owner stores its corrections (folded already)
+            self.notes += out.corrections
+            stored = [(self._append(c.event, c.pos), c.token) for c in out.corrections]
+            out = self.fold.confirm(stored, may_fire=True)
+            assert not out.refolded, "the corrections were folded where they belong"
+        return first
+
+    def plain_fold(self):
+        """What any station gets by folding the log (no timers): must equal the owner's game."""
+        state = GameState(ROSTER)
+        gone = {r.event.data["seq"] for r in self.log if r.event.type == "retracted"}
+        for rec in sorted(self.log, key=key_of):
+            if rec.seq not in gone:
+                state.apply(rec.event)
+        return state
+
+
+def same_game(a, b):
+    fa, fb = fingerprint(a), fingerprint(b)
+    for k in ("_dirty", "_dirty_stopps", "events_applied"):
+        fa.pop(k), fb.pop(k)
+    return fa == fb
+
+
+def test_reports_in_order_fold_on_without_folding_again():
+    s = Station()
+    for t, badge in ((1000, 1), (2000, 2), (3000, 11)):
+        out = s.report(ev(t, "down", badge=badge), device=7, counter=t)
+        assert not out.refolded and [e.type for e in out.applied] == ["down"]
+    assert s.fold.state.characters[11].condition == "unconscious"
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_a_retried_down_arriving_after_the_same_marshals_bound_folds_before_it():
+    s = Station()
+    s.report(ev(60_000, "strike", badge=2), device=7, counter=1)
+    s.report(ev(120_000, "bound", badge=2), device=7, counter=3)          # counter 2 ("down") was lost
+    assert [w.code for w in s.fold.state.warnings] == ["no_wounds"] or s.fold.state.characters[2].bound
+    out = s.report(ev(125_000, "down", badge=2), device=7, counter=2)     # the retry
+    assert out.refolded
+    b = s.fold.state.characters[2]
+    assert b.condition == "active" and b.bound and b.hp == 0 and b.regen_at is not None
+    assert s.fold.state.warnings == [], [w.message for w in s.fold.state.warnings]
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_a_late_bind_undoes_the_death_it_prevented_with_a_correction():
+    s = Station()
+    s.report(ev(0, "down", badge=1), device=7, counter=10)
+    s.report(ev(590_000, "note", text="busy"), device=9, counter=1)
+    s.tick(600_000)                                                         # dies
+    assert s.fold.state.characters[1].condition == "dead"
+    s.report(ev(650_000, "note", text="later"), device=7, counter=12)
+    # Bound at 590 s (the time of the key press, protocol version 2), heard only now.
+    out = s.report(ev(700_000, "bound", badge=1), device=7, counter=11, happened=590_000)
+    assert out.refolded
+    assert [d[1] for d in out.undone] == [1]
+    assert s.fold.state.characters[1].condition == "active"
+    kinds = [(c.kind, c.about.type) for c in s.notes]
+    assert ("retract", "died") in kinds
+    assert s.fold.state.warnings == []
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_a_late_down_brings_a_death_forward_to_its_own_time():
+    s = Station()
+    s.report(ev(10_000, "heartbeat", device=7), device=7, counter=1)
+    for t in range(60_000, 900_000, 60_000):
+        s.report(ev(t, "note", text=f"t{t}"), device=9, counter=t)
+    s.report(ev(890_000, "heartbeat", device=7), device=7, counter=3)
+    out = s.report(ev(900_000, "down", badge=2), device=7, counter=2, happened=100_000)
+    assert out.refolded
+    (died,) = [c for c in s.notes if c.kind == "fire" and c.about.type == "died"]
+    assert died.about.t == 700_000 and died.about.data["badge"] == 2
+    order = [r.event.t for r in sorted(s.log, key=key_of) if r.event.type in ("died", "note")]
+    assert order == sorted(order), "the death folds at 700 s, among the notes"
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_a_report_with_its_key_press_time_folds_at_that_time():
+    s = Station()
+    s.report(ev(100_000, "down", badge=3), device=8, counter=1)
+    s.report(ev(150_000, "healer_touch", badge=3, healer=12), device=8, counter=2)
+    assert s.fold.state.characters[3].condition == "active"
+    # Marshal 7 saw badge 3 killed outright at 140 s; the frame came through only now.
+    out = s.report(ev(160_000, "permanent_kill", badge=3), device=7, counter=1, happened=140_000)
+    assert out.refolded
+    c = s.fold.state.characters[3]
+    assert c.condition == "dead"
+    assert [w.code for w in s.fold.state.warnings] == ["target_dead"]      # the touch came too late
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_late_events_older_than_every_checkpoint_fold_the_whole_log_again():
+    s = Station(checkpoint_every=2, keep=2)
+    s.report(ev(1_000, "strike", badge=4), device=7, counter=1)
+    s.report(ev(2_000, "bound", badge=4), device=7, counter=5)
+    for i in range(20):
+        s.report(ev(3_000 + i * 1000, "note", text=str(i)), device=9, counter=i)
+    out = s.report(ev(30_000, "down", badge=4), device=7, counter=2)
+    assert out.refolded and s.fold.state.characters[4].bound
+    assert s.fold.state.warnings == []
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_a_game_masters_retraction_folds_the_game_again_without_the_event():
+    s = Station()
+    s.report(ev(1_000, "down", badge=5))
+    wrong = s.log[-1].seq
+    s.report(ev(2_000, "note", text="x"))
+    out = s.report(make_event(3_000, "retracted", "gm", seq=wrong, reason="wrong badge"))
+    assert out.refolded and s.fold.state.characters[5].condition == "active"
+    assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_timer_events_fired_before_reports_of_the_same_tick_need_no_refold():
+    s = Station()
+    s.report(ev(0, "knocked_out", badge=2, helmet=False), device=7, counter=1)
+    out = s.report(ev(300_000, "strike", badge=2), device=7, counter=2)    # woke at 300 s, then struck
+    assert not out.refolded
+    assert [e.type for e in s.plain_fold().characters and [r.event for r in s.log]] [-2:] == ["woke", "strike"]
+    assert s.fold.state.characters[2].hp == 1
+    assert s.log[-2].event.source == SOURCE_TIMER

@@ -1,0 +1,82 @@
+"""Snapshots of the fold: restoring one and folding on gives what folding from the start gives."""
+
+from game_helpers import ROSTER, Game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import game_event
+
+from controlroom.game import snapshot
+from controlroom.game.character import Character
+from controlroom.game.events import make_event
+from controlroom.game.state import GameState
+
+
+def fingerprint(state: GameState) -> dict:
+    """Everything a state holds, as plain comparable values."""
+    out = {}
+    for name, value in vars(state).items():
+        if name in ("_handlers", "_event"):
+            continue
+        if name == "characters":
+            value = {b: tuple(getattr(c, s) for s in Character.__slots__) for b, c in value.items()}
+        elif name in ("stopps", "active_stopps"):
+            value = {k: vars(s) if hasattr(s, "__dict__") else tuple(getattr(s, f) for f in s.__dataclass_fields__)
+                     for k, s in value.items()}
+        elif name in ("scenario",):
+            value = tuple(getattr(value, f) for f in value.__dataclass_fields__)
+        elif name == "scenarios":
+            value = [tuple(getattr(s, f) for f in s.__dataclass_fields__) for s in value]
+        out[name] = value
+    return out
+
+
+def test_every_attribute_of_a_game_state_is_known_to_the_snapshot():
+    g = Game()
+    g.at(10_000, "down", badge=1)
+    g.at(20_000, "looted", badge=2, by=11, items=["sword"], consent=True)
+    g.at(30_000, "stopp_called", stopp="S1", groups=["Wolves"], source="gm")
+    unknown = set(vars(g.state)) - snapshot.KNOWN
+    assert not unknown, f"GameState attributes the snapshot does not copy: {unknown}"
+    assert snapshot.KNOWN - set(vars(g.state)) == set(), "the snapshot lists attributes GameState no longer has"
+
+
+def test_a_restored_snapshot_is_independent_of_the_state_it_was_taken_of():
+    g = Game()
+    g.at(10_000, "down", badge=1)
+    snap = snapshot.take(g.state)
+    before = fingerprint(g.state)
+    g.at(20_000, "bound", badge=1)
+    g.at(30_000, "stopp_called", stopp="S1", source="gm")
+    first = snapshot.restore(snap)
+    assert fingerprint(first) == before
+    first.apply(make_event(40_000, "permanent_kill", "gm", badge=2))
+    second = snapshot.restore(snap)
+    assert fingerprint(second) == before, "folding a restored state changed the snapshot"
+
+
+timed = st.lists(st.tuples(st.integers(0, 900_000), game_event), min_size=1, max_size=50)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(timed, st.integers(0, 50))
+def test_folding_on_from_a_snapshot_equals_folding_from_the_start(steps, cut):
+    g = Game()
+    t = 0
+    for gap, (type_, fields) in steps:
+        t += gap
+        g.at(t, type_, **fields)
+    g.run_to(t + 3_600_000)
+    log = g.applied
+    cut = min(cut, len(log))
+    whole = GameState(ROSTER)
+    for e in log:
+        whole.apply(e)
+    part = GameState(ROSTER)
+    for e in log[:cut]:
+        part.apply(e)
+    resumed = snapshot.restore(snapshot.take(part))
+    for e in log[cut:]:
+        resumed.apply(e)
+        part.apply(e)
+    assert fingerprint(resumed) == fingerprint(whole)
+    assert fingerprint(part) == fingerprint(whole)
