@@ -21,7 +21,7 @@ from controlroom import __version__
 from controlroom.game.clock import format_time
 from controlroom.game.warning_rules import rule_of
 from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
-from controlroom.report.pdf_listing import Column, Listing, ListingPainter
+from controlroom.report.pdf_listing import Column, Listing, ListingPainter, report_font
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 RESOLUTION = 300            # dots per inch of the PDF's layout
@@ -37,15 +37,6 @@ td.n, th.n { text-align: right; }
 tr.total td { font-weight: bold; border-top: 1px solid #000; }
 td.warn { color: #a00000; }
 """
-
-
-def report_font(point_size: float, bold: bool = False) -> QFont:
-    """The report's font, without ligatures: "fi" stays two letters, so the PDF's text can be searched."""
-    font = QFont("DejaVu Sans")
-    font.setPointSizeF(point_size)
-    font.setBold(bold)
-    font.setFeature(QFont.Tag("liga"), 0)
-    return font
 
 
 def clock(ms: int) -> str:

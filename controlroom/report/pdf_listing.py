@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPaintDevice, QTextOption
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintDevice, QTextOption
 
 PAD = 0.012                 # cell padding, as a share of the page width
 LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter     # (Qt's enums are slow to look up)
@@ -39,13 +39,20 @@ class Listing:
     pages: list[list[tuple[int, list[str]]]] = field(default_factory=list)
 
 
+def report_font(point_size: float, bold: bool = False) -> QFont:
+    """The report's font, without ligatures: "fi" stays two letters, so the PDF's text can be searched."""
+    font = QFont("DejaVu Sans")
+    font.setPointSizeF(point_size)
+    font.setBold(bold)
+    font.setFeature(QFont.Tag("liga"), 0)
+    return font
+
+
 class ListingPainter:
     """Lays listings out into pages for a page body of a given size, and draws those pages."""
 
     def __init__(self, width: float, height: float, device: QPaintDevice, point_size: float = 7.0) -> None:
         self.width, self.height = width, height
-        from controlroom.report.pdf import report_font
-
         self.font = report_font(point_size)
         self.bold = report_font(point_size, bold=True)
         self.title_font = report_font(point_size * 1.7, bold=True)

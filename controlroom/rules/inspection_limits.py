@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from controlroom.rules.profile import ProfileError, RulesProfile
+from controlroom.rules.profile_schema import ProfileError
+
+if TYPE_CHECKING:
+    from controlroom.rules.profile import RulesProfile
 
 
 def _n(value: float) -> str:
@@ -79,7 +82,7 @@ class InspectionLimits:
     @classmethod
     def from_profile(cls, profile: RulesProfile | Mapping[str, Any]) -> InspectionLimits:
         """Build the limits from a profile, or from its raw ``[inspection]`` dict."""
-        data = profile.inspection if isinstance(profile, RulesProfile) else profile
+        data = profile if isinstance(profile, Mapping) else profile.inspection
 
         def table(*path: str) -> Mapping[str, Any]:
             node: Any = data

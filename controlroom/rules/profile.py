@@ -9,15 +9,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-from controlroom.rules.profile_schema import nearest, unknown_keys
+from controlroom.rules.inspection_limits import InspectionLimits
+from controlroom.rules.profile_schema import ProfileError, nearest, unknown_keys
 
 DEFAULT_PROFILE = "default"
 REQUIRED = object()         # a key the ruleset must give
 ABOVE_ZERO = object()       # a number that must be above 0 (a time, a rate)
-
-
-class ProfileError(ValueError):
-    """A ruleset profile is missing, unreadable or has a bad value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +201,6 @@ def profile_from_dict(data: Mapping[str, Any], source: str = "") -> RulesProfile
                                     for f in MaterialMinimums.__slots__})
     inspection = data.get("inspection", {})
     if inspection:
-        from controlroom.rules.inspection_limits import InspectionLimits   # (it imports this module)
-
         InspectionLimits.from_profile(inspection)
     return RulesProfile(
         name=name,

@@ -12,6 +12,10 @@ from typing import Any, Mapping
 VALUE = None
 NAMES = "*"
 
+
+class ProfileError(ValueError):
+    """A ruleset profile is missing, unreadable or has a bad value."""
+
 _CLASS = {"hit_points": VALUE, "healer_touches": VALUE, "max_cared": VALUE}
 _NAMED_VALUES = {NAMES: VALUE}
 

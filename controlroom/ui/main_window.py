@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWi
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
 from controlroom.logs import log_dir
-from controlroom.ui.desk_common import DeskSwitch
+from controlroom.ui.desk_switch import DeskSwitch
+from controlroom.ui.games import ask_for_game, recent_games
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_layers import MapLayers
 from controlroom.ui.map_view import MapView
@@ -208,16 +209,12 @@ class MainWindow(QMainWindow):
     @Slot()
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
-        from controlroom.ui.app import recent_games
-
         for path in recent_games():
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _checked=False, p=path: self._open_in_new_window(p))
 
     @Slot()
     def _open_other(self) -> None:
-        from controlroom.ui.app import ask_for_game
-
         path = ask_for_game()
         if path:
             self._open_in_new_window(path)

@@ -28,6 +28,15 @@ MAX_TILES_IN_VIEW = 120
 _WEB_MERCATOR = CRS.from_epsg(3857)
 
 
+
+def qimage_to_array(image: QImage) -> np.ndarray:
+    """A (height, width, 4) uint8 RGBA copy of a QImage, row 0 at the top."""
+    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
+    h, w = rgba.height(), rgba.width()
+    buf = np.frombuffer(rgba.constBits(), dtype=np.uint8, count=rgba.sizeInBytes())
+    return buf.reshape(h, rgba.bytesPerLine())[:, : w * 4].reshape(h, w, 4).copy()
+
+
 class TileLayer(QObject):
     """Shows an MBTiles map in a ViewBox: the visible tiles at the zoom in view, each placed through pyproj."""
 
@@ -137,8 +146,6 @@ class TileLayer(QObject):
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        from controlroom.ui.map_view import qimage_to_array
-
         self.reads += 1
         data = self.tiles.tile(*key)
         pixels = None

@@ -16,6 +16,7 @@ from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import Piece, place_pieces
 from controlroom.geo.source import MapError, MapSource, open_map
 from controlroom.geo.worldfile import WorldFile
+from controlroom.ui.map_tiles import TileLayer, qimage_to_array
 
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
 
@@ -71,14 +72,6 @@ def read_map_image(path: str | os.PathLike) -> QImage:
     if image.isNull():
         raise OSError(f"{Path(path).name}: the image cannot be decoded ({reader.errorString()})")
     return image
-
-
-def qimage_to_array(image: QImage) -> np.ndarray:
-    """A (height, width, 4) uint8 RGBA copy of a QImage, row 0 at the top."""
-    rgba = image.convertToFormat(QImage.Format.Format_RGBA8888)
-    h, w = rgba.height(), rgba.width()
-    buf = np.frombuffer(rgba.constBits(), dtype=np.uint8, count=rgba.sizeInBytes())
-    return buf.reshape(h, rgba.bytesPerLine())[:, : w * 4].reshape(h, w, 4).copy()
 
 
 @dataclass
@@ -333,7 +326,6 @@ class MapView(pg.PlotWidget):
             self.projection = MapFrame(*source.centre())
         frame = self.projection
         if source.kind == "mbtiles":
-            from controlroom.ui.map_tiles import TileLayer
 
             self.clear_background()
             self._tiles = TileLayer(self._vb, source, frame)

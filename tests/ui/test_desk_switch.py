@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
-from controlroom.ui.desk_common import DeskSwitch
+from controlroom.ui.desk_switch import DeskSwitch
 from controlroom.ui.desk_valhalla import ValhallaDesk
 from controlroom.ui.desk_weapons import WeaponDesk
 
