@@ -34,6 +34,7 @@ as /dev/ttyUSB1 instead of /dev/ttyUSB0 is found again.
 
 import logging
 import os
+import re
 import threading
 import time
 from collections import namedtuple
@@ -84,8 +85,13 @@ def check_url(url):
         raise ValueError("a gateway port is a device (/dev/ttyUSB0, COM5) or a URL, not %r" % (url,))
     if parse_usb_url(url) is not None:
         return
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", url)
+    if "://" not in url and (scheme is None or len(scheme.group(1)) == 1):
+        return                  # a device path or name (a Windows drive letter is no scheme)
     if "://" not in url:
-        return
+        raise ValueError("unknown kind of gateway port %r: %r is no scheme this station knows (a device such as "
+                         "/dev/ttyUSB0 or COM5, or socket://HOST:PORT, rfc2217://HOST:PORT, loop://, "
+                         "usb:VID:PID[:SERIAL])" % (url, scheme.group(1) + ":"))
     scheme = url.split("://", 1)[0].lower()
     import importlib
 

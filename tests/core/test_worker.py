@@ -200,3 +200,43 @@ def test_a_reopened_game_brings_its_last_events_for_the_timeline(qtbot, game):
         ct.start()
     assert [v.event.data["text"] for v in blocker.args[0].events] == [f"n{i}" for i in range(5)]
     assert ct.shutdown()
+
+
+def test_a_retried_down_heard_after_the_same_marshals_bound_gives_the_fields_outcome(qtbot, tmp_path):
+    """Through the radio path: counter 2 ("down") lost on the air, counter 3 ("bound") heard, then the retry of 2.
+
+    The fold puts the down before the bind (the marshal's counter says it happened first): Aldo ends bound
+    and healing, as on the field, with no rule warning, and the stored log folds to the same game."""
+    from controlroom.radio import codec
+    from controlroom.store.devices import register_device
+
+    path = tmp_path / "late.crgame"
+    with GameStore.open(path) as store:
+        store.save_roster(ROSTER)
+        key = register_device(store, 7, "marshal", "M7").key
+    clock = VirtualClock(0)
+    core = CoreThread(str(path), clock, publish_interval_ms=20)
+    deltas = []
+    core.delta_published.connect(deltas.append)
+    with qtbot.waitSignal(core.loaded, timeout=10_000):
+        core.start()
+    try:
+        for at, counter, frame in ((60_000, 1, codec.encode_casualty(key, 7, 1, 1, "knocked_out")),
+                                   (120_000, 3, codec.encode_casualty(key, 7, 3, 1, "bound")),
+                                   (125_000, 2, codec.encode_casualty(key, 7, 2, 1, "down"))):
+            clock.advance_to(at)
+            with qtbot.waitSignal(core.events_stored, timeout=5000):
+                core.frame_heard.emit(1, -90, 7.5, frame)
+        clock.advance_to(130_000)
+        with qtbot.waitSignal(core.delta_published, timeout=5000,
+                              check_params_cb=lambda d: any(c.badge == 1 for c in d.characters)) as blocker:
+            core.poll_requested.emit()
+    finally:
+        assert core.shutdown()
+    (aldo,) = [c for c in blocker.args[0].characters if c.badge == 1]
+    assert aldo.condition != "dead" and not any(d.kind == "dies" for d in aldo.deadlines), aldo
+    warnings = [w for d in deltas for w in d.warnings]
+    assert warnings == [], [w.message for w in warnings]
+    with GameStore.open(path, create=False) as store:
+        order = [(e.type, e.data.get("badge")) for _, e in store.log.events()]
+    assert order[:3] == [("knocked_out", 1), ("down", 1), ("bound", 1)], order
