@@ -7,14 +7,20 @@ gateway link reads and splits lines, the core decodes, authenticates,
 de-duplicates and folds each frame, and the storage thread makes it durable.
 1. throughput: N position frames written as fast as the pty takes them; frames
    per second from the first byte written to the last event stored;
-2. latency: 50 frames a second for 20 s; per frame, from its line written to
-   its event reported stored (p50, p99).
+2. latency: 50 marshal reports a second (casualties, acknowledged) for 20 s;
+   per frame, from its line written to its event reported stored, and from its
+   line written to its ack line read back from the pty (p50, p99): the ack
+   leaves only after the commit holding the event returned;
+3. what the disk sync costs: raw sqlite3 commits of one row in WAL mode with
+   synchronous=FULL (as the game file) and with synchronous=OFF, on the same
+   disk, in the same run; the difference is the sync every ack waits for.
 Baselines in the same run: the single-channel physical limit of LoRa at SF7
-(a 24-byte frame back to back), and the `meshtastic` package's own serial
-reader fed the same number of position packets by a fake device
-(tests/bench/meshtastic_peer.py; skipped, and said so, when meshtastic is not
-installed: `pip install meshtastic`, for the benchmark only).
-Targets (issue 5): >= 5,000 frames/s; >= 1.5 x the meshtastic reader; p99 < 50 ms.
+(a 24-byte frame back to back), raw sqlite3's commits, and the `meshtastic`
+package's own serial reader fed the same number of position packets by a fake
+device (tests/bench/meshtastic_peer.py; skipped, and said so, when meshtastic
+is not installed: `pip install meshtastic`, for the benchmark only).
+Targets (issues 5 and 14): >= 5,000 frames/s; >= 1.5 x the meshtastic reader;
+stored p99 < 50 ms; ack p99 < 50 ms.
 """
 
 from __future__ import annotations
@@ -34,8 +40,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
-from controlroom.core.radio_link import RadioBridge  # noqa: E402
-from controlroom.core.thread import CoreThread  # noqa: E402
+from controlroom.core.station import Station  # noqa: E402
 from controlroom.game.clock import VirtualClock  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.radio import codec  # noqa: E402
@@ -44,6 +49,7 @@ from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
 
 TRACKERS = 100
+MARSHALS = range(501, 521)
 
 
 def pct(values, p):
@@ -59,7 +65,9 @@ class FakeGateway:
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         self.identified = threading.Event()
+        self.acks: dict[tuple[int, int], float] = {}      # (device, counter) acked -> when its line was read
         self._stop = threading.Event()
+        self.txok = 0
         self.reader = threading.Thread(target=self._read, name="fake-gateway", daemon=True)
         self.reader.start()
 
@@ -73,10 +81,17 @@ class FakeGateway:
                 buf += os.read(self.master, 4096)
             except OSError:
                 return
+            now = time.perf_counter()
             if b"ID?" in buf and not self.identified.is_set():
                 self.write((codec.format_id_line(1, "bench-1") + "\n").encode())
                 self.identified.set()
-            buf = buf[-64:]
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                if line.startswith(b"TX "):
+                    ack = codec.decode_frame(codec.parse_line(line)["frame"]).fields
+                    self.acks.setdefault((ack["acked_device"], ack["acked_counter"]), now)
+                    self.txok += 1
+                    self.write((codec.format_txok_line(self.txok) + "\n").encode())
 
     def write(self, data: bytes) -> None:
         view = memoryview(data)
@@ -107,18 +122,34 @@ def frames(keys: dict[int, bytes], count: int, start_counter: int = 1) -> list[b
     return out
 
 
-def run_station(path: str, lines: list[bytes], rate: float | None) -> dict:
-    """One station on one pty; returns the timings of every stored frame."""
+def reports(keys: dict[int, bytes], count: int, start_counter: int = 1) -> tuple[list[bytes], list[tuple]]:
+    """Marshals' casualty reports (acknowledged frames): the lines, and each frame's (device, counter)."""
+    out, ids = [], []
+    devices = sorted(keys)
+    kinds = ("knocked_out", "down", "bound", "cared_for")
+    for i in range(count):
+        dev = devices[i % len(devices)]
+        counter = start_counter + i // len(devices)
+        kind = kinds[(i // len(devices)) % len(kinds)]
+        badge = 1 + (i * 7) % 200
+        frame = codec.encode_casualty(keys[dev], dev, counter, badge, kind, badge % 200 + 1 if kind == "cared_for" else None)
+        out.append((codec.format_rx_line(1, -90 - i % 20, 7.5, frame) + "\n").encode())
+        ids.append((dev, counter))
+    return out, ids
+
+
+def run_station(path: str, lines: list[bytes], rate: float | None, acked: list[tuple] | None = None) -> dict:
+    """One station on one pty; returns the timings of every stored (and, for ``acked`` frames, acked) frame."""
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     gw = FakeGateway()
-    core = CoreThread(path, VirtualClock(10**9))      # game time is irrelevant here; no rule timers
-    radio = RadioBridge(core, [gw.path])
+    station = Station(path, [gw.path], VirtualClock(10**9))   # game time is irrelevant here; no rule timers
+    core = station.core
     written: list[float] = []
     stored_at: list[tuple[int, float]] = []
     first_seq = {}
     core.events_stored.connect(lambda seq: stored_at.append((seq, time.perf_counter())))
-    core.loaded.connect(lambda _d: (radio.start(), app.quit()))
-    core.start()
+    core.loaded.connect(lambda _d: app.quit())
+    station.start()
     app.exec()
     if not gw.identified.wait(10):
         raise SystemExit("the station did not identify the fake gateway")
@@ -141,7 +172,10 @@ def run_station(path: str, lines: list[bytes], rate: float | None) -> dict:
     deadline = time.perf_counter() + 300
 
     def check():
-        if (stored_at and stored_at[-1][0] >= target) or time.perf_counter() > deadline:
+        done = stored_at and stored_at[-1][0] >= target
+        if acked is not None:
+            done = done and len(gw.acks) >= len(acked)
+        if done or time.perf_counter() > deadline:
             app.quit()
 
     poll = QTimer()
@@ -150,8 +184,7 @@ def run_station(path: str, lines: list[bytes], rate: float | None) -> dict:
     app.exec()
     poll.stop()
     w.join()
-    radio.stop()
-    core.shutdown()
+    station.shutdown()
     gw.close()
     # Each events_stored report covers a batch: every frame up to that seq is durable then.
     done = [0.0] * len(lines)
@@ -160,7 +193,31 @@ def run_station(path: str, lines: list[bytes], rate: float | None) -> dict:
         while j < len(lines) and first_seq["seq"] + j + 1 <= seq:
             done[j] = t
             j += 1
-    return {"written": written, "stored": done, "complete": j}
+    acks = [gw.acks.get(key, 0.0) for key in acked] if acked is not None else []
+    return {"written": written, "stored": done, "complete": j, "acked": acks}
+
+
+def disk_sync_cost(folder: Path, commits: int = 300) -> dict:
+    """Raw sqlite3, WAL, one row a commit: synchronous=FULL (the game file's setting) against OFF, same disk."""
+    import sqlite3
+
+    out = {}
+    for mode in ("FULL", "OFF"):
+        db = sqlite3.connect(folder / f"sync-{mode}.db", isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA synchronous = {mode}")
+        db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
+        times = []
+        for i in range(commits):
+            t = time.perf_counter()
+            db.execute("BEGIN")
+            db.execute("INSERT INTO t (body) VALUES (?)", (os.urandom(96),))
+            db.execute("COMMIT")
+            times.append((time.perf_counter() - t) * 1000)
+        db.close()
+        out[mode] = times
+    return {"commit_full_p50_ms": pct(out["FULL"], 0.5), "commit_full_p99_ms": pct(out["FULL"], 0.99),
+            "commit_off_p50_ms": pct(out["OFF"], 0.5), "commit_off_p99_ms": pct(out["OFF"], 0.99)}
 
 
 def main() -> int:
@@ -173,6 +230,7 @@ def main() -> int:
     with GameStore.open(path) as store:
         store.save_roster([Member(b, f"P{b}", "North", f"G{b % 10}") for b in range(1, 201)])
         keys = {d: register_device(store, d, "tracker", f"T{d}").key for d in range(1, TRACKERS + 1)}
+        marshal_keys = {d: register_device(store, d, "marshal", f"M{d}").key for d in MARSHALS}
 
     lines = frames(keys, args.frames)
     r = run_station(path, lines, None)
@@ -181,11 +239,16 @@ def main() -> int:
     print(f"throughput: {len(lines)} frames stored in {span:.2f} s = {throughput:,.0f} frames/s", file=sys.stderr)
 
     n = int(50 * args.latency_seconds)
-    lat_lines = frames(keys, n, start_counter=10_000)
-    r2 = run_station(path, lat_lines, 50.0)
+    lat_lines, lat_ids = reports(marshal_keys, n)
+    r2 = run_station(path, lat_lines, 50.0, acked=lat_ids)
     lat = [(s - w) * 1000 for w, s in zip(r2["written"], r2["stored"]) if s]
-    print(f"latency at 50 frames/s: p50 {pct(lat, 0.5)} ms, p99 {pct(lat, 0.99)} ms, max {pct(lat, 1.0)} ms",
-          file=sys.stderr)
+    ack = [(a - w) * 1000 for w, a in zip(r2["written"], r2["acked"]) if a]
+    print(f"at 50 reports/s: stored p50 {pct(lat, 0.5)} ms, p99 {pct(lat, 0.99)} ms, max {pct(lat, 1.0)} ms; "
+          f"acked p50 {pct(ack, 0.5)} ms, p99 {pct(ack, 0.99)} ms, max {pct(ack, 1.0)} ms "
+          f"({len(ack)} of {n} acked)", file=sys.stderr)
+    sync = disk_sync_cost(tmp)
+    print(f"raw sqlite3 commit of one row: synchronous=FULL p50 {sync['commit_full_p50_ms']} ms, "
+          f"p99 {sync['commit_full_p99_ms']} ms; OFF p50 {sync['commit_off_p50_ms']} ms", file=sys.stderr)
 
     sf7 = max_frames_per_second(24, 7, 125)
     result = {
@@ -193,6 +256,8 @@ def main() -> int:
         "sf7_single_channel_frames_per_s": round(sf7, 2), "ratio_to_sf7": round(throughput / sf7, 1),
         "latency_frames": len(lat), "latency_p50_ms": pct(lat, 0.5), "latency_p99_ms": pct(lat, 0.99),
         "latency_max_ms": pct(lat, 1.0),
+        "ack_frames": len(ack), "ack_p50_ms": pct(ack, 0.5), "ack_p99_ms": pct(ack, 0.99), "ack_max_ms": pct(ack, 1.0),
+        "disk_sync": sync,
     }
     try:
         sys.path.insert(0, str(Path(__file__).parent))
@@ -203,12 +268,13 @@ def main() -> int:
         result["ratio_to_meshtastic"] = round(throughput / peer["packets_per_s"], 2)
         print(f"meshtastic {peer.get('version')}: {peer['packets_per_s']:,.0f} packets/s (parsing only); "
               f"ratio {result['ratio_to_meshtastic']}", file=sys.stderr)
-    except (ImportError, SystemExit) as exc:
+    except (ImportError, SystemExit, RuntimeError) as exc:     # RuntimeError: meshtastic_peer.MeshtasticMissing
         result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, for the benchmark only"}
         print(result["meshtastic"]["skipped"], file=sys.stderr)
     result["targets"] = {
         "frames_per_s_min": 5000, "throughput_ok": throughput >= 5000,
         "latency_p99_ms_max": 50, "latency_ok": (pct(lat, 0.99) or 1e9) < 50,
+        "ack_p99_ms_max": 50, "ack_ok": len(ack) == n and (pct(ack, 0.99) or 1e9) < 50,
         "ratio_to_meshtastic_min": 1.5,
         "meshtastic_ok": result.get("ratio_to_meshtastic", 0) >= 1.5 if "ratio_to_meshtastic" in result else None,
     }
