@@ -123,8 +123,7 @@ def main() -> int:
     core.loaded.connect(lambda d: (loaded.setdefault("t", time.monotonic()), app.quit()))
     core.start()
     app.exec()
-    worker = core.worker
-    pending = len(worker.schedule)
+    pending = len(core.worker.fold.schedule)        # read once, while the core waits for its first deadline
 
     # Phase 1: idle.
     QTimer.singleShot(1000, app.quit)
@@ -155,9 +154,9 @@ def main() -> int:
     app.exec()
     feeder.stop()
     load_s = time.monotonic() - t_feed
-    health = worker.health()
-    late = list(worker.lateness_ms)
     core.shutdown()
+    health = core.stats["health"]                    # the core's own counters, reported as it stopped
+    late = list(core.worker.lateness_ms)
     with GameStore.open(path, create=False) as store:
         stored = store.log.count()
         died = sum(1 for _, e in store.log.events() if e.type == "died")

@@ -28,9 +28,25 @@ pytestmark = pytest.mark.skipif(sys.platform.startswith("win"), reason="SIGTERM 
 LIMIT_S = 5.0
 
 
+_STARTED: list[subprocess.Popen] = []
+
+
 def _headless(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "controlroom", "headless", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "controlroom", "headless", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _STARTED.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _no_station_left():
+    """A failed check must not leave a station running (it would hold its disk and its cores)."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _game(path) -> str:
