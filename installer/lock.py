@@ -2,6 +2,7 @@
 """The exact versions the installer bundle is built from: installer/constraints.txt, written and checked.
 
     python installer/lock.py write     # resolve the bundle's requirements now, for this platform
+    python installer/lock.py write --for win32    # ... for Windows (or darwin), resolved from here
     python installer/lock.py check     # does this Python have exactly the locked versions? (JSON; exit 1 if not)
     python installer/lock.py top       # the bundle's top-level requirements, one a line
 
@@ -10,6 +11,13 @@ pip to resolve ``pyproject.toml``'s dependencies and the pinned PyInstaller,
 as for a fresh install on this platform, and writes every distribution of the
 result as ``name==version ; sys_platform == "..."``; lines of other platforms
 are kept, so that each platform that builds a bundle adds its own.
+``write --for win32`` (or ``darwin``) resolves another platform's lines
+from this machine: pip picks that platform's wheels (``--platform``), and
+since pip evaluates environment markers for the machine it runs on, the
+requirements that only that platform needs (``colorama; sys_platform ==
+"win32"``, PyInstaller's ``pefile``...) are found here, by evaluating every
+resolved distribution's ``Requires-Dist`` for the target, and resolved again
+until nothing is missing.
 ``installer/build.py`` installs with these constraints and refuses to build
 when a distribution of the bundle is not pinned or has another version.
 """
@@ -71,21 +79,73 @@ def pins_for(platform: str = sys.platform, path: Path = LOCK) -> dict[str, str]:
     return {canonical(n): v for n, v, p in read_lock(path) if p == platform}
 
 
-def resolve() -> dict[str, str]:
-    """pip's resolution of the top-level requirements for a fresh install on this platform: {name: version}."""
+# Other platforms a bundle is built on: pip's wheel platform tag and the marker environment there.
+TARGETS = {
+    "win32": ("win_amd64", {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt",
+                            "platform_machine": "AMD64"}),
+    "darwin": ("macosx_11_0_arm64", {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix",
+                                     "platform_machine": "arm64"}),
+}
+
+
+def _pip_report(requirements: list[str], tmp: Path, target: str | None) -> list[dict]:
+    reqs, report = tmp / "top.txt", tmp / "report.json"
+    reqs.write_text("\n".join(requirements) + "\n", encoding="utf-8")
+    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+           "--disable-pip-version-check", "--report", str(report), "-r", str(reqs)]
+    if target is not None:
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        cmd += ["--platform", TARGETS[target][0], "--python-version", version, "--only-binary=:all:",
+                "--target", str(tmp / "target")]
+    subprocess.run(cmd, check=True)
+    return json.loads(report.read_text(encoding="utf-8"))["install"]
+
+
+def missing_for(items: list[dict], environment: dict[str, str]) -> list[str]:
+    """Requirements of the resolved distributions that hold in ``environment`` but were not resolved."""
+    from packaging.requirements import Requirement
+
+    have = {canonical(item["metadata"]["name"]) for item in items}
+    missing = []
+    for item in items:
+        extras = [""] + list(item.get("requested_extras") or ())
+        for text in item["metadata"].get("requires_dist") or ():
+            req = Requirement(text)
+            if canonical(req.name) in have:
+                continue
+            if req.marker is not None and not any(req.marker.evaluate({**environment, "extra": e}) for e in extras):
+                continue
+            req.marker = None
+            missing.append(str(req))
+    return sorted(set(missing))
+
+
+def resolve(target: str | None = None) -> dict[str, str]:
+    """pip's resolution of the top-level requirements for a fresh install on this platform, or on ``target``
+    ("win32", "darwin"): {name: version}."""
+    from packaging.markers import default_environment
+
+    requirements = top_level()
     with tempfile.TemporaryDirectory() as tmp:
-        reqs, report = Path(tmp) / "top.txt", Path(tmp) / "report.json"
-        reqs.write_text("\n".join(top_level()) + "\n", encoding="utf-8")
-        subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-                        "--disable-pip-version-check", "--report", str(report), "-r", str(reqs)], check=True)
-        items = json.loads(report.read_text(encoding="utf-8"))["install"]
+        for _ in range(10):
+            items = _pip_report(requirements, Path(tmp), target)
+            if target is None:
+                break
+            environment = {**default_environment(), **TARGETS[target][1]}
+            missing = missing_for(items, environment)
+            if not missing:
+                break
+            requirements += missing
+        else:
+            raise SystemExit(f"[lock] resolving for {target} did not settle: still missing {missing}")
     return {item["metadata"]["name"]: item["metadata"]["version"] for item in items}
 
 
-def write(path: Path = LOCK) -> dict[str, str]:
-    resolved = resolve()
-    kept = [pin for pin in (read_lock(path) if path.exists() else []) if pin[2] != sys.platform]
-    mine = [(name, version, sys.platform) for name, version in resolved.items()]
+def write(path: Path = LOCK, target: str | None = None) -> dict[str, str]:
+    platform = target or sys.platform
+    resolved = resolve(target)
+    kept = [pin for pin in (read_lock(path) if path.exists() else []) if pin[2] != platform]
+    mine = [(name, version, platform) for name, version in resolved.items()]
     lines = [f'{n}=={v} ; sys_platform == "{p}"' for n, v, p in sorted(kept + mine, key=lambda x: (x[2], canonical(x[0])))]
     path.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     return resolved
@@ -134,9 +194,10 @@ def check(path: Path = LOCK, requirements: list[str] | None = None) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    if argv == ["write"]:
-        resolved = write()
-        print(f"[lock] {LOCK}: {len(resolved)} distributions for {sys.platform}")
+    if argv == ["write"] or (len(argv) == 3 and argv[:2] == ["write", "--for"] and argv[2] in TARGETS):
+        target = argv[2] if len(argv) == 3 else None
+        resolved = write(target=target)
+        print(f"[lock] {LOCK}: {len(resolved)} distributions for {target or sys.platform}")
         return 0
     if argv == ["check"]:
         result = check()

@@ -36,8 +36,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_ingest import TRACKERS, FakeGateway, frames  # noqa: E402
 
-from controlroom.core.radio_link import RadioBridge  # noqa: E402
-from controlroom.core.thread import CoreThread  # noqa: E402
+from controlroom.core.station import Station  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
@@ -95,14 +94,14 @@ def latency_and_memory(app, seconds: float = 30.0, rate: float = 200.0) -> dict:
         store.save_roster([Member(b, f"P{b}", ("North", "South")[b % 2], f"G{b % 40}") for b in range(1, 801)])
         keys = {d: register_device(store, d, "tracker", f"T{d}", group=f"G{d % 40}").key for d in range(1, TRACKERS + 1)}
     gw = FakeGateway()
-    core = CoreThread(path, None, speed=60.0)
-    radio = RadioBridge(core, [gw.path])
+    station = Station(path, [gw.path], None, speed=60.0)
+    core = station.core
     window = MainWindow(core, MapFrame(58.38, 26.72), "bench")
     window.map.load_background(FIELD)
     window.show()
     loaded = threading.Event()
-    core.loaded.connect(lambda _d: (radio.start(), loaded.set()))
-    core.start()
+    core.loaded.connect(lambda _d: loaded.set())
+    station.start()
     while not loaded.is_set():
         app.processEvents()
     gw.identified.wait(10)
@@ -141,9 +140,8 @@ def latency_and_memory(app, seconds: float = 30.0, rate: float = 200.0) -> dict:
     stop.set()
     w.join()
     memory = rss_mb()
-    game_minutes = core.worker.clock.now_ms() / 60_000 if core.worker.clock else 0
-    radio.stop()
-    core.shutdown()
+    game_minutes = core.game_time() / 60_000
+    station.shutdown()
     window.close()
     gw.close()
     return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes}

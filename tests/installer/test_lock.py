@@ -10,9 +10,10 @@ from installer_helpers import INSTALLER, load
 lock = load("lock")
 
 
-def test_the_lock_pins_every_requirement_of_the_bundle_for_linux():
-    pins = lock.pins_for("linux")
-    assert pins, "no versions locked for Linux"
+@pytest.mark.parametrize("platform", ["linux", "win32"])
+def test_the_lock_pins_every_requirement_of_the_bundle(platform):
+    pins = lock.pins_for(platform)
+    assert pins, f"no versions locked for {platform}"
     for requirement in lock.top_level():
         from packaging.requirements import Requirement
 
@@ -58,3 +59,30 @@ def test_the_build_refuses_a_platform_without_locked_versions(tmp_path, monkeypa
     with pytest.raises(SystemExit, match=f"has no versions for {sys.platform}: run `python installer/lock.py write`"):
         build.ensure_locked(sys.executable, tmp_path)
 
+
+
+def test_windows_only_requirements_are_found_by_their_markers():
+    """pip evaluates markers for the machine it runs on: what only Windows needs is found from Requires-Dist."""
+    items = [
+        {"metadata": {"name": "pyinstaller", "version": "6.22.3",
+                      "requires_dist": ['pefile>=2022.5.30; sys_platform == "win32"', "altgraph",
+                                        'macholib>=1.8; sys_platform == "darwin"',
+                                        'pywin32-ctypes>=0.2.1; sys_platform == "win32"',
+                                        'argcomplete; extra == "completion"']}},
+        {"metadata": {"name": "altgraph", "version": "0.17.5"}},
+        {"metadata": {"name": "click", "version": "8"}, "requested_extras": ["color"],
+         "requires_dist": [], "x": 1},
+    ]
+    items[2]["metadata"]["requires_dist"] = ['colorama; platform_system == "Windows" and extra == "color"']
+    from packaging.markers import default_environment
+
+    windows = {**default_environment(), **lock.TARGETS["win32"][1]}
+    assert lock.missing_for(items, windows) == ["colorama", "pefile>=2022.5.30", "pywin32-ctypes>=0.2.1"]
+    darwin = {**default_environment(), **lock.TARGETS["darwin"][1]}
+    assert lock.missing_for(items, darwin) == ["macholib>=1.8"]
+
+
+def test_the_windows_lines_hold_what_only_windows_needs():
+    pins = lock.pins_for("win32")
+    assert {"pefile", "pywin32-ctypes"} <= set(pins), "PyInstaller on Windows needs pefile and pywin32-ctypes"
+    assert "pefile" not in lock.pins_for("linux")
