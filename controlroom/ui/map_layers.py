@@ -15,6 +15,10 @@ SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", 
                  "captured": "#9467bd"}
 
 
+# A trail keeps one point every 5 s: at 200 frames a second the map does not redraw tens of thousands of dots.
+TRAIL_STEP_MS = 5_000
+
+
 class MapLayers:
     """Keeps the latest field reports and pushes them into a MapView's layers."""
 
@@ -33,6 +37,7 @@ class MapLayers:
         self.unacknowledged: set[str] = set()      # STOPPs whose alarm no game master has acknowledged
         self.trail_ms = trail_minutes * 60_000
         self._trails: dict[str, collections.deque] = {}    # source -> (t, x, y) of its recent positions
+        self._trails_changed = True                # the trails layer is set again only when a kept point changed
 
     @property
     def projection(self) -> MapFrame | None:
@@ -123,7 +128,9 @@ class MapLayers:
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
         self._set("casualties", self._casualties(where_group))
-        self._set("trails", self._trail_points())
+        if self._trails_changed:
+            self._trails_changed = False
+            self._set("trails", self._trail_points())
         stopps = []
         for k, (sid, (_lat, _lon, reason)) in enumerate(self.stopps.items()):
             i = len(positions) + k
@@ -150,11 +157,17 @@ class MapLayers:
         return None
 
     def _trail(self, source: str, t: int, x: float, y: float) -> None:
+        """Keep a point of the trail every TRAIL_STEP_MS; the newest position replaces the last one in between
+        (it is where the marker is, not yet the trail: the trail shows every point but the last)."""
         trail = self._trails.setdefault(source, collections.deque())
-        if not trail or trail[-1][0] != t:
+        if len(trail) >= 2 and t - trail[-2][0] < TRAIL_STEP_MS:
+            trail[-1] = (t, x, y)
+        elif not trail or trail[-1][0] != t:
             trail.append((t, x, y))
+            self._trails_changed = len(trail) > 1 or self._trails_changed
         while trail and trail[0][0] < t - self.trail_ms:
             trail.popleft()
+            self._trails_changed = True
 
     def _trail_points(self) -> list[tuple]:
         """Where groups, engines and marshals were in the last minutes (not where they are now)."""

@@ -187,6 +187,12 @@ class MapView(pg.PlotWidget):
         """The one cached QBrush for a colour (name, '#rrggbb', (r, g, b[, a]) or QColor)."""
         if isinstance(colour, QBrush):
             return colour
+        if isinstance(colour, (str, tuple)):        # hashable: found without parsing the colour again
+            brush = self._brushes.get(colour)
+            if brush is not None:
+                return brush
+            brush = self._brushes[colour] = self.brush_for(pg.mkColor(colour))
+            return brush
         rgba = pg.mkColor(colour).rgba()
         brush = self._brushes.get(rgba)
         if brush is None:
