@@ -25,8 +25,32 @@ from controlroom.rules.profile import ProfileError, RulesProfile
 REQUIRED = ("badge", "name", "side", "group", "class", "paid", "helmet", "armour")
 OPTIONAL = ("hp", "ap", "inadequate")
 COLUMNS = REQUIRED + OPTIONAL
-# Other spellings a header may use (compared lower-case, spaces trimmed).
-ALIASES = {"armor": "armour"}
+# Other spellings a header may use (compared lower-case, spaces trimmed): American English, and the
+# Estonian registration desk's own headers (docs/roster-csv.md lists them).
+ALIASES = {
+    "armor": "armour",
+    "märk": "badge", "märgi nr": "badge", "märgi number": "badge", "number": "badge", "nr": "badge",
+    "nimi": "name",
+    "pool": "side",
+    "grupp": "group", "rühm": "group", "salk": "group",
+    "klass": "class",
+    "makstud": "paid", "tasutud": "paid",
+    "kiiver": "helmet",
+    "turvis": "armour", "soomus": "armour", "rüü": "armour",
+    "elupunktid": "hp", "ep": "hp",
+    "turvisepunktid": "ap", "soomuspunktid": "ap", "tp": "ap",
+    "ebapiisav": "inadequate", "puudulik": "inadequate",
+}
+# Estonian names of the seed ruleset's classes, helmets and armour pieces, used when a cell is not a name the
+# game's own ruleset knows (a ruleset may name its classes in Estonian itself: its names come first).
+VALUE_ALIASES = {
+    "class": {"sõdalane": "warrior", "ravitseja": "healer", "tervendaja": "healer"},
+    "helmet": {"nahk": "leather", "nahkkiiver": "leather", "metall": "metal", "metallkiiver": "metal"},
+    "armour": {"nahk": "leather", "kõvanahk": "hardened_leather", "kõvendatud nahk": "hardened_leather",
+               "ahel": "chain", "rõngasrüü": "chain", "ahel vammusel": "chain_on_gambeson",
+               "ahel_vammusel": "chain_on_gambeson", "plaat": "plate", "plaatrüü": "plate",
+               "brigantiin": "brigandine"},
+}
 # Longest texts the game file keeps (controlroom/store/models.py).
 MAX_LEN = {"name": 200, "side": 100, "group": 100}
 
@@ -162,18 +186,28 @@ def _header(cells: list[str], problems: list[str], line: int) -> list[str | None
     return names if ok else None
 
 
+def _known(value: str, names, column: str) -> str:
+    """A ruleset's own name as it is; otherwise its English name for an Estonian one, if there is one."""
+    if value in names:
+        return value
+    return VALUE_ALIASES[column].get(" ".join(value.split()), value)
+
+
 def _member(row: _Row, profile: RulesProfile) -> Member | None:
     row.badge = row.number("badge", 1)
     name, side, group = row.text("name"), row.text("side"), row.text("group")
     raw_cls = row.raw("class") or "warrior"   # "All characters are Warriors, if not expressly told otherwise"
+    if raw_cls.lower() not in profile.classes:
+        raw_cls = VALUE_ALIASES["class"].get(raw_cls.lower(), raw_cls)
     try:
         cls = profile.character_class(raw_cls).name
     except ProfileError as exc:
         row.bad(str(exc))
         cls = raw_cls.lower()
     paid = row.flag("paid", None)
-    helmet = row.raw("helmet").lower() or None
-    pieces = tuple(p.strip().lower() for p in row.raw("armour").split("+") if p.strip())
+    helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet") or None
+    pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour")
+                   for p in row.raw("armour").split("+") if p.strip())
     checks = [(helmet, ())] if helmet else []
     checks += [(None, (piece,)) for piece in pieces]     # each piece on its own: every unknown one is named
     for h, ps in checks:

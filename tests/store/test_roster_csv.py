@@ -309,3 +309,38 @@ def test_cli_user_errors(tmp_path, db, capsys):
     folder = tmp_path / "no" / "such" / "folder" / "x.csv"
     assert cli(["roster", "export", "--db", str(db), str(folder)]) == 1
     assert capsys.readouterr().err.startswith(f"controlroom: cannot write {folder}: ")
+
+
+ESTONIAN_DESK = (
+    "\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis;E-post\r\n"
+    "1;Jüri Õunapuu;Põhi;Hundid;Sõdalane;jah;nahk;ahel+plaat;jyri@example.ee\r\n"
+    "2;Mari Šeller;Põhi;Hundid;Ravitseja;JAH;;nahk;\r\n"
+    "3;Tõnu Kask;Lõuna;Karud;sõdalane;ei;metall;kõvendatud nahk;\r\n"
+    "4;Ülle Mets;Lõuna;Karud;Võlur;jah;puit;plaat+paber;\r\n"
+    "5;;Lõuna;Karud;Sõdalane;võib-olla;;;\r\n"
+)
+
+
+def test_an_estonian_desk_export_imports_with_its_problems_reported_by_line(tmp_path):
+    """What the Estonian registration desk writes (BOM, semicolons, Estonian headers and values) is read; every
+    problem is named with its line, and nothing is read while one stands."""
+    path = tmp_path / "registreerimine.csv"
+    path.write_bytes(ESTONIAN_DESK.encode("utf-8"))
+    with pytest.raises(RosterImportError) as caught:
+        read_roster_csv(path, default_profile())
+    problems = caught.value.problems
+    assert any(p.startswith("line 5:") and "Võlur" in p for p in problems), problems
+    assert any(p.startswith("line 5:") and "puit" in p for p in problems), problems
+    assert any(p.startswith("line 5:") and "paber" in p for p in problems), problems
+    assert any(p.startswith("line 6:") and "name" in p for p in problems), problems
+    assert any(p.startswith("line 6:") and "võib-olla" in p for p in problems), problems
+    assert not any(p.startswith(("line 1:", "line 2:", "line 3:", "line 4:")) for p in problems), problems
+    # The same file with its two bad rows mended reads whole, in English terms.
+    good = ESTONIAN_DESK.split("\r\n")[:4] + [f"{b};Hunt {b};Põhi;Hundid;;jah;;;" for b in range(10, 14)]
+    path.write_bytes(("\r\n".join(good) + "\r\n").encode("utf-8"))      # (five paid Wolves allow a healer)
+    members = read_roster_csv(path, default_profile())
+    jyri, mari, tonu = members[:3]
+    assert (jyri.name, jyri.side, jyri.group, jyri.cls, jyri.paid) == ("Jüri Õunapuu", "Põhi", "Hundid", "warrior", True)
+    assert (jyri.helmet, jyri.armour) == ("leather", ("chain", "plate"))
+    assert (mari.cls, mari.paid, mari.helmet, mari.armour) == ("healer", True, None, ("leather",))
+    assert (tonu.cls, tonu.paid, tonu.helmet, tonu.armour) == ("warrior", False, "metal", ("hardened_leather",))
