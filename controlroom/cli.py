@@ -11,6 +11,7 @@ from types import ModuleType
 from controlroom import __version__
 from controlroom.commands import COMMANDS
 from controlroom.commands.errors import CliError
+from controlroom.i18n import LANGUAGES, check_language, choose
 
 
 def _command_module(name: str) -> ModuleType:
@@ -23,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Control room for LARP battle games: live map, rule timers, radio, reports.",
     )
     parser.add_argument("--version", action="version", version=f"controlroom {__version__}")
+    parser.add_argument("--lang", metavar="LANG", choices=sorted(LANGUAGES),
+                        help="the language to speak: " + ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+                             + " (default: the system's, then English)")
     window = parser.add_argument_group("the window (when no command is given)")
     window.add_argument("--db", metavar="GAME", help="the game to open (default: the last one, or ask)")
     window.add_argument("--port", action="append", default=[], metavar="URL",
@@ -71,7 +75,27 @@ def _open_window(args: argparse.Namespace) -> int:
                       screenshot=args.screenshot, desk=args.desk)
 
 
+def _language_given(argv: list[str]) -> str | None:
+    """``--lang X`` (or ``--lang=X``) before the command: read first, for the help and messages to speak it."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = _language_given(argv)
+    if lang is not None:
+        try:
+            choose(check_language(lang))
+        except ValueError as exc:
+            print(f"controlroom: {exc}", file=sys.stderr)
+            return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)

@@ -127,3 +127,14 @@ def pg_control():
         pg_ctl("start")
     except Exception:              # already running: pg_ctl start refuses a second postmaster
         pass
+
+
+@pytest.fixture(autouse=True)
+def english_unless_told(monkeypatch):
+    """Tests speak English whatever the developer's locale (tests of Estonian set the language themselves)."""
+    monkeypatch.setenv("CONTROLROOM_LANG", "en")
+    import controlroom.i18n
+
+    controlroom.i18n.choose(None)
+    yield
+    controlroom.i18n.choose(None)

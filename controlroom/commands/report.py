@@ -14,8 +14,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="GAME", required=True, help="the game (a game file or a database URL)")
     parser.add_argument("--out", metavar="DIR", required=True, help="the folder to write the report into")
     parser.add_argument("--scenario", metavar="NAME", help="report one scenario only (default: the whole game)")
-    parser.add_argument("--format", default="pdf,csv", metavar="pdf,csv",
-                        help="which files to write: pdf, csv, or both (default)")
+    parser.add_argument("--format", default="pdf,csv", metavar="pdf,csv,xlsx",
+                        help="which files to write, joined with commas: pdf, csv (three tables), xlsx (one workbook "
+                             "with a sheet per table); default pdf,csv")
+    parser.add_argument("--delimiter", metavar="CHAR",
+                        help="the CSV files' cell separator (default: what a spreadsheet in your language reads, "
+                             "';' for Estonian, ',' for English; 'tab' for tabs)")
 
 
 def _qt_application():
@@ -37,15 +41,21 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
 
+    from controlroom.commands.errors import UsageError
+    from controlroom.i18n import csv_delimiter
+
     try:
         formats = parse_formats(args.format)
     except ValueError as exc:
-        raise CliError(str(exc)) from None
+        raise UsageError(str(exc)) from None
+    delimiter = csv_delimiter() if args.delimiter is None else "\t" if args.delimiter == "tab" else args.delimiter
+    if len(delimiter) != 1 or delimiter in "\"\r\n":
+        raise UsageError(f"--delimiter takes one character (or 'tab'), not {args.delimiter!r}")
     app = _qt_application() if "pdf" in formats else None
     try:
         with GameStore.open(args.db, create=False, read_only=True) as store:
             report = load_report(store, args.scenario)
-        written = export_report(report, Path(args.out), formats)
+        written = export_report(report, Path(args.out), formats, delimiter=delimiter)
     except (StoreError, UnknownScenario) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:

@@ -1,8 +1,11 @@
-"""The report's CSV files: casualties, players and STOPPs (UTF-8 with a byte-order mark).
+"""The report's tables (casualties, players, STOPPs) and their CSV files (UTF-8 with a byte-order mark).
 
 The mark makes spreadsheet programs on game masters' laptops read accented
 names right.  Times are given twice: as game time (HH:MM:SS, what the rules
-count) and as the laptop's wall-clock time.
+count) and as the laptop's wall-clock time.  The cells are separated by
+commas, or by what the organisers' spreadsheets expect (a semicolon where the
+decimal separator is a comma, as in Estonian: ``controlroom.i18n``).  The
+same tables go into the ``.xlsx`` workbook (``report/xlsx_out.py``).
 """
 
 from __future__ import annotations
@@ -21,14 +24,14 @@ STOPP_COLUMNS = ("stopp", "called", "wall_time", "lifted", "duration", "duration
                  "caller_badge", "caller", "reason", "ruled_trivial", "players_covered", "overdue", "reported_by")
 
 
-def _write(path: Path, header, rows) -> None:
+def _write(path: Path, header, rows, delimiter: str = ",") -> None:
     """Write to a temporary file, then rename: a full disk never leaves a half file behind."""
     tmp = path.with_name(path.name + ".part")
     try:
         # The mark written by hand: the utf-8-sig codec encodes in Python, row by row (slow).
         with open(tmp, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
             f.write("\ufeff")
-            w = csv.writer(f)
+            w = csv.writer(f, delimiter=delimiter)
             w.writerow(header)
             w.writerows(rows)
             f.flush()
@@ -65,16 +68,17 @@ def _casualty_rows(report: Report):
                what_happened(c.type, c.data, names), who, c.source, "yes" if c.counted else "no", c.note)
 
 
-def write_csv(report: Report, out_dir: Path, stem: str) -> list[Path]:
-    """Write ``STEM-casualties.csv``, ``STEM-players.csv`` and ``STEM-stopps.csv``; return their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem}-{part}.csv" for part in ("casualties", "players", "stopps")]
-    _write(paths[0], CASUALTY_COLUMNS, _casualty_rows(report))
-    _write(paths[1], PLAYER_COLUMNS, (
+TABLES = ("casualties", "players", "stopps")
+
+
+def tables(report: Report):
+    """The report's tables: (name, columns, rows) for casualties, players and STOPPs, rows made as they are read."""
+    yield "casualties", CASUALTY_COLUMNS, _casualty_rows(report)
+    yield "players", PLAYER_COLUMNS, (
         (p.badge, p.name, p.side, p.group, p.cls, *(getattr(p, f) for f in FIGURES), p.condition)
         for p in report.players
-    ))
-    _write(paths[2], STOPP_COLUMNS, (
+    )
+    yield "stopps", STOPP_COLUMNS, (
         (s.id, format_time(s.called), wall_text(s.wall),
          format_time(s.lifted) if s.lifted is not None else "", duration_text(s.duration),
          "" if s.duration is None else f"{s.duration / 1000:.3f}", s.where,
@@ -82,5 +86,17 @@ def write_csv(report: Report, out_dir: Path, stem: str) -> list[Path]:
          "" if s.caller is None else s.caller, s.caller_name, s.reason,
          "yes" if s.trivial else "no", s.covered, "yes" if s.overdue else "no", s.reported_by)
         for s in report.stopps
-    ))
+    )
+
+
+def write_csv(report: Report, out_dir: Path, stem: str, delimiter: str = ",") -> list[Path]:
+    """Write ``STEM-casualties.csv``, ``STEM-players.csv`` and ``STEM-stopps.csv``; return their paths."""
+    if len(delimiter) != 1 or delimiter in "\"\r\n":
+        raise ValueError(f"a CSV delimiter is one character other than a quote or a line break, not {delimiter!r}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, columns, rows in tables(report):
+        path = out_dir / f"{stem}-{name}.csv"
+        _write(path, columns, rows, delimiter)
+        paths.append(path)
     return paths

@@ -10,7 +10,8 @@ from typing import Callable
 from controlroom.report.csv_out import write_csv
 from controlroom.report.model import Report
 
-FORMATS = ("pdf", "csv")
+FORMATS = ("pdf", "csv", "xlsx")
+DEFAULT_FORMATS = ("pdf", "csv")
 
 
 def report_stem(report: Report) -> str:
@@ -25,12 +26,12 @@ def parse_formats(text: str) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
     bad = [f for f in chosen if f not in FORMATS]
     if bad or not chosen:
-        raise ValueError(f"--format takes pdf, csv or pdf,csv, not {text!r}")
+        raise ValueError(f"--format takes pdf, csv and xlsx, one or more joined with commas (pdf,csv), not {text!r}")
     return chosen
 
 
-def export_report(report: Report, out_dir: Path, formats=FORMATS,
-                  progress: Callable[[int, int], bool] | None = None) -> list[Path]:
+def export_report(report: Report, out_dir: Path, formats=DEFAULT_FORMATS,
+                  progress: Callable[[int, int], bool] | None = None, delimiter: str = ",") -> list[Path]:
     """Write the chosen formats into ``out_dir``; return the files written.
 
     The PDF needs a Qt application object (QApplication) in this thread.
@@ -43,7 +44,11 @@ def export_report(report: Report, out_dir: Path, formats=FORMATS,
     gc.disable()            # the rows and texts made here live until the files are written
     try:
         if "csv" in formats:
-            written += write_csv(report, out_dir, stem)
+            written += write_csv(report, out_dir, stem, delimiter)
+        if "xlsx" in formats:
+            from controlroom.report.xlsx_out import write_xlsx
+
+            written.append(write_xlsx(report, out_dir / f"{stem}.xlsx"))
         if "pdf" in formats:
             from controlroom.report.pdf import write_pdf
 

@@ -166,14 +166,15 @@ def test_a_scenario_report_and_the_format_choice(tmp_path, capsys, game_db):
     assert re.search(r"Deaths\s+2\b", section(text, "Key figures", "Summary per side"))
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "docx"], "--format takes pdf, csv or pdf,csv"),
-    (["--scenario", "Nope"], "no scenario 'Nope' (its scenarios: 'Silla kaitse', 'Lipu vallutus')"),
+@pytest.mark.parametrize("args, message, code", [
+    (["--format", "docx"], "--format takes pdf, csv and xlsx", 2),
+    (["--delimiter", ";;"], "--delimiter takes one character (or 'tab'), not ';;'", 2),
+    (["--scenario", "Nope"], "no scenario 'Nope' (its scenarios: 'Silla kaitse', 'Lipu vallutus')", 1),
 ])
-def test_wrong_choices_are_clear_errors(tmp_path, capsys, args, message):
+def test_wrong_choices_are_clear_errors(tmp_path, capsys, args, message, code):
     db = tmp_path / "lahing.crgame"
     store_script(db)
-    assert main(["report", "--db", str(db), "--out", str(tmp_path / "out"), *args]) == 1
+    assert main(["report", "--db", str(db), "--out", str(tmp_path / "out"), *args]) == code
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
@@ -215,3 +216,51 @@ def test_long_listings_run_over_many_pages_with_nothing_left_out(tmp_path, capsy
     for page in appendix_pages:            # the column headings on every page of the listing
         assert re.search(r"Log #\s+Game time\s+Event\s+Badge\s+Rule\s+Warning", page)
     assert all(f"Page {i} of {len(pages)}" in p for i, p in enumerate(pages, 1))
+
+
+def test_the_csv_delimiter_follows_the_language_and_can_be_chosen(tmp_path, capsys, monkeypatch):
+    """Estonian spreadsheets read semicolons, English ones commas; --delimiter overrides both; the cells are the same."""
+    db = tmp_path / "lahing.crgame"
+    store_script(db)
+    monkeypatch.delenv("CONTROLROOM_LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    reference = tmp_path / "reference"
+    assert main(["report", "--db", str(db), "--out", str(reference), "--format", "csv", "--delimiter", ","]) == 0
+    for lang, flag, delimiter in (("et_EE.UTF-8", [], ";"), ("en_GB.UTF-8", [], ","),
+                                  ("et_EE.UTF-8", ["--delimiter", ","], ","), ("C.UTF-8", ["--delimiter", "tab"], "\t")):
+        monkeypatch.setenv("LANG", lang)
+        out = tmp_path / f"out-{lang}-{len(flag)}"
+        assert main(["report", "--db", str(db), "--out", str(out), "--format", "csv", *flag]) == 0
+        for path in sorted(out.glob("*.csv")):
+            with open(path, encoding="utf-8-sig", newline="") as f:
+                assert f.readline().count(delimiter) >= 5, (lang, flag, path.name)
+                f.seek(0)
+                rows = list(csv.DictReader(f, delimiter=delimiter))
+            assert rows == read_csv(reference / path.name), (lang, flag, path.name)
+
+
+def test_the_xlsx_workbook_reads_back_with_openpyxl_equal_to_the_csv(tmp_path, capsys):
+    from openpyxl import load_workbook
+
+    db = tmp_path / "lahing.crgame"
+    store_script(db)
+    out = tmp_path / "out"
+    assert main(["report", "--db", str(db), "--out", str(out), "--format", "csv,xlsx", "--delimiter", ","]) == 0
+    assert "Lõuna-lahing.xlsx" in capsys.readouterr().out
+    book = load_workbook(out / "Lõuna-lahing.xlsx", read_only=True)
+    assert book.sheetnames == ["casualties", "players", "stopps"]
+    for name in book.sheetnames:
+        rows = list(book[name].iter_rows(values_only=True))
+        expected = read_csv(out / f"Lõuna-lahing-{name}.csv")
+        assert list(rows[0]) == list(expected[0].keys()) if expected else True
+        assert len(rows) - 1 == len(expected), name
+        for got, want in zip(rows[1:], expected):
+            for column, value in zip(rows[0], got):
+                text = "" if value is None else value
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    assert float(want[column]) == pytest.approx(float(value)), (name, column)
+                else:
+                    assert str(text) == want[column], (name, column)
+    players = {r[0]: r for r in list(book["players"].iter_rows(values_only=True))[1:]}
+    assert all(isinstance(badge, int) for badge in players), "badges are numbers in the workbook"
