@@ -159,7 +159,8 @@ def _stored_frames(db: str) -> list[tuple[int, int]]:
         return [(s.radio.device, s.radio.counter) for s in store.log.read() if s.radio is not None]
 
 
-def _run_round(db: str, handsets: Handsets, new: int, kill_at_ack: int | None, timeout: float = 30.0) -> dict:
+def _run_round(db: str, handsets: Handsets, new: int, kill_at_ack: int | None, timeout: float = 30.0,
+               extra: tuple[str, ...] = ()) -> dict:
     """One station life: retries and new reports go in; SIGKILL at the kill_at_ack-th ack line (None: run until
     everything is acked, then SIGTERM).  Returns what happened."""
     acks: list[tuple[int, int]] = []
@@ -175,7 +176,7 @@ def _run_round(db: str, handsets: Handsets, new: int, kill_at_ack: int | None, t
 
     gw = Gateway(on_ack)
     try:
-        proc = _station(db, gw.path)
+        proc = _station(db, gw.path, *extra)
         if not gw.identified.wait(30):
             proc.kill()
             raise AssertionError("the station never asked the gateway who it is: " + proc.communicate()[1][-3000:])
@@ -304,5 +305,56 @@ def test_a_full_disk_then_sigkill_loses_no_acknowledged_frame(small_disk):
     final = _run_round(db, handsets, new=2, kill_at_ack=None)
     assert final["returncode"] == 0, final["stderr"][-3000:]
     assert set(handsets.frames) <= handsets.acked
+    stored = _check_every_acked_frame_is_stored_once(db, handsets.acked)
+    assert set(stored) == set(handsets.frames)
+
+
+def test_server_down_acks_come_from_the_local_queue_and_survive_a_sigkill(pg_url, pg_control, tmp_path):
+    """PostgreSQL gone: a report is acked once the station's local queue holds it durably.  SIGKILL at that ack,
+    the server back, the station restarted on the same queue: the report is in the log exactly once."""
+    db = pg_url
+    queue = str(tmp_path / "station.queue")
+    handsets = Handsets(_make_game(db), random.Random("server-down"))
+    first = _run_round(db, handsets, new=4, kill_at_ack=None)          # a healthy start
+    assert first["returncode"] == 0, first["stderr"][-3000:]
+
+    killed = threading.Event()
+    acks: list = []
+    proc = None
+
+    def on_ack(key):
+        acks.append(key)
+        handsets.acked.add(key)
+        if len(acks) >= 3 and not killed.is_set():
+            proc.send_signal(signal.SIGKILL)
+            killed.set()
+
+    gw = Gateway(on_ack)
+    try:
+        proc = _station(db, gw.path, "--queue", queue)
+        assert gw.identified.wait(30), "the station never asked the gateway who it is"
+        time.sleep(0.5)
+        pg_control("stop")
+        new = [handsets.new_report() for _ in range(8)]
+        deadline = time.monotonic() + 40
+        while not killed.is_set() and time.monotonic() < deadline:
+            for key in new:
+                if key not in handsets.acked:
+                    gw.write(handsets.line(key))
+            killed.wait(1.0)
+        assert killed.is_set(), "no report was acked from the local queue while the server was down: " + \
+            (proc.kill() or proc.communicate()[1][-3000:])
+        proc.communicate(timeout=30)
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        gw.close()
+        pg_control("start")
+    assert set(acks) <= set(new)
+
+    # The station again, on the same queue: what the queue held goes to the server, once.
+    final = _run_round(db, handsets, new=1, kill_at_ack=None, extra=("--queue", queue))
+    assert final["returncode"] == 0, final["stderr"][-3000:]
     stored = _check_every_acked_frame_is_stored_once(db, handsets.acked)
     assert set(stored) == set(handsets.frames)
