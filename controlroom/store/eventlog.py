@@ -198,7 +198,10 @@ class EventLog:
                 cur.close()
                 cur = raw.cursor()
                 cur.execute(at_seq)
-                yield from heapq.merge(early, self._stream(cur, batch), key=_fold_key)
+                if early:
+                    yield from heapq.merge(early, self._stream(cur, batch), key=_fold_key)
+                else:
+                    yield from self._stream(cur, batch)         # nothing placed earlier: the log's own order
                 cur.close()
             finally:
                 raw.close()
