@@ -11,14 +11,40 @@ from types import ModuleType
 from controlroom import __version__
 from controlroom.commands import COMMANDS
 from controlroom.commands.errors import CliError
-from controlroom.i18n import LANGUAGES, check_language, choose
+from controlroom.i18n import LANGUAGES, check_language, choose, language, translate
 
 
 def _command_module(name: str) -> ModuleType:
     return importlib.import_module(f"controlroom.commands.{name}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _speak_argparse() -> None:
+    """argparse's own words (usage:, options, its errors) in the language spoken: it looks them up as it goes."""
+    argparse._ = lambda text: translate("argparse", text)
+    argparse.ngettext = lambda one, many, n: translate("argparse", one if n == 1 else many)
+
+
+def _translated(parser: argparse.ArgumentParser) -> None:
+    """Every description, help and group title of the parser and its commands, in the language spoken."""
+    if parser.description:
+        parser.description = translate("cli", parser.description)
+    for group in parser._action_groups:
+        group.title = translate("cli", group.title) if group.title else group.title
+        group.description = translate("cli", group.description) if group.description else group.description
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            action.help = translate("cli", action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                choice.help = translate("cli", choice.help)
+            for sub in dict.fromkeys(action.choices.values()):
+                _translated(sub)
+
+
+def build_parser(translated: bool = True) -> argparse.ArgumentParser:
+    """The command line; its help in the language spoken (``translated=False``: the English source texts)."""
+    if translated and language() != "en":
+        _speak_argparse()
     parser = argparse.ArgumentParser(
         prog="controlroom",
         description="Control room for LARP battle games: live map, rule timers, radio, reports.",
@@ -45,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
+    if translated and language() != "en":
+        _translated(parser)
     return parser
 
 

@@ -1,10 +1,17 @@
-"""The user's language and the conventions that follow it (no Qt: every layer may ask).
+"""The user's language, its translations and the conventions that follow it (no Qt: every layer may ask).
 
 The language is, in order: what the user chose (``--lang``, the window's
 View, Language), the ``CONTROLROOM_LANG`` variable, then the system's locale
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as POSIX programs read them; on
 Windows, the user's UI language).  The product speaks English (``en``) and
 Estonian (``et``); anything else falls back to English.
+
+Translations live in Qt Linguist files (``resources/i18n/DOMAIN_LANG.ts``),
+the format translators already use for the window: ``translate(context,
+text)`` reads them here without Qt, for the command line and everything below
+the window.  ``cli_et.ts`` holds the command line's help and argparse's own
+words; ``installer/translations.py update`` adds what is new to it, and the
+test command fails while a text has no finished translation.
 
 A spreadsheet program set to a language whose decimal separator is a comma
 (Estonian, German, French...) reads CSV cells separated by semicolons; one set
@@ -17,6 +24,8 @@ from __future__ import annotations
 import locale
 import os
 import sys
+import xml.etree.ElementTree as ET
+from functools import lru_cache
 from typing import Mapping
 
 LANGUAGES = {"en": "English", "et": "eesti keel"}
@@ -80,3 +89,75 @@ def choose(code: str | None) -> str:
 def csv_delimiter(code: str | None = None) -> str:
     """The CSV cell separator a spreadsheet set to this language reads: ';' for a decimal-comma language."""
     return ";" if (code or language()) in DECIMAL_COMMA else ","
+
+
+# -- translations -------------------------------------------------------------------------------------------
+
+
+def ts_path(domain: str, code: str):
+    """Where a domain's translations into ``code`` live (a Traversable inside controlroom.resources)."""
+    from importlib import resources
+
+    return resources.files("controlroom.resources") / "i18n" / f"{domain}_{code}.ts"
+
+
+def read_ts(text: str) -> dict[tuple[str, str], str]:
+    """A Qt Linguist file's finished translations: {(context, source): translation}."""
+    out: dict[tuple[str, str], str] = {}
+    root = ET.fromstring(text)
+    for context in root.iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            source = message.findtext("source")
+            node = message.find("translation")
+            if source is None or node is None or node.get("type") in ("unfinished", "vanished", "obsolete"):
+                continue
+            if node.text:
+                out[(name, source)] = node.text
+    return out
+
+
+@lru_cache(maxsize=None)
+def catalogue(domain: str, code: str) -> dict[tuple[str, str], str]:
+    """The finished translations of ``domain`` into ``code`` (empty for English, or without a file)."""
+    if code == DEFAULT:
+        return {}
+    path = ts_path(domain, code)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    return read_ts(text)
+
+
+def translate(context: str, text: str, domain: str = "cli") -> str:
+    """``text`` in the language spoken now (itself when there is no translation)."""
+    if not text:
+        return text
+    return catalogue(domain, language()).get((context, text), text)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
+    """Marks a text for translation where it is defined; ``translate`` translates it where it is shown."""
+    return text
+
+
+def write_ts(path, code: str, messages: dict[str, list[str]], known: dict[tuple[str, str], str]) -> None:
+    """A Qt Linguist file: every (context, source) of ``messages``, translated where ``known`` says, else unfinished."""
+    root = ET.Element("TS", version="2.1", language={"et": "et_EE"}.get(code, code))
+    for context in sorted(messages):
+        node = ET.SubElement(root, "context")
+        ET.SubElement(node, "name").text = context
+        for source in messages[context]:
+            message = ET.SubElement(node, "message")
+            ET.SubElement(message, "source").text = source
+            translation = ET.SubElement(message, "translation")
+            if (context, source) in known:
+                translation.text = known[(context, source)]
+            else:
+                translation.set("type", "unfinished")
+    ET.indent(root)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n')
+        f.write(ET.tostring(root, encoding="unicode"))
+        f.write("\n")

@@ -7,7 +7,7 @@ import os
 import sys
 
 NAME = "report"
-HELP = "Export the casualty report of a game: deaths per side and group, Valhalla, STOPPs, loot (PDF, CSV)."
+HELP = "Export the casualty report of a game: deaths per side and group, Valhalla, STOPPs, loot (PDF, CSV, XLSX)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -113,6 +113,13 @@ def test_bundled_version_runs_without_python(unpacked, home):
     assert ".venv" not in env["PATH"] and str(ROOT) not in env["PATH"]
 
 
+def test_bundled_help_speaks_estonian(unpacked, home):
+    """The translations travel with the bundle: under an Estonian locale the help is Estonian."""
+    done = check.run(unpacked / "controlroom", ["--help"], home, extra_env={"LANG": "et_EE.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("kasutus: controlroom") and "Juhtimiskeskus" in done.stdout
+
+
 def test_bundled_demo_shows_the_window(unpacked, home):
     shot = home / "demo.png"
     done = check.run(unpacked / "controlroom", ["demo", "--quit-after", "10", "--screenshot", str(shot)], home)

@@ -1,0 +1,568 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="et_EE">
+  <context>
+    <name>argparse</name>
+    <message>
+      <source>usage: </source>
+      <translation>kasutus: </translation>
+    </message>
+    <message>
+      <source>positional arguments</source>
+      <translation>positsioonilised argumendid</translation>
+    </message>
+    <message>
+      <source>options</source>
+      <translation>valikud</translation>
+    </message>
+    <message>
+      <source>show this help message and exit</source>
+      <translation>näita seda abiteksti ja lõpeta</translation>
+    </message>
+    <message>
+      <source>%(prog)s: error: %(message)s
+</source>
+      <translation>%(prog)s: viga: %(message)s
+</translation>
+    </message>
+    <message>
+      <source>argument %(argument_name)s: %(message)s</source>
+      <translation>argument %(argument_name)s: %(message)s</translation>
+    </message>
+    <message>
+      <source>expected one argument</source>
+      <translation>oodati üht argumenti</translation>
+    </message>
+    <message>
+      <source>expected at most one argument</source>
+      <translation>oodati kõige rohkem üht argumenti</translation>
+    </message>
+    <message>
+      <source>expected at least one argument</source>
+      <translation>oodati vähemalt üht argumenti</translation>
+    </message>
+    <message>
+      <source>expected %s argument</source>
+      <translation>oodati %s argumenti</translation>
+    </message>
+    <message>
+      <source>expected %s arguments</source>
+      <translation>oodati %s argumenti</translation>
+    </message>
+    <message>
+      <source>invalid %(type)s value: %(value)r</source>
+      <translation>vigane %(type)s väärtus: %(value)r</translation>
+    </message>
+    <message>
+      <source>invalid choice: %(value)r (choose from %(choices)s)</source>
+      <translation>vigane valik: %(value)r (vali nende seast: %(choices)s)</translation>
+    </message>
+    <message>
+      <source>the following arguments are required: %s</source>
+      <translation>need argumendid on kohustuslikud: %s</translation>
+    </message>
+    <message>
+      <source>unrecognized arguments: %s</source>
+      <translation>tundmatud argumendid: %s</translation>
+    </message>
+    <message>
+      <source>ambiguous option: %(option)s could match %(matches)s</source>
+      <translation>mitmetähenduslik valik: %(option)s võib tähendada %(matches)s</translation>
+    </message>
+    <message>
+      <source>not allowed with argument %s</source>
+      <translation>pole lubatud koos argumendiga %s</translation>
+    </message>
+    <message>
+      <source>one of the arguments %s is required</source>
+      <translation>üks argumentidest %s on kohustuslik</translation>
+    </message>
+    <message>
+      <source>ignored explicit argument %r</source>
+      <translation>eiratud otsene argument %r</translation>
+    </message>
+    <message>
+      <source>can't open '%(filename)s': %(error)s</source>
+      <translation>faili '%(filename)s' ei saa avada: %(error)s</translation>
+    </message>
+    <message>
+      <source>unknown parser %(parser_name)r (choices: %(choices)s)</source>
+      <translation>tundmatu käsk %(parser_name)r (valikud: %(choices)s)</translation>
+    </message>
+  </context>
+  <context>
+    <name>cli</name>
+    <message>
+      <source>Control room for LARP battle games: live map, rule timers, radio, reports.</source>
+      <translation>Juhtimiskeskus LARP-lahingumängudele: elav kaart, reeglitaimerid, raadio, aruanded.</translation>
+    </message>
+    <message>
+      <source>the window (when no command is given)</source>
+      <translation>aken (kui käsku ei anta)</translation>
+    </message>
+    <message>
+      <source>show program's version number and exit</source>
+      <translation>näita programmi versiooni ja lõpeta</translation>
+    </message>
+    <message>
+      <source>the language to speak: en (English), et (eesti keel) (default: the system's, then English)</source>
+      <translation>kasutatav keel: en (English), et (eesti keel) (vaikimisi süsteemi keel, muidu inglise)</translation>
+    </message>
+    <message>
+      <source>the game to open (default: the last one, or ask)</source>
+      <translation>avatav mäng (vaikimisi viimane, või küsitakse)</translation>
+    </message>
+    <message>
+      <source>a gateway's serial port; repeat for several (kept with the game: next time --db alone opens them)</source>
+      <translation>lüüsi jadaport; mitme puhul korda (jäetakse mänguga meelde: järgmisel korral avab --db üksi need)</translation>
+    </message>
+    <message>
+      <source>the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or MBTiles (kept with the game: next time --db alone shows it)</source>
+      <translation>mänguvälja kaart: pilt koos world-faili ja .prj- või .aux.xml-failiga, GeoTIFF või MBTiles (jäetakse mänguga meelde: järgmisel korral näitab --db üksi seda)</translation>
+    </message>
+    <message>
+      <source>no longer needed: the map places itself (deprecated)</source>
+      <translation>pole enam vaja: kaart paigutab end ise (aegunud)</translation>
+    </message>
+    <message>
+      <source>open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)</source>
+      <translation>ava kaardi asemel Valhalla laud või relvakontrolli laud (Vaade, Laud vahetab)</translation>
+    </message>
+    <message>
+      <source>Run a scenario script, or a stored game, through the rules and print the outcome.</source>
+      <translation>Läbi stsenaariumi skript või salvestatud mäng reeglitest ja trüki tulemus.</translation>
+    </message>
+    <message>
+      <source>LoRa time on air of one handset frame; with --plan, check duty cycle, dwell time and collisions for a whole game.</source>
+      <translation>Ühe käsiseadme kaadri LoRa eetriaeg; --plan-iga kontrolli kogu mängu töötsüklit, viibeaega ja kokkupõrkeid.</translation>
+    </message>
+    <message>
+      <source>Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV.</source>
+      <translation>Impordi registreerimislaua nimekiri (CSV) mängu või ekspordi mängu nimekiri CSV-na.</translation>
+    </message>
+    <message>
+      <source>Run a game without a window: rule timers, storage (and radio gateways, with --port).</source>
+      <translation>Käita mängu ilma aknata: reeglitaimerid, salvestamine (ja raadiolüüsid, --port-iga).</translation>
+    </message>
+    <message>
+      <source>Register marshal handsets, trackers and gateways, and export the file a device is provisioned with.</source>
+      <translation>Registreeri marssalite käsiseadmed, jälgijad ja lüüsid ning ekspordi fail, millega seade seadistatakse.</translation>
+    </message>
+    <message>
+      <source>Simulate a battle's LoRa gateways on pseudo-terminals or serial ports, to try a station without hardware.</source>
+      <translation>Simuleeri lahingu LoRa-lüüse pseudoterminalidel või jadaportidel, et jaama ilma riistvarata proovida.</translation>
+    </message>
+    <message>
+      <source>Show the control room on a simulated battle (two simulated gateways, some losses, one forger).</source>
+      <translation>Näita juhtimiskeskust simuleeritud lahingus (kaks simuleeritud lüüsi, mõned kaod, üks võltsija).</translation>
+    </message>
+    <message>
+      <source>Export the casualty report of a game: deaths per side and group, Valhalla, STOPPs, loot (PDF, CSV, XLSX).</source>
+      <translation>Ekspordi mängu kaotuste aruanne: surmad poolte ja gruppide kaupa, Valhalla, STOPP-id, saak (PDF, CSV, XLSX).</translation>
+    </message>
+    <message>
+      <source>Check a map file (image with world file, GeoTIFF, MBTiles): its coordinate system, extent, where a point falls.</source>
+      <translation>Kontrolli kaardifaili (pilt world-failiga, GeoTIFF, MBTiles): selle koordinaatsüsteem, ulatus ja kuhu punkt langeb.</translation>
+    </message>
+    <message>
+      <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML).</source>
+      <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML).</translation>
+    </message>
+    <message>
+      <source>scenario script: roster lines, then timed events (docs/replay-script.md)</source>
+      <translation>stsenaariumi skript: nimekirja read, siis ajastatud sündmused (docs/replay-script.md)</translation>
+    </message>
+    <message>
+      <source>replay a stored game (a game file or a database URL) instead of a script</source>
+      <translation>taasesita skripti asemel salvestatud mäng (mängufail või andmebaasi URL)</translation>
+    </message>
+    <message>
+      <source>stop the clock at this game time (HH:MM:SS); default: run until no rule timer is left</source>
+      <translation>peata kell sellel mänguajal (HH:MM:SS); vaikimisi: kuni ühtki reeglitaimerit pole alles</translation>
+    </message>
+    <message>
+      <source>print the final state as one JSON object</source>
+      <translation>trüki lõppseis ühe JSON-objektina</translation>
+    </message>
+    <message>
+      <source>ruleset profile: a bundled name or a .toml file (default: the script's, else the seed's)</source>
+      <translation>reeglistiku profiil: kaasasoleva profiili nimi või .toml-fail (vaikimisi skripti oma, muidu algne)</translation>
+    </message>
+    <message>
+      <source>list every problem of the script by line (unreadable lines and '# expect' comments), then compare the outcome with the '# expect' comments; exit 1 on any</source>
+      <translation>loetle skripti kõik probleemid rea kaupa (loetamatud read ja '# expect' kommentaarid), siis võrdle tulemust '# expect' kommentaaridega; mõne vea korral väljumiskood 1</translation>
+    </message>
+    <message>
+      <source>radio settings</source>
+      <translation>raadio seaded</translation>
+    </message>
+    <message>
+      <source>plan</source>
+      <translation>plaan</translation>
+    </message>
+    <message>
+      <source>spreading factor, 7..12 (6 needs --implicit-header)</source>
+      <translation>hajutustegur, 7..12 (6 vajab --implicit-header'it)</translation>
+    </message>
+    <message>
+      <source>bandwidth in kHz (default 125)</source>
+      <translation>ribalaius kHz-des (vaikimisi 125)</translation>
+    </message>
+    <message>
+      <source>coding rate 1..4 meaning 4/5..4/8 (default 1)</source>
+      <translation>kodeerimiskiirus 1..4 ehk 4/5..4/8 (vaikimisi 1)</translation>
+    </message>
+    <message>
+      <source>preamble symbols (default 8)</source>
+      <translation>preambuli sümboleid (vaikimisi 8)</translation>
+    </message>
+    <message>
+      <source>frame payload in bytes, 0..255 (default 24)</source>
+      <translation>kaadri andmeosa baitides, 0..255 (vaikimisi 24)</translation>
+    </message>
+    <message>
+      <source>no LoRa header (time on air only; plans assume explicit)</source>
+      <translation>LoRa päiseta (ainult eetriaeg; plaanid eeldavad päist)</translation>
+    </message>
+    <message>
+      <source>payload CRC off (time on air only; plans assume CRC on)</source>
+      <translation>andmeosa CRC väljas (ainult eetriaeg; plaanid eeldavad CRC-d)</translation>
+    </message>
+    <message>
+      <source>print one JSON object</source>
+      <translation>trüki üks JSON-objekt</translation>
+    </message>
+    <message>
+      <source>check a whole game (needs --devices and --interval)</source>
+      <translation>kontrolli tervet mängu (vajab --devices ja --interval)</translation>
+    </message>
+    <message>
+      <source>handsets sending</source>
+      <translation>saatvaid käsiseadmeid</translation>
+    </message>
+    <message>
+      <source>seconds between frames of one handset</source>
+      <translation>sekundeid ühe käsiseadme kaadrite vahel</translation>
+    </message>
+    <message>
+      <source>regulatory region (default EU868)</source>
+      <translation>regulatiivne piirkond (vaikimisi EU868)</translation>
+    </message>
+    <message>
+      <source>EU868 sub-band: g1 868.0-868.6 MHz 1 %%, g2 868.7-869.2 MHz 0.1 %%, g3 869.4-869.65 MHz 10 %% (default g1)</source>
+      <translation>EU868 alamsagedusala: g1 868,0-868,6 MHz 1 %%, g2 868,7-869,2 MHz 0,1 %%, g3 869,4-869,65 MHz 10 %% (vaikimisi g1)</translation>
+    </message>
+    <message>
+      <source>channels the handsets spread over (default 1)</source>
+      <translation>kanalid, mille vahel käsiseadmed jaotuvad (vaikimisi 1)</translation>
+    </message>
+    <message>
+      <source>check a roster CSV against the game's rules and store it (all or nothing)</source>
+      <translation>kontrolli nimekirja CSV-faili mängu reeglite järgi ja salvesta see (kõik või mitte midagi)</translation>
+    </message>
+    <message>
+      <source>write the game's roster as CSV (UTF-8 with BOM, sorted by badge)</source>
+      <translation>kirjuta mängu nimekiri CSV-na (UTF-8 BOM-iga, märgi järgi sorditud)</translation>
+    </message>
+    <message>
+      <source>Check every row of a roster CSV against the game's ruleset and store the roster in one transaction; any problem is reported with its line and nothing is stored. Players are updated in place by badge; the game's events are never touched. The format: docs/roster-csv.md.</source>
+      <translation>Kontrolli nimekirja CSV-faili iga rida mängu reeglistiku järgi ja salvesta nimekiri ühe tehinguna; iga probleem teatatakse koos reaga ja midagi ei salvestata. Mängijaid uuendatakse märgi järgi; mängu sündmusi ei puudutata kunagi. Vorming: docs/roster-csv.md.</translation>
+    </message>
+    <message>
+      <source>the roster: UTF-8, comma, semicolon or tab separated, with a header row</source>
+      <translation>nimekiri: UTF-8, koma, semikooloni või tabulaatoriga eraldatud, päisereaga</translation>
+    </message>
+    <message>
+      <source>game file (created if missing) or database URL</source>
+      <translation>mängufail (luuakse, kui puudub) või andmebaasi URL</translation>
+    </message>
+    <message>
+      <source>keep stored players that are not in the file (default: remove them)</source>
+      <translation>jäta alles salvestatud mängijad, keda failis pole (vaikimisi eemaldatakse)</translation>
+    </message>
+    <message>
+      <source>Write the game's roster as CSV in the import format (UTF-8 with BOM, comma separated, sorted by badge); the file imports back to the same roster.</source>
+      <translation>Kirjuta mängu nimekiri CSV-na impordivormingus (UTF-8 BOM-iga, komaga eraldatud, märgi järgi sorditud); fail impordib tagasi sama nimekirja.</translation>
+    </message>
+    <message>
+      <source>game file or database URL</source>
+      <translation>mängufail või andmebaasi URL</translation>
+    </message>
+    <message>
+      <source>the CSV file to write (replaced if it exists)</source>
+      <translation>kirjutatav CSV-fail (asendatakse, kui on olemas)</translation>
+    </message>
+    <message>
+      <source>the game: a file or a database URL (default: the user's game file)</source>
+      <translation>mäng: fail või andmebaasi URL (vaikimisi kasutaja mängufail)</translation>
+    </message>
+    <message>
+      <source>a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); repeat for several</source>
+      <translation>LoRa-lüüsi jadaport (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); mitme puhul korda</translation>
+    </message>
+    <message>
+      <source>game seconds per real second (a fast simulation); default: real time, kept across restarts</source>
+      <translation>mängusekundeid ühe päris sekundi kohta (kiire simulatsioon); vaikimisi päris aeg, mis säilib taaskäivitustel</translation>
+    </message>
+    <message>
+      <source>stop cleanly after this many real seconds</source>
+      <translation>lõpeta korrektselt pärast nii mitut päris sekundit</translation>
+    </message>
+    <message>
+      <source>write the station's counters here when it stops</source>
+      <translation>kirjuta jaama loendurid peatumisel siia</translation>
+    </message>
+    <message>
+      <source>a shared game's local queue, for reports while the server cannot be reached (default: in the user's data folder)</source>
+      <translation>jagatud mängu kohalik järjekord teadete jaoks, kui server pole kättesaadav (vaikimisi kasutaja andmekaustas)</translation>
+    </message>
+    <message>
+      <source>print only alarms and who runs the timers</source>
+      <translation>trüki ainult häired ja see, kes taimereid käitab</translation>
+    </message>
+    <message>
+      <source>register a device with a fresh key (re-running keeps the key)</source>
+      <translation>registreeri seade uue võtmega (uuesti käivitamine jätab võtme samaks)</translation>
+    </message>
+    <message>
+      <source>list the registered devices (keys are never shown)</source>
+      <translation>loetle registreeritud seadmed (võtmeid ei näidata kunagi)</translation>
+    </message>
+    <message>
+      <source>write the provisioning file for one device</source>
+      <translation>kirjuta ühe seadme seadistusfail</translation>
+    </message>
+    <message>
+      <source>the device number, 1 to 65534</source>
+      <translation>seadme number, 1 kuni 65534</translation>
+    </message>
+    <message>
+      <source>a name for the device, e.g. 'Marshal North 2'</source>
+      <translation>seadme nimi, nt 'Marssal Põhi 2'</translation>
+    </message>
+    <message>
+      <source>the group a tracker's leader belongs to</source>
+      <translation>grupp, kuhu jälgija kandja kuulub</translation>
+    </message>
+    <message>
+      <source>the siege engine a tracker is mounted on</source>
+      <translation>piiramismasin, millele jälgija on paigaldatud</translation>
+    </message>
+    <message>
+      <source>the marshal carrying a handset</source>
+      <translation>käsiseadet kandev marssal</translation>
+    </message>
+    <message>
+      <source>replace the device's key (a lost or stolen device)</source>
+      <translation>asenda seadme võti (kadunud või varastatud seade)</translation>
+    </message>
+    <message>
+      <source>radio plan: region (default EU868)</source>
+      <translation>raadioplaan: piirkond (vaikimisi EU868)</translation>
+    </message>
+    <message>
+      <source>radio plan: sub_band (default g1)</source>
+      <translation>raadioplaan: alamsagedusala (vaikimisi g1)</translation>
+    </message>
+    <message>
+      <source>radio plan: freq (default 868.1)</source>
+      <translation>raadioplaan: sagedus (vaikimisi 868.1)</translation>
+    </message>
+    <message>
+      <source>radio plan: sf (default 9)</source>
+      <translation>raadioplaan: hajutustegur (vaikimisi 9)</translation>
+    </message>
+    <message>
+      <source>radio plan: bw (default 125)</source>
+      <translation>raadioplaan: ribalaius (vaikimisi 125)</translation>
+    </message>
+    <message>
+      <source>radio plan: cr (default 1)</source>
+      <translation>raadioplaan: kodeerimiskiirus (vaikimisi 1)</translation>
+    </message>
+    <message>
+      <source>radio plan: interval (default 120)</source>
+      <translation>raadioplaan: intervall (vaikimisi 120)</translation>
+    </message>
+    <message>
+      <source>radio plan: devices (default 40)</source>
+      <translation>raadioplaan: seadmeid (vaikimisi 40)</translation>
+    </message>
+    <message>
+      <source>radio plan: channels (default 3)</source>
+      <translation>raadioplaan: kanaleid (vaikimisi 3)</translation>
+    </message>
+    <message>
+      <source>the board the device runs on (default tbeam-v1.1-sx1276; see hardware/README.md)</source>
+      <translation>plaat, millel seade töötab (vaikimisi tbeam-v1.1-sx1276; vt hardware/README.md)</translation>
+    </message>
+    <message>
+      <source>create one pseudo-terminal per gateway (Linux, macOS)</source>
+      <translation>loo iga lüüsi jaoks pseudoterminal (Linux, macOS)</translation>
+    </message>
+    <message>
+      <source>an existing serial port or pyserial URL, once per gateway (e.g. socket://host:4000)</source>
+      <translation>olemasolev jadaport või pyseriali URL, üks iga lüüsi kohta (nt socket://host:4000)</translation>
+    </message>
+    <message>
+      <source>register roster and devices (with keys) in this game first</source>
+      <translation>registreeri kõigepealt nimekiri ja seadmed (koos võtmetega) selles mängus</translation>
+    </message>
+    <message>
+      <source>the roster (when the game has none yet); default: generated</source>
+      <translation>nimekiri (kui mängul seda veel pole); vaikimisi genereeritud</translation>
+    </message>
+    <message>
+      <source>generated roster: sides (default 2)</source>
+      <translation>genereeritud nimekiri: pooli (vaikimisi 2)</translation>
+    </message>
+    <message>
+      <source>generated roster: groups in all, spread over the sides (default 6)</source>
+      <translation>genereeritud nimekiri: gruppe kokku, jaotatud poolte vahel (vaikimisi 6)</translation>
+    </message>
+    <message>
+      <source>generated roster: players in all (default 60)</source>
+      <translation>genereeritud nimekiri: mängijaid kokku (vaikimisi 60)</translation>
+    </message>
+    <message>
+      <source>the same seed plays the same battle (default: a random one, printed)</source>
+      <translation>sama seeme mängib sama lahingu (vaikimisi juhuslik, trükitakse välja)</translation>
+    </message>
+    <message>
+      <source>game seconds per real second (default 1: real time)</source>
+      <translation>mängusekundeid ühe päris sekundi kohta (vaikimisi 1: päris aeg)</translation>
+    </message>
+    <message>
+      <source>game minutes (default 60)</source>
+      <translation>mänguminuteid (vaikimisi 60)</translation>
+    </message>
+    <message>
+      <source>gateways with --pty (default 2); with --port, one per port</source>
+      <translation>lüüse --pty-ga (vaikimisi 2); --port-iga üks iga pordi kohta</translation>
+    </message>
+    <message>
+      <source>fraction of frames lost on air (0.05)</source>
+      <translation>eetris kaotsi läinud kaadrite osa (0.05)</translation>
+    </message>
+    <message>
+      <source>fraction of serial lines damaged on the way to the station (0.01)</source>
+      <translation>teel jaama rikutud jadaridade osa (0.01)</translation>
+    </message>
+    <message>
+      <source>forged frames (wrong tag) added, per frame sent (0)</source>
+      <translation>lisatud võltsitud kaadreid (vale märgend) saadetud kaadri kohta (0)</translation>
+    </message>
+    <message>
+      <source>old frames replayed by an attacker, per frame sent (0)</source>
+      <translation>ründaja kordusesitatud vanu kaadreid saadetud kaadri kohta (0)</translation>
+    </message>
+    <message>
+      <source>centre of the field (degrees)</source>
+      <translation>mänguvälja keskpunkt (kraadides)</translation>
+    </message>
+    <message>
+      <source>real seconds to wait for the last acks after the battle (3)</source>
+      <translation>päris sekundeid viimaste kinnituste ootamiseks pärast lahingut (3)</translation>
+    </message>
+    <message>
+      <source>write what was sent to the station here at the end</source>
+      <translation>kirjuta lõpus siia, mis jaama saadeti</translation>
+    </message>
+    <message>
+      <source>print only the first line (the ports)</source>
+      <translation>trüki ainult esimene rida (pordid)</translation>
+    </message>
+    <message>
+      <source>the demo game file (default: a fresh one in the user's data folder)</source>
+      <translation>demomängu fail (vaikimisi uus fail kasutaja andmekaustas)</translation>
+    </message>
+    <message>
+      <source>game seconds per real second (default 10)</source>
+      <translation>mängusekundeid ühe päris sekundi kohta (vaikimisi 10)</translation>
+    </message>
+    <message>
+      <source>game minutes of battle (default 120)</source>
+      <translation>lahingu mänguminuteid (vaikimisi 120)</translation>
+    </message>
+    <message>
+      <source>close by itself after this many seconds</source>
+      <translation>sulgu ise pärast nii mitut sekundit</translation>
+    </message>
+    <message>
+      <source>save a picture of the window just before quitting</source>
+      <translation>salvesta aknast pilt vahetult enne sulgemist</translation>
+    </message>
+    <message>
+      <source>start in night mode (dark colours for a dark tent)</source>
+      <translation>alusta öörežiimis (tumedad värvid pimedasse telki)</translation>
+    </message>
+    <message>
+      <source>simulated gateways on local TCP ports (the default on Windows)</source>
+      <translation>simuleeritud lüüsid kohalikel TCP-portidel (Windowsis vaikimisi)</translation>
+    </message>
+    <message>
+      <source>the game (a game file or a database URL)</source>
+      <translation>mäng (mängufail või andmebaasi URL)</translation>
+    </message>
+    <message>
+      <source>the folder to write the report into</source>
+      <translation>kaust, kuhu aruanne kirjutatakse</translation>
+    </message>
+    <message>
+      <source>report one scenario only (default: the whole game)</source>
+      <translation>aruanne ainult ühest stsenaariumist (vaikimisi kogu mäng)</translation>
+    </message>
+    <message>
+      <source>which files to write, joined with commas: pdf, csv (three tables), xlsx (one workbook with a sheet per table); default pdf,csv</source>
+      <translation>millised failid kirjutada, komadega ühendatult: pdf, csv (kolm tabelit), xlsx (üks töövihik, iga tabel oma lehel); vaikimisi pdf,csv</translation>
+    </message>
+    <message>
+      <source>the CSV files' cell separator (default: what a spreadsheet in your language reads, ';' for Estonian, ',' for English; 'tab' for tabs)</source>
+      <translation>CSV-failide lahtrite eraldaja (vaikimisi see, mida sinu keeles tabelarvutus loeb: eesti keeles ';', inglise keeles ','; 'tab' tabulaatori jaoks)</translation>
+    </message>
+    <message>
+      <source>print where a WGS84 point falls on the map, in pixels</source>
+      <translation>trüki, kuhu WGS84 punkt kaardil pikslites langeb</translation>
+    </message>
+    <message>
+      <source>print the map's coordinate system, extent and resolution</source>
+      <translation>trüki kaardi koordinaatsüsteem, ulatus ja eraldusvõime</translation>
+    </message>
+    <message>
+      <source>Print the pixel (column, row) of a WGS84 point: from the image's top-left corner, pixel centres at .5. For MBTiles: pixels of the whole mosaic at the file's highest zoom, from the top-left of its extent.</source>
+      <translation>Trüki WGS84 punkti piksel (veerg, rida): pildi ülemisest vasakust nurgast, pikslite keskpunktid kohal .5. MBTiles-faili puhul kogu mosaiigi pikslid faili suurimal suumil, ulatuse ülemisest vasakust nurgast.</translation>
+    </message>
+    <message>
+      <source>the map: an image with its world file, a GeoTIFF or MBTiles</source>
+      <translation>kaart: pilt koos world-failiga, GeoTIFF või MBTiles</translation>
+    </message>
+    <message>
+      <source>latitude in decimal degrees (WGS84, as GPS gives it)</source>
+      <translation>laiuskraad kümnendkraadides (WGS84, nagu GPS annab)</translation>
+    </message>
+    <message>
+      <source>longitude in decimal degrees</source>
+      <translation>pikkuskraad kümnendkraadides</translation>
+    </message>
+    <message>
+      <source>print one JSON object {"x", "y", "crs"}</source>
+      <translation>trüki üks JSON-objekt {"x", "y", "crs"}</translation>
+    </message>
+    <message>
+      <source>the map's coordinate system, when no file beside it names it</source>
+      <translation>kaardi koordinaatsüsteem, kui ükski kõrvalfail seda ei nimeta</translation>
+    </message>
+    <message>
+      <source>geojson for QGIS, kml for Google Earth, gpx for GPS tools</source>
+      <translation>geojson QGIS-i jaoks, kml Google Earthi jaoks, gpx GPS-tööriistade jaoks</translation>
+    </message>
+    <message>
+      <source>the file to write</source>
+      <translation>kirjutatav fail</translation>
+    </message>
+    <message>
+      <source>one scenario only (default: the whole game)</source>
+      <translation>ainult üks stsenaarium (vaikimisi kogu mäng)</translation>
+    </message>
+  </context>
+</TS>
