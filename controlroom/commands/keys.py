@@ -66,7 +66,7 @@ def _provisioning(dev, args) -> dict:
     from controlroom.commands.errors import CliError
     from controlroom.radio.airtime import plan
 
-    p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=25 if dev.role == "marshal" else 21,
+    p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=31 if dev.role == "marshal" else 21,
              sf=args.sf, bw_khz=args.bw, cr=args.cr, region=args.region, channels=args.channels,
              sub_band=args.sub_band if args.region == "EU868" else None)
     problems = _check_frequency(args.region, args.sub_band, args.freq, args.bw) + list(p.warnings)

@@ -49,6 +49,7 @@ class Outcome:
     radio: RadioMeta | None = None
     ack: bytes | None = None            # to send back through the gateway that heard it
     detail: str = ""
+    pressed_ms: int | None = None       # unix ms of the key press (protocol v2); None: unknown, or v1
 
 
 @dataclass(slots=True)
@@ -166,7 +167,9 @@ class Ingest:
         ack = self._ack(frame, dev, gateway)
         self.seen[key] = _Seen(now_ms, meta, now_ms if ack is not None else None)
         self._forget(now_ms)
-        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack)
+        pressed = frame.fields.get("pressed")
+        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack,
+                       pressed_ms=None if pressed is None else pressed * 1000)
 
     def _ack(self, frame: codec.Frame, dev: DeviceInfo, gateway: int) -> bytes | None:
         if not frame.needs_ack:
@@ -210,8 +213,10 @@ def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], 
         code = f["message"]
         return "message", {"code": code, "text": _CANNED_TEXT.get(code, code)}, src
     if t == "stopp_called":
-        return "stopp_called", {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"],
-                                "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}, src
+        fields = {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}
+        if f.get("caller") is not None:             # protocol v2: the caller's badge, if the marshal took it
+            fields["caller"] = f["caller"]
+        return "stopp_called", fields, src
     if t == "stopp_lifted":
         return "stopp_lifted", {"stopp": f"{dev.id}-{f['stopp']}"}, src
     if t == "casualty":

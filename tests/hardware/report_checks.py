@@ -113,7 +113,8 @@ def check_whole_report():
     assert "1234 DOWN\n  waiting 1" in f.screen(), f.screen()
     sent = f.air.log[0][1]
     frame = codec.decode_frame(sent)
-    assert frame.type == "casualty" and frame.fields == {"badge": 1234, "kind": "down", "by": None}
+    assert frame.type == "casualty" and frame.version == 2      # no GPS time yet: pressed 0, unknown
+    assert frame.fields == {"badge": 1234, "kind": "down", "pressed": None, "by": None}
     assert frame.device == MARSHAL_ID and codec.verify(frame, KEY)
     lines = f.run(2)
     assert lines[0].startswith("RX 7 -88 -3.50 " + codec.hexlify(sent)), lines
@@ -157,6 +158,20 @@ def check_stopp_called_confirmed_and_lifted():
     assert lifted.type == "stopp_lifted" and lifted.fields["stopp"] == called.fields["stopp"]
     assert "LIFT STOPP\n  sent" in f.screen() and "OPEN" not in f.screen(), f.screen()
     AIR["stopp"] = f.frames()
+
+
+def check_stopp_carries_its_caller_and_the_time_of_the_key_press():
+    f = Field()
+    f.gps.set_time(1780000000, 1000)                # GPS time heard at board time 1 s
+    f.press(4500, "3", "2", "1", "STOPP", "2")
+    called = codec.decode_frame(f.air.log[0][1])
+    assert called.version == 2 and called.fields["caller"] == 321, called.fields
+    assert called.fields["pressed"] == 1780000003   # 3.5 s later, whole seconds
+    assert codec.verify(called, KEY) and codec.decode_frame(f.air.log[-1][1]).type == "ack_stopp"
+    f.press(64000, "5", "D", "#")
+    checkin = codec.decode_frame(f.air.log[-2][1])
+    assert checkin.type == "valhalla" and checkin.fields == {"badge": 5, "pressed": 1780000063}
+    AIR["stopp_v2"] = f.frames()
 
 
 def check_unheard_report_gives_up():
@@ -295,6 +310,7 @@ def check_gateway_duty_cycle():
 
 CHECKS = [
     check_whole_report, check_lost_frame_is_retried_identically, check_stopp_called_confirmed_and_lifted,
+    check_stopp_carries_its_caller_and_the_time_of_the_key_press,
     check_unheard_report_gives_up, check_forged_or_stray_acks_are_ignored, check_counters_survive_reboot,
     check_position_pings_with_jitter, check_tracker_sends_only_positions, check_gateway_lines,
     check_gateway_duty_cycle,

@@ -112,3 +112,17 @@ def test_a_restarted_station_still_knows_what_it_heard():
     assert retry.verdict == "duplicates" and retry.ack is not None
     assert ing.receive(casualty(49), 1, -90, 5.0, 3_000_000).verdict == "rejected_replay"
     assert ing.receive(casualty(51), 1, -90, 5.0, 3_000_000).verdict == "accepted"
+
+
+def test_version_2_brings_the_key_press_time_and_the_stopp_caller():
+    ing = Ingest(DEVICES)
+    out = ing.receive(codec.encode_stopp_called(K_M, 7, 20, 3, "injury", None, None, caller=321,
+                                                pressed=1_780_000_000), 1, -90, 5.0, 0)
+    assert out.verdict == "accepted" and out.pressed_ms == 1_780_000_000_000
+    assert out.event[1]["caller"] == 321
+    assert codec.decode_frame(out.ack).version == 1
+    unknown = ing.receive(codec.encode_casualty(K_M, 7, 21, 101, "down", pressed=0), 1, -90, 5.0, 10)
+    assert unknown.verdict == "accepted" and unknown.pressed_ms is None
+    assert unknown.event == ("down", {"badge": 101}, "marshal:7")
+    v1 = ing.receive(codec.encode_stopp_called(K_M, 7, 22, 4, "danger", None, None), 1, -90, 5.0, 20)
+    assert v1.verdict == "accepted" and v1.pressed_ms is None and "caller" not in v1.event[1]
