@@ -34,6 +34,7 @@ BATTERY_UNKNOWN = 255
 FRAME_REASONS = ("short", "long", "version", "type", "payload")
 LINE_REASONS = ("line", "checksum")
 MAX_LINE_FRAME = 255           # longest frame a serial line carries (LoRa limit)
+MAX_LINE = 1024                # longest serial line, line ending not counted (PROTOCOL.md section 7)
 
 POSITION, HEARTBEAT, CASUALTY, HEADCOUNT, SIEGE = 1, 2, 3, 4, 5
 VALHALLA, CANNED, STOPP_CALLED, STOPP_LIFTED = 6, 7, 8, 9
@@ -613,6 +614,8 @@ def parse_line(text):
         text = text[:-1]
     if text[-1:] == "\r":
         text = text[:-1]
+    if len(text) > MAX_LINE:
+        _line_error("longer than %d characters" % MAX_LINE)
     for c in text:
         if ord(c) < 32 or ord(c) > 126:
             _line_error("non-printable character")

@@ -43,7 +43,8 @@ LATER_S = 60
 GIVE_UP = {"casualty": 8, "valhalla": 8}     # tries; STOPP messages retry until acknowledged
 REPLAY_AFTER_MS = 180_000        # the attacker replays frames first written intact at least this long ago
 COPY_WINDOW_MS = 120_000         # the station's copy window (controlroom.radio.ingest.COPY_WINDOW_MS)
-COUNTER_WINDOW = 64              # its counter window (ingest.WINDOW)
+COUNTER_WINDOW = 256             # its counter window (ingest.WINDOW)
+WAITING_NOTE_S = 10.0            # while waiting for a station: say which gateways still wait, this often
 GATEWAY_RADIUS = 350.0           # gateways stand on a circle around the origin, metres
 COUNTS = ("sent_valid_unique", "sent_duplicate_copies", "sent_replayed", "sent_forged", "sent_corrupt", "late_copies")
 
@@ -101,6 +102,13 @@ class Simulator:
         """End the run soon (from any thread or a signal handler); the truth stays consistent."""
         self._stop.set()
 
+    def waiting_note(self) -> str:
+        """Which gateways are still waiting for a station to ask ``ID?``, in words."""
+        waiting = [f"gateway {k + 1} on {p.name}" for k, p in enumerate(self.ports) if not self.identified[k]]
+        done = len(self.ports) - len(waiting)
+        return (f"still waiting for a station on {', '.join(waiting)} ({done} of {len(self.ports)} gateways "
+                f"identified; the battle starts when all are)")
+
     def now_ms(self) -> int:
         return int((time.monotonic() - self.t0) * self.speed * 1000) if self.started.is_set() else 0
 
@@ -125,10 +133,14 @@ class Simulator:
     def _play(self) -> None:
         names = " ".join(p.name for p in self.ports)
         self.progress(f"waiting for a station to identify every gateway (ID?) on {names}")
+        said = time.monotonic()
         while not all(self.identified):
             if self._stop.is_set():
                 return
             self._take_lines(0.1)
+            if time.monotonic() - said >= WAITING_NOTE_S and not all(self.identified):
+                said = time.monotonic()
+                self.progress(self.waiting_note())
         self.t0 = time.monotonic()
         self.started.set()
         b = self.battle

@@ -291,6 +291,18 @@ def check_gateway_lines():
     assert codec.parse_line(sent[2]) == {"kind": "status", "gateway": 7, "up": 1, "rx": 1, "bad": 3, "tx": 1, "txerr": 4}
 
 
+def check_gateway_line_length_limit():
+    sent = []
+    gw = Gateway(load(device_json(7, "gateway", bytes(16))), FakeRadio(), sent.append, 0)
+    good = codec.format_tx_line(codec.encode_ack(KEY, 7, 1, MARSHAL_ID, 1))
+    gw.feed(b"TX " + b"AB" * 600 + b"\n")              # 1203 bytes: longer than codec.MAX_LINE
+    gw.feed(b"TX " + b"CD" * 700)                      # no end in sight yet: dropped as it comes
+    gw.feed(b"CD" * 10 + b"\n" + (good + "\n").encode())
+    gw.step(0)
+    assert [codec.parse_line(x)["kind"] for x in sent] == ["txerr", "txerr", "txok"], sent
+    assert codec.parse_line(sent[0])["reason"] == "line" and codec.parse_line(sent[1])["reason"] == "line"
+
+
 def check_gateway_duty_cycle():
     sent = []
     radio = FakeRadio()
@@ -310,7 +322,7 @@ def check_gateway_duty_cycle():
 
 CHECKS = [
     check_whole_report, check_lost_frame_is_retried_identically, check_stopp_called_confirmed_and_lifted,
-    check_stopp_carries_its_caller_and_the_time_of_the_key_press,
+    check_stopp_carries_its_caller_and_the_time_of_the_key_press, check_gateway_line_length_limit,
     check_unheard_report_gives_up, check_forged_or_stray_acks_are_ignored, check_counters_survive_reboot,
     check_position_pings_with_jitter, check_tracker_sends_only_positions, check_gateway_lines,
     check_gateway_duty_cycle,
