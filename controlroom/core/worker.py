@@ -371,7 +371,8 @@ class CoreWorker(QObject):
                 self._send_ack(gateway, out.ack)            # stored before: acknowledged again
         self._request_publish()             # the radio panel's counters changed
         if out.verdict in SECURITY:
-            alarm = self._flood.note(out.verdict, out.device, out.detail, self.clock.now_ms())
+            alarm = self._flood.note(out.verdict, out.device, out.detail, int(time.monotonic() * 1000),
+                                     self.clock.now_ms())
             if alarm is not None:
                 self.alarm_raised.emit(alarm)
             elif not self._flood_timer.isActive():
@@ -379,7 +380,7 @@ class CoreWorker(QObject):
 
     @Slot()
     def _flush_flood(self) -> None:
-        for alarm in self._flood.flush(self.clock.now_ms()):
+        for alarm in self._flood.flush(int(time.monotonic() * 1000)):
             self.alarm_raised.emit(alarm)
 
     def _downlink_load(self, gateway: int) -> int:

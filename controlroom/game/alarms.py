@@ -53,17 +53,20 @@ class SecurityFlood:
     ``window_ms`` of it only raise its ``count``, and the row is raised again
     under the same id (which replaces it) at most every ``update_ms``, or by
     ``flush(now)``.  So never more than one new row per kind per minute.  The
-    single frames stay in the radio panel's log.
+    single frames stay in the radio panel's log.  ``now`` is real time (ms, any
+    origin: a game master reads the rows in real minutes, whatever the game's
+    speed); ``t``, the game time shown with the alarm, defaults to it.
     """
 
     def __init__(self, window_ms: int = 60_000, update_ms: int = 5_000) -> None:
         self.window_ms, self.update_ms = window_ms, update_ms
         self.rows: dict[str, dict] = {}         # kind -> the open row
 
-    def note(self, kind: str, device: int | None, detail: str, now: int) -> Alarm | None:
+    def note(self, kind: str, device: int | None, detail: str, now: int, t: int | None = None) -> Alarm | None:
         row = self.rows.get(kind)
         if row is None or now - row["start"] >= self.window_ms:
-            row = self.rows[kind] = {"id": f"{kind}:{now}", "start": now, "n": 0, "devices": set(),
+            t = now if t is None else t
+            row = self.rows[kind] = {"id": f"{kind}:{t}", "start": now, "t": t, "n": 0, "devices": set(),
                                      "detail": detail, "shown": -1, "shown_n": 0}
         row["n"] += 1
         row["devices"].add(device)
@@ -83,4 +86,4 @@ class SecurityFlood:
         else:
             text = _FLOOD_WORDS.get(kind, "{n} frames of {d} device(s) in the last minute").format(
                 n=row["n"], d=len(row["devices"])) + f"; the latest: {row['detail']}"
-        return Alarm(row["id"], kind, text, row["start"], row["n"])
+        return Alarm(row["id"], kind, text, row["t"], row["n"])
