@@ -20,10 +20,11 @@ import pytest
 import serial
 
 from controlroom.commands.sim import register_devices
-from controlroom.radio import battle, codec
-from controlroom.radio.battle import Battle, Transmission
-from controlroom.radio.sim_links import PtyPort, close_all, open_ptys
-from controlroom.radio.simulator import Simulator
+from controlroom.radio import codec
+from controlroom.sim import battle
+from controlroom.sim.battle import Battle, Transmission
+from controlroom.sim.links import PtyPort, close_all, open_ptys
+from controlroom.sim.simulator import Simulator
 from controlroom.store.devices import devices
 from controlroom.store.game import GameStore
 
@@ -381,7 +382,7 @@ def test_cli_refuses_a_roster_and_a_generated_one_at_once(tmp_path):
 def test_help_says_what_a_station_without_the_keys_does_and_no_qt_is_imported():
     code = ("import argparse, sys\n"
             "from controlroom.commands import sim\n"
-            "import controlroom.radio.simulator\n"
+            "import controlroom.sim.simulator\n"
             "p = argparse.ArgumentParser(prog='controlroom sim')\n"
             "sim.add_arguments(p)\n"
             "print(p.format_help())\n"
