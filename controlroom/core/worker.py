@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 MAX_TIMER_MS = 2**31 - 1
 EPOCH_KEY = "clock_epoch_unix_ms"
+DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
 AckSink = Callable[[int, bytes], None]       # (gateway, ack frame): thread-safe
@@ -214,7 +215,10 @@ class CoreWorker(QObject):
         self._last_seq = self.store.log.last_seq()
         self._opening_events = [StoredView(s.seq, s.wall, s.event)
                                 for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
-        self.ingest = Ingest(devices(self.store), downlink=DownlinkCounter(self._downlink_load, self._downlink_save))
+        # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
+        last = int(self.store.meta(DOWNLINK_KEY) or 0)
+        self.store.set_meta(DOWNLINK_KEY, str(last + DownlinkCounter.BLOCK))
+        self.ingest = Ingest(devices(self.store), downlink=DownlinkCounter(last, save=self._downlink_save))
         highest, heard = self.store.log.radio_counters()
         self.ingest.remember(highest, heard, self.state.t)
         self.store.checkpoint_in_background()
@@ -383,19 +387,12 @@ class CoreWorker(QObject):
         for alarm in self._flood.flush(int(time.monotonic() * 1000)):
             self.alarm_raised.emit(alarm)
 
-    def _downlink_load(self, gateway: int) -> int:
-        """The downlink counter reserved for ``gateway`` in the game (PROTOCOL.md section 4)."""
+    def _downlink_save(self, reserved: int) -> None:
+        """A session used up its block of downlink counters (65,536 acks): reserve the next one."""
         try:
-            return int(self.store.meta(f"downlink_counter:{gateway}") or 0)
-        except (StoreError, ValueError) as exc:
-            log.error("reading the downlink counter of gateway %s: %s", gateway, exc)
-            return 0
-
-    def _downlink_save(self, gateway: int, reserved: int) -> None:
-        try:
-            self.store.set_meta(f"downlink_counter:{gateway}", str(reserved))
-        except StoreError as exc:           # the acks still go out; a restart may repeat a counter
-            log.error("storing the downlink counter of gateway %s: %s", gateway, exc)
+            self.store.set_meta(DOWNLINK_KEY, str(reserved))
+        except Exception as exc:            # noqa: BLE001 - the acks still go out; a restart may repeat counters
+            log.error("storing the downlink counter: %s", exc)
 
     @Slot(str, str, str)
     def line_rejected(self, gateway: str, reason: str, detail: str = "") -> None:

@@ -81,31 +81,30 @@ def tries_by(elapsed_ms: int, forever: bool) -> int:
 
 
 class DownlinkCounter:
-    """The station's downlink counter per gateway, kept in the game (PROTOCOL.md section 4).
+    """The station's downlink counter, kept in the game (PROTOCOL.md section 4).
 
-    Like a handset's counter (section 6) it is reserved in blocks: ``load(gateway)``
-    gives the stored reservation (0: none) and ``save(gateway, value)`` stores a new
-    one before any counter up to it is used, so that a restarted station never
-    sends a counter twice.  The default keeps it in memory only.
+    One counter for all the station's gateways (so it rises for each of them).
+    Like a handset's counter (section 6) it is reserved in blocks: the game keeps
+    the highest value reserved, and a station that opens the game reserves the
+    next ``BLOCK`` (``reserve(stored) -> new reservation``, called by the core
+    while the game is open, so no ack waits for storage); ``save(value)`` is
+    called only when a session uses up its block.  So a restarted station never
+    sends a counter twice, and never starts again at 1.
     """
 
-    BLOCK = 256
+    BLOCK = 65_536
 
-    def __init__(self, load=None, save=None) -> None:
-        self._load = load or (lambda gateway: 0)
-        self._save = save or (lambda gateway, value: None)
-        self.next: dict[int, int] = {}
-        self.reserved: dict[int, int] = {}
+    def __init__(self, last: int = 0, reserved: int | None = None, save=None) -> None:
+        self.last = last
+        self.reserved = last + self.BLOCK if reserved is None else reserved
+        self._save = save or (lambda value: None)
 
-    def take(self, gateway: int) -> int:
-        if gateway not in self.next:
-            start = self._load(gateway)
-            self.next[gateway] = self.reserved[gateway] = start
-        n = self.next[gateway] + 1
-        if n > self.reserved[gateway]:
-            self.reserved[gateway] = n + self.BLOCK - 1
-            self._save(gateway, self.reserved[gateway])
-        self.next[gateway] = n
+    def take(self, gateway: int | None = None) -> int:
+        n = self.last + 1
+        if n > self.reserved:
+            self.reserved = n + self.BLOCK - 1
+            self._save(self.reserved)
+        self.last = n
         return n & 0xFFFFFFFF
 
 
@@ -231,7 +230,7 @@ class Ingest:
     def _ack(self, frame: codec.Frame, dev: DeviceInfo, gateway: int) -> bytes | None:
         if not frame.needs_ack:
             return None
-        return codec.ack_for(frame, dev.key, gateway & 0xFFFF, self.downlink.take(gateway & 0xFFFF))
+        return codec.ack_for(frame, dev.key, gateway & 0xFFFF, self.downlink.take(gateway))
 
     def _downlink(self, frame: codec.Frame) -> Outcome:
         """An ack on air: a station's own, heard back by a gateway (never an alarm), or a fake."""

@@ -159,12 +159,10 @@ def test_a_frame_is_never_acked_more_often_than_its_handset_can_have_sent_it():
 def test_the_downlink_counter_is_reserved_in_blocks():
     from controlroom.radio.ingest import DownlinkCounter
 
-    kept = {}
-    first = DownlinkCounter(lambda g: kept.get(g, 0), kept.__setitem__)
-    assert [first.take(7) for _ in range(3)] == [1, 2, 3] and kept == {7: 256}
-    again = DownlinkCounter(lambda g: kept.get(g, 0), kept.__setitem__)
-    assert again.take(7) == 257 and kept == {7: 512}
-    assert again.take(9) == 1
+    kept = []
+    counter = DownlinkCounter(1000, 1002, save=kept.append)
+    assert [counter.take(7), counter.take(9)] == [1001, 1002] and kept == []
+    assert counter.take(7) == 1003 and kept == [1003 + DownlinkCounter.BLOCK - 1]
 
 
 def test_security_alarms_are_one_row_per_kind_and_minute():
