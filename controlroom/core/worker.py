@@ -310,6 +310,7 @@ class CoreWorker(QObject):
             self._close_requested.emit()        # the writer stops its timers and ends its thread
             if not self._storage_thread.wait(2000):
                 log.error("the storage thread did not end in time")
+            self._flush_flood()                 # the merged security alarms' last counts
             self._publish()
             self.stats_reported.emit(self.stats())
         for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer", "_flood_timer"):

@@ -11,6 +11,9 @@ against these bytes (tests/radio/test_codec.py, and under MicroPython
 tests/radio/test_codec_micropython.py), so a mistake in the codec cannot
 hide behind vectors the codec made itself.
 
+Version 2 frames (PROTOCOL.md section 4, "Version 2") are packed the same
+way with the version bits 010; the version 1 cases are unchanged.
+
 Case shapes (every case has "name", "kind" and "note"):
 
 * frame: "hex" (the bytes on air), "key" (hex, the key to verify with),

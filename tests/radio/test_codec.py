@@ -593,3 +593,14 @@ def test_version_2_adds_the_key_press_time_and_the_stopp_caller():
     with pytest.raises(FrameError) as info:
         codec.encode_casualty(KEY, 5, 11, 1, "down", version=3)
     assert info.value.reason == "version"
+
+
+def test_a_line_longer_than_the_limit_is_a_line_error():
+    body = "ID 7 fw=1.0.0 region=EU868 freq=868.1 sf=9 bw=125 cr=5 note=" + "x" * 1000
+    text = "%s %04X" % (body, codec.crc16(body))
+    assert len(text) > codec.MAX_LINE == 1024
+    with pytest.raises(FrameError) as info:
+        codec.parse_line(text)
+    assert info.value.reason == "line" and "1024" in str(info.value)
+    short = body[:codec.MAX_LINE - 5]
+    assert codec.parse_line("%s %04X" % (short, codec.crc16(short)))["kind"] == "id"
