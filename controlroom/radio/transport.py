@@ -37,7 +37,10 @@ frame is tried again; ``TXERR busy`` and ``duty`` are retried with back-off
 the way) are retried at once; ``frame`` and ``radio`` drop it.  A frame is
 given up after ``tx_tries`` tries or once older than ``tx_max_age`` (an ack
 that late is of no use: the handset has retried, and its retry gets an ack of
-its own).  Counters are in ``stats()["tx"]``.  Before each retry it asks ``locate(link) -> port or None``
+its own).  A gateway that has answered no ``TX`` at all since the link opened
+(a terminal, a firmware without TXOK) is not waited for again once its first
+``TX`` timed out: each frame is written once, without waiting, until it
+answers one.  Counters are in ``stats()["tx"]``.  Before each retry it asks ``locate(link) -> port or None``
 where the gateway is now (None: try the same port again).  The default,
 ``locate_usb``, looks for the USB vendor/product/serial ids remembered from the
 first successful open (``serial.tools.list_ports``), so a board that comes back
@@ -64,8 +67,8 @@ UP_STATES = ("identifying", "identified", "unidentified")   # port open: send() 
 _ERRORS = (serial.SerialException, OSError)
 
 UsbIds = namedtuple("UsbIds", "vid pid serial")
-TX_COUNTERS = ("queued", "ok", "retries", "timeouts", "gave_up", "dropped", "unexpected", "err_busy", "err_duty",
-               "err_frame", "err_radio", "err_checksum", "err_line", "err_other")
+TX_COUNTERS = ("queued", "ok", "retries", "timeouts", "gave_up", "dropped", "unexpected", "unanswered", "err_busy",
+               "err_duty", "err_frame", "err_radio", "err_checksum", "err_line", "err_other")
 
 
 class _Tx:
@@ -201,6 +204,8 @@ class GatewayLink:
         self._txq = []                         # [_Tx], the first one outstanding when .sent_at is set
         self._txlock = threading.Lock()
         self.tx = dict.fromkeys(TX_COUNTERS, 0)
+        self._answers = False                  # the gateway answered a TX (TXOK/TXERR) since the link opened
+        self._silent = False                   # ... and a TX of it timed out before it ever answered one
 
     # -- public ------------------------------------------------------------------
 
@@ -289,6 +294,11 @@ class GatewayLink:
                     if now - head.sent_at < self.tx_timeout:
                         return
                     self.tx["timeouts"] += 1
+                    if not self._answers:          # it answers no TX at all: stop waiting for it
+                        self._txq.pop(0)
+                        self.tx["unanswered"] += 1
+                        self._silent = True
+                        continue
                     head.sent_at, head.not_before = None, now
                 if now - head.born > self.tx_max_age or head.tries >= self.tx_tries:
                     self._txq.pop(0)
@@ -302,11 +312,17 @@ class GatewayLink:
                     self.tx["retries"] += 1
                 if not self.send(head.line):
                     head.sent_at, head.not_before = None, now + self.tx_backoff
+                    return
+                if self._silent and not self._answers:
+                    self._txq.pop(0)               # written once; nothing will answer it
+                    self.tx["unanswered"] += 1
+                    continue
                 return
 
     def _tx_answer(self, item):
         """A TXOK or TXERR line: the answer to the outstanding TX."""
         with self._txlock:
+            self._answers = True
             head = self._txq[0] if self._txq else None
             if head is None or head.sent_at is None:
                 self.tx["unexpected"] += 1
@@ -427,6 +443,8 @@ class GatewayLink:
     def _session(self, ser, port):
         """Read until stopped (-> None) or the port fails (-> the reason)."""
         self._decoder.reset()                  # a partial line from before is garbage
+        with self._txlock:
+            self._answers = self._silent = False   # another gateway may be on the port now
         with self._lock, _in_use_lock:
             self._serial = ser
             _in_use.add(port)

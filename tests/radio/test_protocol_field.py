@@ -326,6 +326,22 @@ def test_one_tx_outstanding_retries_on_busy_and_duty_drops_on_radio(tmp_path, ga
     assert (tx["ok"], tx["err_busy"], tx["err_duty"], tx["timeouts"], tx["err_radio"], tx["dropped"]) == (3, 1, 1, 1, 1, 1)
 
 
+def test_a_gateway_that_never_answers_a_tx_is_not_waited_for_twice(tmp_path, gateways):
+    game, keys = _game(tmp_path)
+    (gw,) = gateways(3)
+    gw.answers = ["none"] * 10                       # a firmware without TXOK, or a terminal
+    st = Station(game, [gw], tmp_path / "s.json")
+    for n in (1, 2, 3, 4):
+        gw.rx(casualty(keys[7], 7, n, 100 + n))
+    assert wait_for(lambda: len(gw.tx) == 4, timeout=8)
+    out, stats = st.finish()
+    assert [a[4] for a in gw.acks()] == [1, 2, 3, 4]          # each once, none repeated
+    times = [t for t, _ in gw.tx]
+    assert 1.9 <= times[1] - times[0] and times[3] - times[1] < 0.5     # one TXOK timeout, then no waiting
+    tx = next(iter(stats["links"].values()))["tx"]
+    assert (tx["timeouts"], tx["unanswered"], tx["retries"]) == (1, 4, 0)
+
+
 def test_the_downlink_counter_goes_on_after_a_restart(tmp_path, gateways):
     game, keys = _game(tmp_path)
     (gw,) = gateways(3)
