@@ -604,3 +604,13 @@ def test_a_line_longer_than_the_limit_is_a_line_error():
     assert info.value.reason == "line" and "1024" in str(info.value)
     short = body[:codec.MAX_LINE - 5]
     assert codec.parse_line("%s %04X" % (short, codec.crc16(short)))["kind"] == "id"
+
+
+def test_the_examples_in_protocol_md_are_the_vectors_bytes():
+    doc = PROTOCOL_MD.read_text(encoding="utf-8")
+    by_name = {c["name"]: c for c in FRAMES}
+    examples = re.findall(r"\(vector `(\w+)`[^`]*?(?:`[^`]*`[^`]*?)*?\):\s*`([0-9A-F |]+)`", doc)
+    assert {name for name, _ in examples} >= {"position_tracker_tartu", "casualty_healer_touch",
+                                               "stopp_called_injury", "ack_stopp", "v2_stopp_called_caller"}
+    for name, text in examples:
+        assert text.replace(" ", "").replace("|", "") == by_name[name]["hex"], name
