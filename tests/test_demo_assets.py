@@ -43,7 +43,7 @@ def test_roster_imports_cleanly():
 def _pixel_of_metres(x: float, y: float, meta) -> tuple[float, float]:
     """Where the field's metres (as the simulator places them on the ground) fall on the map, by its georeference."""
     from controlroom.geo.source import open_map
-    from controlroom.radio.battle import to_latlon_e7
+    from controlroom.sim.battle import to_latlon_e7
 
     lat, lon = to_latlon_e7((meta["origin_lat"], meta["origin_lon"]), x, y)
     return open_map(DEMO / "field.png").locate(lat / 1e7, lon / 1e7)

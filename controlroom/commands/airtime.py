@@ -8,6 +8,7 @@ import sys
 
 from controlroom.commands.errors import CliError
 from controlroom.radio import airtime as _airtime
+from controlroom.sim import plan as _plan
 
 NAME = "airtime"
 HELP = ("LoRa time on air of one handset frame; with --plan, check duty cycle, "
@@ -37,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument("--devices", type=int, metavar="N", help="handsets sending")
     game.add_argument("--interval", type=float, metavar="SECONDS",
                       help="seconds between frames of one handset")
-    game.add_argument("--region", type=str.upper, default="EU868", choices=_airtime.REGIONS,
+    game.add_argument("--region", type=str.upper, default="EU868", choices=_plan.REGIONS,
                       help="regulatory region (default EU868)")
-    game.add_argument("--sub-band", type=str.lower, choices=tuple(_airtime.EU868_SUB_BANDS),
+    game.add_argument("--sub-band", type=str.lower, choices=tuple(_plan.EU868_SUB_BANDS),
                       help="EU868 sub-band: g1 868.0-868.6 MHz 1 %%, g2 868.7-869.2 MHz "
                            "0.1 %%, g3 869.4-869.65 MHz 10 %% (default g1)")
     game.add_argument("--channels", type=int, default=1, metavar="N",
@@ -62,7 +63,7 @@ def _airtime_lines(air: _airtime.AirtimeResult) -> list[str]:
     ]
 
 
-def _plan_lines(p: _airtime.Plan) -> list[str]:
+def _plan_lines(p: _plan.Plan) -> list[str]:
     where = p.region if p.sub_band is None else f"{p.region} {p.sub_band}"
     channels = "1 channel" if p.channels == 1 else f"{p.channels} channels"
     lines = [
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             if args.implicit_header or args.no_crc:
                 raise ValueError("--plan assumes an explicit header and CRC on; "
                                  "drop --implicit-header / --no-crc")
-            result = _airtime.plan(
+            result = _plan.plan(
                 args.devices, args.interval, args.payload, args.sf, args.bw,
                 cr=args.cr, preamble=args.preamble, region=args.region,
                 sub_band=args.sub_band, channels=args.channels,

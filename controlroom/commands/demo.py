@@ -33,8 +33,8 @@ def _demo_file(name: str) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.sim import prepare
-    from controlroom.radio.sim_links import close_all, open_ptys, open_sockets
-    from controlroom.radio.simulator import Simulator
+    from controlroom.sim.links import close_all, open_ptys, open_sockets
+    from controlroom.sim.simulator import Simulator
     from controlroom.store.engine import data_dir
     from controlroom.ui.app import run_window
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if field is not None:
         place = json.loads(field.read_text(encoding="utf-8")).get("places", {}).get("valhalla")
         if place:
-            from controlroom.radio.battle import to_latlon_e7
+            from controlroom.sim.battle import to_latlon_e7
 
             lat, lon = to_latlon_e7(ORIGIN, *place)         # the simulator's own placing of the field's metres
             valhalla = (lat / 1e7, lon / 1e7)

@@ -12,7 +12,7 @@ import threading
 NAME = "headless"
 STOP_LIMIT_S = 4.5          # SIGTERM ends the station within 5 s, whatever it is doing
 STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth", "rejected_replay",
-             "rejected_unknown_device", "rejected_role")
+             "rejected_unknown_device", "rejected_role", "downlink_heard")
 TIMER_WORDS = {"alone": "this station", "owner": "this station (owner)",
                "standby": "another station (standby)", "offline": "server unreachable"}
 HELP = "Run a game without a window: rule timers, storage (and radio gateways, with --port)."
@@ -63,8 +63,13 @@ def run(args: argparse.Namespace) -> int:
             sides = ", ".join(f"{s}: {c['active']} active, {c['dead']} dead" for s, c in delta.sides.items())
             say(f"game {status['name']} open at {format_time(delta.t)} ({len(delta.characters)} characters; {sides})")
 
+    alarms_shown: set[str] = set()
+
     def on_alarm(alarm) -> None:
-        say(f"ALARM {format_time(alarm.t)} {alarm.kind}: {alarm.message}")
+        # An alarm raised again under its id (merged security alarms) is the same row, updated.
+        again = alarm.id in alarms_shown
+        alarms_shown.add(alarm.id)
+        say(f"ALARM{' (update)' if again else ''} {format_time(alarm.t)} {alarm.kind}: {alarm.message}")
         if alarm.id == "storage:open":
             status["code"] = 1
 
@@ -138,7 +143,8 @@ class LinkWords:
         self.last: dict[str, str] = {}
 
     def changed(self, link: str, state: str, detail: str) -> None:
-        shown = "lost" if state in ("retrying", "connecting") and self.last.get(link) == "lost" else state
+        # A gateway that stays away is one "lost" line, however often it is looked for (or opens and fails).
+        shown = "lost" if state in ("retrying", "connecting", "identifying") and self.last.get(link) == "lost" else state
         if self.last.get(link) == shown:
             return
         self.last[link] = shown

@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _check_frequency(region: str, sub_band: str, freq: float, bw_khz: float) -> list[str]:
     """Why ``freq`` (the channel's centre, MHz) is not allowed, or nothing: the whole
     signal must lie inside the EU868 sub-band or the US915 band."""
-    from controlroom.radio.airtime import EU868_SUB_BANDS
+    from controlroom.sim.plan import EU868_SUB_BANDS
 
     half = bw_khz / 2000
     if region.strip().upper() == "EU868":
@@ -64,9 +64,9 @@ def _check_frequency(region: str, sub_band: str, freq: float, bw_khz: float) -> 
 
 def _provisioning(dev, args) -> dict:
     from controlroom.commands.errors import CliError
-    from controlroom.radio.airtime import plan
+    from controlroom.sim.plan import plan
 
-    p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=25 if dev.role == "marshal" else 21,
+    p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=31 if dev.role == "marshal" else 21,
              sf=args.sf, bw_khz=args.bw, cr=args.cr, region=args.region, channels=args.channels,
              sub_band=args.sub_band if args.region == "EU868" else None)
     problems = _check_frequency(args.region, args.sub_band, args.freq, args.bw) + list(p.warnings)

@@ -84,7 +84,7 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
 
 
 def _roster(args, profile, seed):
-    from controlroom.radio.battle import generate_roster
+    from controlroom.sim.battle import generate_roster
     from controlroom.store.roster_csv import read_roster_csv
 
     if args.roster:
@@ -117,7 +117,7 @@ def register_devices(store, planned):
 
 def prepare(args, seed: int, origin):
     """(battle, notes): the roster and devices (registered in --db), and the battle they fight."""
-    from controlroom.radio.battle import generate, plan_devices
+    from controlroom.sim.battle import generate, plan_devices
     from controlroom.rules.profile import default_profile
 
     notes, floor = [], {}
@@ -150,8 +150,8 @@ def prepare(args, seed: int, origin):
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
-    from controlroom.radio.sim_links import close_all, open_ports, open_ptys
-    from controlroom.radio.simulator import Simulator
+    from controlroom.sim.links import close_all, open_ports, open_ptys
+    from controlroom.sim.simulator import Simulator
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.roster_csv import RosterImportError

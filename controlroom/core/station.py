@@ -16,8 +16,10 @@ from PySide6.QtCore import QObject, Slot
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
-from controlroom.radio import codec
 from controlroom.radio.transport import GatewaySet, check_url
+
+# A gateway that has gone is looked for again after 1, 2, 4 ... 30 s (a lasting session starts it afresh).
+LINK_OPTIONS = {"backoff_initial": 1.0, "backoff_max": 30.0}
 
 
 class Station(QObject):
@@ -32,7 +34,7 @@ class Station(QObject):
         for url in ports or ():
             check_url(url)                      # ValueError: a port no link could ever open
         self.gateways: GatewaySet | None = None
-        self.link_options = dict(link_options or {})
+        self.link_options = {**LINK_OPTIONS, **(link_options or {})}
         self._lock = threading.Lock()
         self._heard: list[tuple] = []
         self._signalled = False
@@ -63,6 +65,14 @@ class Station(QObject):
         if item.ok:
             f = item.fields
             if f["kind"] == "rx":
+                own = self._gateway_id(link)
+                if own is not None and f["gateway"] != own:
+                    # PROTOCOL.md section 7: an RX line names the gateway that heard it; this link's
+                    # gateway said it is another one.  Not believed, not acknowledged under that id.
+                    self.core.line_rejected.emit(str(own), "gateway_id",
+                                                 f"an RX line claiming gateway {f['gateway']} on the link of gateway "
+                                                 f"{own} ({link})")
+                    return
                 with self._lock:
                     self._heard.append((f["gateway"], f["rssi"], f["snr"], f["frame"]))
                     if self._signalled:
@@ -70,7 +80,7 @@ class Station(QObject):
                     self._signalled = True
                 self.core.frames_heard.emit(_Take(self))
         else:
-            self.core.line_rejected.emit(self._gateway_label(link), item.reason)
+            self.core.line_rejected.emit(self._gateway_label(link), item.reason, item.detail)
 
     def _on_state(self, link: str, state: str, detail) -> None:
         text = detail if isinstance(detail, str) else ""
@@ -78,11 +88,16 @@ class Station(QObject):
             text = f"gateway {detail['gateway']} ({detail.get('fw', '?')}, SF{detail.get('sf', '?')})"
         self.core.link_changed.emit(link, state, text)
 
-    def _gateway_label(self, link: str) -> str:
+    def _gateway_id(self, link: str) -> int | None:
+        """The gateway id the link's gateway gave in its ID answer (None: it has not answered)."""
         for gl in (self.gateways.links.values() if self.gateways else ()):
-            if gl.name == link and gl.gateway_id is not None:
-                return str(gl.gateway_id)
-        return link
+            if gl.name == link:
+                return gl.gateway_id
+        return None
+
+    def _gateway_label(self, link: str) -> str:
+        own = self._gateway_id(link)
+        return link if own is None else str(own)
 
     def take(self) -> list[tuple]:
         """The frames heard since the last take (called in the core's thread)."""
@@ -93,15 +108,15 @@ class Station(QObject):
 
     # -- from the core's thread -----------------------------------------------------------------
     def send_ack(self, gateway: int, ack: bytes) -> None:
-        """Through the gateway that heard the frame; if that one is not ours, through any gateway up."""
+        """Into the TX queue of the gateway that heard the frame; if that one is not ours, of any gateway up."""
         gateways = self.gateways
         if gateways is None:
             return
-        line = codec.format_tx_line(ack)
-        if gateways.send_to(gateway, line):
-            return
+        for link in gateways.targets(gateway):
+            if link.send_frame(ack):
+                return
         for link in gateways.links.values():
-            if link.send(line):
+            if link.send_frame(ack):
                 return
 
 

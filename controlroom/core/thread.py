@@ -49,7 +49,7 @@ class CoreThread(QObject):
     stop_requested = Signal()
     frame_heard = Signal(int, object, object, object)     # gateway, rssi, snr, frame bytes
     frames_heard = Signal(object)                          # [(gateway, rssi, snr, frame bytes), ...]
-    line_rejected = Signal(str, str)                       # gateway id (or link name), reason
+    line_rejected = Signal(str, str, str)                  # gateway id (or link name), reason, detail
     link_changed = Signal(str, str, str)                   # link, state, detail
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:

@@ -33,13 +33,13 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signa
 from controlroom.core.authority import ALONE, TimerAuthority
 from controlroom.core.stations import Notices
 from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
-from controlroom.game.alarms import Alarm
+from controlroom.game.alarms import Alarm, SecurityFlood
 from controlroom.game.clock import Clock, WallClock, format_time
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
-from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, Ingest
+from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
 from controlroom.rules.profile import ProfileError, RulesProfile
 from controlroom.store.devices import devices
 from controlroom.store.errors import StoreError
@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 MAX_TIMER_MS = 2**31 - 1
 EPOCH_KEY = "clock_epoch_unix_ms"
+DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
 AckSink = Callable[[int, bytes], None]       # (gateway, ack frame): thread-safe
@@ -150,7 +151,7 @@ class CoreWorker(QObject):
         self._marshals: dict[str, int] = {}
         self._silent: set[str] = set()
         self._storage_error: str | None = None
-        self._alarmed: dict[tuple, int] = {}
+        self._flood = SecurityFlood()           # security alarms: one row per kind and minute
         self._notices: Notices | None = None
         self._stopping = False
 
@@ -167,6 +168,7 @@ class CoreWorker(QObject):
         self._publish_timer = self._timer(self._publish, precise=False)
         self._silence_timer = QTimer(self)
         self._silence_timer.timeout.connect(self._check_silence)
+        self._flood_timer = self._timer(self._flush_flood, precise=False)
         try:
             self._open()
             info = self._info()
@@ -213,7 +215,10 @@ class CoreWorker(QObject):
         self._last_seq = self.store.log.last_seq()
         self._opening_events = [StoredView(s.seq, s.wall, s.event)
                                 for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
-        self.ingest = Ingest(devices(self.store))
+        # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
+        last = int(self.store.meta(DOWNLINK_KEY) or 0)
+        self.store.set_meta(DOWNLINK_KEY, str(last + DownlinkCounter.BLOCK))
+        self.ingest = Ingest(devices(self.store), downlink=DownlinkCounter(last, save=self._downlink_save))
         highest, heard = self.store.log.radio_counters()
         self.ingest.remember(highest, heard, self.state.t)
         self.store.checkpoint_in_background()
@@ -305,9 +310,10 @@ class CoreWorker(QObject):
             self._close_requested.emit()        # the writer stops its timers and ends its thread
             if not self._storage_thread.wait(2000):
                 log.error("the storage thread did not end in time")
+            self._flush_flood()                 # the merged security alarms' last counts
             self._publish()
             self.stats_reported.emit(self.stats())
-        for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer"):
+        for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer", "_flood_timer"):
             timer = getattr(self, name, None)
             if timer is not None:
                 timer.stop()
@@ -370,17 +376,31 @@ class CoreWorker(QObject):
                 self._send_ack(gateway, out.ack)            # stored before: acknowledged again
         self._request_publish()             # the radio panel's counters changed
         if out.verdict in SECURITY:
-            key = (out.verdict, out.device)
-            now = self.clock.now_ms()
-            if now - self._alarmed.get(key, -10**12) >= 60_000:      # one alarm a minute per device and kind
-                self._alarmed[key] = now
-                self.alarm_raised.emit(Alarm(f"{out.verdict}:{out.device}:{now}", out.verdict, out.detail, now))
+            alarm = self._flood.note(out.verdict, out.device, out.detail, int(time.monotonic() * 1000),
+                                     self.clock.now_ms())
+            if alarm is not None:
+                self.alarm_raised.emit(alarm)
+            elif not self._flood_timer.isActive():
+                self._flood_timer.start(self._flood.update_ms)     # the merged count, a little later
 
-    @Slot(str, str)
-    def line_rejected(self, gateway: str, reason: str) -> None:
-        """A serial line from a gateway that failed its checksum or did not parse."""
+    @Slot()
+    def _flush_flood(self) -> None:
+        for alarm in self._flood.flush(int(time.monotonic() * 1000)):
+            self.alarm_raised.emit(alarm)
+
+    def _downlink_save(self, reserved: int) -> None:
+        """A session used up its block of downlink counters (65,536 acks): reserve the next one."""
+        try:
+            self.store.set_meta(DOWNLINK_KEY, str(reserved))
+        except Exception as exc:            # noqa: BLE001 - the acks still go out; a restart may repeat counters
+            log.error("storing the downlink counter: %s", exc)
+
+    @Slot(str, str, str)
+    def line_rejected(self, gateway: str, reason: str, detail: str = "") -> None:
+        """A serial line from a gateway that failed its checksum, did not parse, or named another gateway."""
         if self.ingest is not None:
-            self.ingest.reject_line(gateway, reason)
+            self.ingest.reject_line(gateway, reason, detail, self.clock.now_ms())
+            self._request_publish()
 
     @Slot(str, str, str)
     def link_changed(self, link: str, state: str, detail: str) -> None:

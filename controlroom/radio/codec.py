@@ -24,8 +24,9 @@ if _CPYTHON:
     import binascii as _binascii
     import hmac as _hmac
 
-VERSION = 1
-DOMAIN = b"controlroom/v1"
+VERSION = 2                    # what the encoders write when a frame carries version-2 fields
+VERSIONS = (1, 2)              # what decode_frame accepts
+DOMAIN = b"controlroom/v1"     # unchanged in v2: the version bits are signed, inside the header
 KEY_LEN = 16
 HEADER_LEN = 7                 # type/version byte, device uint16, counter uint32
 NO_POSITION = 0x7FFFFFFF       # lat and lon both set to this: no position
@@ -33,6 +34,7 @@ BATTERY_UNKNOWN = 255
 FRAME_REASONS = ("short", "long", "version", "type", "payload")
 LINE_REASONS = ("line", "checksum")
 MAX_LINE_FRAME = 255           # longest frame a serial line carries (LoRa limit)
+MAX_LINE = 1024                # longest serial line, line ending not counted (PROTOCOL.md section 7)
 
 POSITION, HEARTBEAT, CASUALTY, HEADCOUNT, SIEGE = 1, 2, 3, 4, 5
 VALHALLA, CANNED, STOPP_CALLED, STOPP_LIFTED = 6, 7, 8, 9
@@ -53,6 +55,11 @@ TYPES = {
     ACK_STOPP: ("ack_stopp", 6, 6, 8, False),
 }
 TYPE_CODES = {spec[0]: code for code, spec in TYPES.items()}
+# Version 2 (PROTOCOL.md section 4): the four acked uplink types also carry the time of the
+# key press ("pressed", u32 unix seconds, 0 = unknown) and stopp_called the caller's badge
+# ("caller", u16, 0 = none).  code: (shortest payload, longest payload); other types as v1.
+TYPES_V2 = {CASUALTY: (7, 9), VALHALLA: (6, 6), STOPP_CALLED: (16, 16), STOPP_LIFTED: (5, 5)}
+V2_FIELDS = ("pressed", "caller")
 
 # Enumerations: wire code = index + 1 (0 is never valid).
 CASUALTY_KINDS = ("down", "knocked_out", "big_stone_on_shield", "bound", "cared_for",
@@ -224,6 +231,13 @@ LAYOUT = {
     ACK: ("acked_device", "acked_counter"),
     ACK_STOPP: ("acked_device", "acked_counter"),
 }
+# Version 2 layouts of the acked uplink types ("by" stays the optional last field).
+LAYOUT_V2 = {
+    CASUALTY: ("badge", "kind", "pressed", "by"),
+    VALHALLA: ("badge", "pressed"),
+    STOPP_CALLED: ("reason", "stopp", "lat", "lon", "caller", "pressed"),
+    STOPP_LIFTED: ("stopp", "pressed"),
+}
 # name: (struct code, lowest, highest, enumeration decoded by name or None)
 _FIELDS = {
     "lat": ("i", -900000000, 900000000, None),       # 1e-7 degree; NO_POSITION -> None
@@ -245,8 +259,11 @@ _FIELDS = {
     "stopp": ("B", 0, 255, None),
     "acked_device": ("H", 0, 0xFFFF, None),
     "acked_counter": ("I", 0, 0xFFFFFFFF, None),
+    "pressed": ("I", 0, 0xFFFFFFFF, None),          # unix seconds of the key press; 0 -> None (unknown)
+    "caller": ("H", 0, 0xFFFF, None),               # the STOPP caller's badge; 0 -> None (not given)
 }
-_NONE = {"lat": NO_POSITION, "lon": NO_POSITION, "battery": BATTERY_UNKNOWN}
+_NONE = {"lat": NO_POSITION, "lon": NO_POSITION, "battery": BATTERY_UNKNOWN, "pressed": 0, "caller": 0}
+_OPTIONAL = ("by", "pressed", "caller")               # may be left out of the fields given to encoders
 
 
 def _bad(detail):
@@ -271,14 +288,27 @@ def _check_rules(fields):
             _bad("%s takes no second badge (by)" % kind)
 
 
-def _pack(code, f):
+def _layout(code, version):
+    if version == 2 and code in LAYOUT_V2:
+        return LAYOUT_V2[code]
+    return LAYOUT[code]
+
+
+def _sizes(code, version):
+    """(shortest, longest) payload of type ``code`` in protocol ``version``."""
+    if version == 2 and code in TYPES_V2:
+        return TYPES_V2[code]
+    return TYPES[code][1], TYPES[code][2]
+
+
+def _pack(code, f, version=1):
     fmt, values, check = ">", [], {}
-    for name in LAYOUT[code]:
+    for name in _layout(code, version):
         sc, lo, hi, table = _FIELDS[name]
         if name == "fix_sats":
             v = _int_in(f["fix"], 0, 7, "fix") << 5 | min(_int_in(f["sats"], 0, 255, "sats"), 31)
         else:
-            v = check[name] = f.get(name) if name == "by" else f[name]
+            v = check[name] = f.get(name) if name in _OPTIONAL else f[name]
             if v is None and name in _NONE:
                 v = _NONE[name]
             elif v is None and name == "by":
@@ -300,9 +330,9 @@ def _pack(code, f):
     return struct.pack(fmt, *values)
 
 
-def _unpack(code, p):
-    names = LAYOUT[code]
-    if code == CASUALTY and len(p) == 3:
+def _unpack(code, p, version=1):
+    names = _layout(code, version)
+    if code == CASUALTY and len(p) == _sizes(code, version)[0]:
         names = names[:-1]
     values = struct.unpack(">" + "".join([_FIELDS[n][0] for n in names]), p)
     out = {}
@@ -328,19 +358,32 @@ def _unpack(code, p):
 # --- frames --------------------------------------------------------------------
 
 
-def encode_frame(key, type, device, counter, fields):
+def encode_frame(key, type, device, counter, fields, version=None):
     """Build a signed frame.  ``type``: name or code; ``fields``: as decoded
-    (enumerations by name or wire code).  Bad values raise FrameError("payload")."""
+    (enumerations by name or wire code).  ``version``: 1 or 2; None gives 2
+    when ``fields`` holds a version-2 field ("pressed", "caller"), else 1.
+    Bad values raise FrameError("payload")."""
     code = TYPE_CODES.get(type) if isinstance(type, str) else type
     if code not in TYPES:
         raise FrameError("type", "unknown message type %r" % (type,))
+    if version is None:
+        version = 1
+        for name in V2_FIELDS:
+            if name in fields:
+                version = 2
+    if version not in VERSIONS:
+        raise FrameError("version", "protocol version %r" % (version,))
+    for name in V2_FIELDS:
+        if fields.get(name) is not None and name not in _layout(code, version):
+            _bad("%s is carried only by version 2 %s frames" % (name, "stopp_called" if name == "caller"
+                                                                 else "casualty, valhalla and STOPP"))
     _int_in(device, 0, 0xFFFF, "device")
     _int_in(counter, 0, 0xFFFFFFFF, "counter")
     try:
-        payload = _pack(code, fields)
+        payload = _pack(code, fields, version)
     except KeyError as exc:
         raise FrameError("payload", "missing field %s" % exc)
-    signed = struct.pack(">BHI", VERSION << 5 | code, device, counter) + payload
+    signed = struct.pack(">BHI", version << 5 | code, device, counter) + payload
     return signed + compute_tag(key, signed, TYPES[code][3])
 
 
@@ -354,11 +397,12 @@ def decode_frame(data):
     if not data:
         raise FrameError("short", "empty frame")
     version, code = data[0] >> 5, data[0] & 0x1F
-    if version != VERSION:
+    if version not in VERSIONS:
         raise FrameError("version", "protocol version %d" % version)
     if code not in TYPES:
         raise FrameError("type", "unknown message type %d" % code)
     name, pmin, pmax, taglen, needs_ack = TYPES[code]
+    pmin, pmax = _sizes(code, version)
     n = len(data) - HEADER_LEN - taglen      # payload length
     if n < pmin:
         raise FrameError("short", "%s frame of %d bytes" % (name, len(data)))
@@ -370,7 +414,7 @@ def decode_frame(data):
     frame.version, frame.code, frame.type, frame.needs_ack = version, code, name, needs_ack
     frame.device, frame.counter = struct.unpack_from(">HI", data, 1)
     frame.signed, frame.tag = data[:HEADER_LEN + n], data[HEADER_LEN + n:]
-    frame.fields = _unpack(code, data[HEADER_LEN:HEADER_LEN + n])
+    frame.fields = _unpack(code, data[HEADER_LEN:HEADER_LEN + n], version)
     return frame
 
 
@@ -387,41 +431,53 @@ def verify(frame, key):
     return compare_digest(compute_tag(key, frame.signed, len(frame.tag)), frame.tag)
 
 
-def encode_position(key, device, counter, lat, lon, battery, fix, sats):
+def encode_position(key, device, counter, lat, lon, battery, fix, sats, version=None):
     return encode_frame(key, POSITION, device, counter,
-                        {"lat": lat, "lon": lon, "battery": battery, "fix": fix, "sats": sats})
+                        {"lat": lat, "lon": lon, "battery": battery, "fix": fix, "sats": sats}, version)
 
 
-def encode_heartbeat(key, device, counter, battery, uptime_min):
-    return encode_frame(key, HEARTBEAT, device, counter, {"battery": battery, "uptime_min": uptime_min})
+def encode_heartbeat(key, device, counter, battery, uptime_min, version=None):
+    return encode_frame(key, HEARTBEAT, device, counter, {"battery": battery, "uptime_min": uptime_min}, version)
 
 
-def encode_casualty(key, device, counter, badge, kind, by=None):
-    return encode_frame(key, CASUALTY, device, counter, {"badge": badge, "kind": kind, "by": by})
+def _v2(fields, pressed, caller=None):
+    # The version-2 fields only when given: a frame without them stays version 1.
+    if pressed is not None:
+        fields["pressed"] = pressed
+    if caller is not None:
+        fields["caller"] = caller
+    return fields
 
 
-def encode_headcount(key, device, counter, group, up, down, dead):
-    return encode_frame(key, HEADCOUNT, device, counter, {"group": group, "up": up, "down": down, "dead": dead})
+def encode_casualty(key, device, counter, badge, kind, by=None, pressed=None, version=None):
+    """``pressed``: unix seconds of the key press (0 = unknown) gives a version-2 frame."""
+    return encode_frame(key, CASUALTY, device, counter, _v2({"badge": badge, "kind": kind, "by": by}, pressed), version)
 
 
-def encode_siege(key, device, counter, engine, status, lat, lon):
-    return encode_frame(key, SIEGE, device, counter, {"engine": engine, "status": status, "lat": lat, "lon": lon})
+def encode_headcount(key, device, counter, group, up, down, dead, version=None):
+    return encode_frame(key, HEADCOUNT, device, counter, {"group": group, "up": up, "down": down, "dead": dead}, version)
 
 
-def encode_valhalla(key, device, counter, badge):
-    return encode_frame(key, VALHALLA, device, counter, {"badge": badge})
+def encode_siege(key, device, counter, engine, status, lat, lon, version=None):
+    return encode_frame(key, SIEGE, device, counter, {"engine": engine, "status": status, "lat": lat, "lon": lon}, version)
 
 
-def encode_canned(key, device, counter, message):
-    return encode_frame(key, CANNED, device, counter, {"message": message})
+def encode_valhalla(key, device, counter, badge, pressed=None, version=None):
+    return encode_frame(key, VALHALLA, device, counter, _v2({"badge": badge}, pressed), version)
 
 
-def encode_stopp_called(key, device, counter, stopp, reason, lat, lon):
-    return encode_frame(key, STOPP_CALLED, device, counter, {"stopp": stopp, "reason": reason, "lat": lat, "lon": lon})
+def encode_canned(key, device, counter, message, version=None):
+    return encode_frame(key, CANNED, device, counter, {"message": message}, version)
 
 
-def encode_stopp_lifted(key, device, counter, stopp):
-    return encode_frame(key, STOPP_LIFTED, device, counter, {"stopp": stopp})
+def encode_stopp_called(key, device, counter, stopp, reason, lat, lon, caller=None, pressed=None, version=None):
+    """``caller`` (badge, 0 = none) or ``pressed`` (unix seconds, 0 = unknown) give a version-2 frame."""
+    return encode_frame(key, STOPP_CALLED, device, counter,
+                        _v2({"stopp": stopp, "reason": reason, "lat": lat, "lon": lon}, pressed, caller), version)
+
+
+def encode_stopp_lifted(key, device, counter, stopp, pressed=None, version=None):
+    return encode_frame(key, STOPP_LIFTED, device, counter, _v2({"stopp": stopp}, pressed), version)
 
 
 def encode_ack(key, device, counter, acked_device, acked_counter, stopp=False):
@@ -432,7 +488,10 @@ def encode_ack(key, device, counter, acked_device, acked_counter, stopp=False):
 
 
 def ack_for(frame, key, device, counter):
-    """The acknowledgement of a decoded Frame (None when its type wants none)."""
+    """The acknowledgement of a decoded Frame (None when its type wants none).
+
+    Always a version 1 frame, whatever the version of the frame it answers:
+    the ack's layout is the same in both versions, and every handset reads v1."""
     if not frame.needs_ack:
         return None
     return encode_ack(key, device, counter, frame.device, frame.counter,
@@ -555,6 +614,8 @@ def parse_line(text):
         text = text[:-1]
     if text[-1:] == "\r":
         text = text[:-1]
+    if len(text) > MAX_LINE:
+        _line_error("longer than %d characters" % MAX_LINE)
     for c in text:
         if ord(c) < 32 or ord(c) > 126:
             _line_error("non-printable character")

@@ -21,7 +21,9 @@ REJECTED_AUTH = "rejected_auth"
 REJECTED_REPLAY = "rejected_replay"
 REJECTED_UNKNOWN = "rejected_unknown_device"
 REJECTED_ROLE = "rejected_role"
-OUTCOMES = (ACCEPTED, DUPLICATE, REJECTED_CORRUPT, REJECTED_AUTH, REJECTED_REPLAY, REJECTED_UNKNOWN, REJECTED_ROLE)
+DOWNLINK_HEARD = "downlink_heard"      # a station's own ack, heard back by a gateway: it went out
+OUTCOMES = (ACCEPTED, DUPLICATE, REJECTED_CORRUPT, REJECTED_AUTH, REJECTED_REPLAY, REJECTED_UNKNOWN, REJECTED_ROLE,
+            DOWNLINK_HEARD)
 SECURITY = (REJECTED_AUTH, REJECTED_REPLAY, REJECTED_UNKNOWN)     # worth an alarm: forged, replayed, stranger
 
 # What each role may send (hardware/PROTOCOL.md, section 1).
@@ -36,8 +38,15 @@ COPY_WINDOW_MS = 120_000
 # A handset retries an unacknowledged STOPP every minute for as long as it takes
 # (hardware/PROTOCOL.md, section 6): a frame that wants an acknowledgement is a
 # retry, acknowledged again without an alarm, for this long after it was first heard.
+# Past it, the frame is never acknowledged again (a recording replayed later).
 RETRY_WINDOW_MS = 1_800_000
 REACK_AFTER_MS = 2_000  # copies within 2 s of the last acknowledgement need none of their own
+# The handset's retry schedule (PROTOCOL.md section 6): tries at 0, 4, 12, 28, 60 s, then every 60 s,
+# each up to 1 s late; casualty and valhalla give up after 8 tries.  A frame is never acknowledged
+# more often than its handset can have sent it: a recording replayed at once gains nothing.
+RETRY_AT_S = (0, 4, 12, 28, 60)
+RETRY_STEADY_S = 60
+GIVE_UP_TRIES = 8
 
 
 @dataclass(slots=True)
@@ -49,6 +58,7 @@ class Outcome:
     radio: RadioMeta | None = None
     ack: bytes | None = None            # to send back through the gateway that heard it
     detail: str = ""
+    pressed_ms: int | None = None       # unix ms of the key press (protocol v2); None: unknown, or v1
 
 
 @dataclass(slots=True)
@@ -56,6 +66,46 @@ class _Seen:
     first_ms: int
     meta: RadioMeta
     acked_ms: int | None = None
+    acks: int = 0                       # acknowledgements sent for it
+
+
+def tries_by(elapsed_ms: int, forever: bool) -> int:
+    """How many times a handset can have sent one frame ``elapsed_ms`` after its first try."""
+    slack = 1_000 + elapsed_ms // 60                 # each retry up to 1 s late, and clocks drift
+    n = 0
+    for at in RETRY_AT_S:
+        n += at * 1000 <= elapsed_ms + slack * (n + 1)
+    if elapsed_ms + slack * (n + 1) > RETRY_AT_S[-1] * 1000:
+        n += (elapsed_ms + slack * (n + 1) - RETRY_AT_S[-1] * 1000) // (RETRY_STEADY_S * 1000)
+    return n if forever else min(n, GIVE_UP_TRIES)
+
+
+class DownlinkCounter:
+    """The station's downlink counter, kept in the game (PROTOCOL.md section 4).
+
+    One counter for all the station's gateways (so it rises for each of them).
+    Like a handset's counter (section 6) it is reserved in blocks: the game keeps
+    the highest value reserved, and a station that opens the game reserves the
+    next ``BLOCK`` (``reserve(stored) -> new reservation``, called by the core
+    while the game is open, so no ack waits for storage); ``save(value)`` is
+    called only when a session uses up its block.  So a restarted station never
+    sends a counter twice, and never starts again at 1.
+    """
+
+    BLOCK = 65_536
+
+    def __init__(self, last: int = 0, reserved: int | None = None, save=None) -> None:
+        self.last = last
+        self.reserved = last + self.BLOCK if reserved is None else reserved
+        self._save = save or (lambda value: None)
+
+    def take(self, gateway: int | None = None) -> int:
+        n = self.last + 1
+        if n > self.reserved:
+            self.reserved = n + self.BLOCK - 1
+            self._save(self.reserved)
+        self.last = n
+        return n & 0xFFFFFFFF
 
 
 @dataclass
@@ -67,7 +117,7 @@ class Ingest:
     highest: dict[int, int] = field(default_factory=dict)
     seen: dict[tuple[int, int], _Seen] = field(default_factory=dict)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
-    downlink: dict[int, int] = field(default_factory=dict)      # gateway -> last ack counter used
+    downlink: DownlinkCounter = field(default_factory=DownlinkCounter)
     # For the radio panel: the last frames (t, gateway, device, counter, verdict, rssi, snr, detail)
     # and per device the last good frame (t, rssi, snr, counter, gateway).
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=500))
@@ -118,18 +168,26 @@ class Ingest:
             self.heard[out.device] = (now_ms, rssi, snr, out.counter, gateway)
         return out
 
-    def reject_line(self, gateway: int | str, reason: str) -> None:
-        """A serial line that failed its checksum or did not parse: corrupt on the way to us."""
+    def reject_line(self, gateway: int | str, reason: str, detail: str = "", now_ms: int = 0) -> None:
+        """A serial line that failed its checksum, did not parse, or came from the wrong gateway."""
         self._count(gateway, REJECTED_CORRUPT)
+        if detail:
+            self.recent.append((now_ms, gateway, None, None, REJECTED_CORRUPT, None, None, f"line {reason}: {detail}"))
 
     def _classify(self, data: bytes, gateway: int, rssi, snr, now_ms: int) -> Outcome:
+        # hardware/PROTOCOL.md section 5, in its order: decode, registry and role, tag, counter.
         try:
             frame = codec.decode_frame(data)
         except codec.FrameError as exc:
             return Outcome(REJECTED_CORRUPT, detail=f"frame {exc.reason}")
+        if frame.code >= codec.ACK:
+            return self._downlink(frame)
         dev = self.devices.get(frame.device)
         if dev is None:
             return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter, detail=f"device {frame.device} is not registered")
+        if frame.type not in ROLE_TYPES.get(dev.role, ()):
+            return Outcome(REJECTED_ROLE, frame.device, frame.counter,
+                           detail=f"a {dev.role} may not send {frame.type}")
         if not codec.verify(frame, dev.key):
             return Outcome(REJECTED_AUTH, frame.device, frame.counter,
                            detail=f"frame claiming to be from {dev.role} {dev.id} has a wrong tag (forged?)")
@@ -146,9 +204,11 @@ class Ingest:
                 seen.meta = RadioMeta(frame.device, frame.counter, rssi if better else best.rssi,
                                       snr if better else best.snr, gws)
                 ack = None
-                if seen.acked_ms is None or now_ms - seen.acked_ms >= REACK_AFTER_MS:
+                if ((seen.acked_ms is None or now_ms - seen.acked_ms >= REACK_AFTER_MS)
+                        and seen.acks < tries_by(now_ms - seen.first_ms, frame.code in _FOREVER)):
                     ack = self._ack(frame, dev, gateway)
-                    seen.acked_ms = now_ms if ack is not None else seen.acked_ms
+                    if ack is not None:
+                        seen.acked_ms, seen.acks = now_ms, seen.acks + 1
                 return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta, ack=ack)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=f"frame {frame.counter} of device {dev.id} was heard long ago (replayed?)")
@@ -156,24 +216,31 @@ class Ingest:
         if frame.counter < top - WINDOW:
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=f"old counter {frame.counter} from device {dev.id} (highest {top})")
-        if frame.type not in ROLE_TYPES.get(dev.role, ()):
-            return Outcome(REJECTED_ROLE, frame.device, frame.counter,
-                           detail=f"a {dev.role} may not send {frame.type}")
         event = to_event(frame, dev)
         if event is None:
             return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")
         self.highest[frame.device] = max(top, frame.counter)
         ack = self._ack(frame, dev, gateway)
-        self.seen[key] = _Seen(now_ms, meta, now_ms if ack is not None else None)
+        self.seen[key] = _Seen(now_ms, meta, now_ms if ack is not None else None, int(ack is not None))
         self._forget(now_ms)
-        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack)
+        pressed = frame.fields.get("pressed")
+        return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack,
+                       pressed_ms=None if pressed is None else pressed * 1000)
 
     def _ack(self, frame: codec.Frame, dev: DeviceInfo, gateway: int) -> bytes | None:
         if not frame.needs_ack:
             return None
-        counter = self.downlink.get(gateway, 0) + 1
-        self.downlink[gateway] = counter
-        return codec.ack_for(frame, dev.key, gateway & 0xFFFF, counter)
+        return codec.ack_for(frame, dev.key, gateway & 0xFFFF, self.downlink.take(gateway))
+
+    def _downlink(self, frame: codec.Frame) -> Outcome:
+        """An ack on air: a station's own, heard back by a gateway (never an alarm), or a fake."""
+        dest = self.devices.get(frame.fields["acked_device"])
+        if dest is not None and codec.verify(frame, dest.key):
+            return Outcome(DOWNLINK_HEARD, frame.device, frame.counter,
+                           detail=f"ack of frame {frame.fields['acked_counter']} of device {dest.id} went out "
+                                  f"through gateway {frame.device}")
+        return Outcome(REJECTED_ROLE, frame.device, frame.counter,
+                       detail=f"an {frame.type} that no station signed (device {frame.fields['acked_device']})")
 
     def _forget(self, now_ms: int) -> None:
         """Old copies need no merging; what is older is judged by the counter window alone."""
@@ -210,8 +277,10 @@ def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], 
         code = f["message"]
         return "message", {"code": code, "text": _CANNED_TEXT.get(code, code)}, src
     if t == "stopp_called":
-        return "stopp_called", {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"],
-                                "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}, src
+        fields = {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}
+        if f.get("caller") is not None:             # protocol v2: the caller's badge, if the marshal took it
+            fields["caller"] = f["caller"]
+        return "stopp_called", fields, src
     if t == "stopp_lifted":
         return "stopp_lifted", {"stopp": f"{dev.id}-{f['stopp']}"}, src
     if t == "casualty":
@@ -220,6 +289,7 @@ def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], 
 
 
 _CANNED_TEXT = dict(codec.CANNED_MESSAGES)
+_FOREVER = (codec.STOPP_CALLED, codec.STOPP_LIFTED)         # retried until acknowledged
 
 
 def _deg(value: int | None) -> float | None:

@@ -9,10 +9,12 @@ dropped and counted in ``.overflows``, and the splitter resyncs at the next LF.
 (``item.fields``, the dict of ``parse_line``) or a rejection with a ``reason``:
 
 - ``"checksum"``: the line's CRC does not match,
-- ``"line"``: printable ASCII, but not a line of the protocol,
-- ``"encoding"``: a byte that is not printable ASCII (NUL, boot noise at the
-  wrong baud rate, a UTF-8 character ...),
-- ``"overflow"``: longer than ``max_line`` bytes before its LF.
+- ``"line"``: not a line of the protocol, including a byte that is not
+  printable ASCII (NUL, boot noise at the wrong baud rate, a UTF-8
+  character ...), as PROTOCOL.md section 7 and its vectors say; the detail
+  names the byte,
+- ``"overflow"``: longer than ``max_line`` bytes before its LF (the
+  protocol's limit, ``codec.MAX_LINE``; section 7).
 
 Blank lines are skipped (counted in ``.blank``, no item).  Neither class ever
 raises on any input, and the result does not depend on how the stream is
@@ -24,9 +26,9 @@ from dataclasses import dataclass
 from controlroom.radio import codec
 
 # The longest protocol line is an RX line with a 255-byte frame (536 bytes,
-# 537 with a CR).  1024 leaves room for extra key=value pairs on ID lines.
-MAX_LINE = 1024
-REJECT_REASONS = ("checksum", "line", "overflow", "encoding")
+# 537 with a CR).  The limit, 1024, leaves room for extra key=value pairs on ID lines.
+MAX_LINE = codec.MAX_LINE
+REJECT_REASONS = ("checksum", "line", "overflow")
 OVERFLOW = object()        # marker yielded by LineSplitter.iter_feed
 _KEEP_OF_OVERFLOW = 64     # bytes of a dropped over-long line kept in Item.raw
 
@@ -144,7 +146,7 @@ def decode_line(line):
         line = line[:-1]
     for b in line:
         if b < 0x20 or b > 0x7E:
-            return Item(line, reason="encoding", detail="byte 0x%02X is not printable ASCII" % b)
+            return Item(line, reason="line", detail="byte 0x%02X is not printable ASCII" % b)
     try:
         fields = codec.parse_line(line)
     except codec.FrameError as exc:

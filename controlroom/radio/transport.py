@@ -25,7 +25,22 @@ Callbacks run on the link's reader thread; the caller makes them thread-safe
   ``stopped``       not running (before start(), after stop()); detail: None
 
 A lost link is retried with back-off (``backoff_initial`` doubling up to
-``backoff_max``).  Before each retry it asks ``locate(link) -> port or None``
+``backoff_max``); the back-off starts again from the beginning only after a
+session that lasted (identified, or up for ``backoff_max``), so a port that
+opens and fails at once is not hammered.
+
+Frames to transmit go through ``send_frame(frame)``: a TX queue per link
+(PROTOCOL.md section 7) with one ``TX`` line outstanding, answered by ``TXOK``
+or ``TXERR``.  No answer within ``tx_timeout`` counts as a timeout and the
+frame is tried again; ``TXERR busy`` and ``duty`` are retried with back-off
+(``tx_backoff`` doubling), ``checksum`` and ``line`` (the line was damaged on
+the way) are retried at once; ``frame`` and ``radio`` drop it.  A frame is
+given up after ``tx_tries`` tries or once older than ``tx_max_age`` (an ack
+that late is of no use: the handset has retried, and its retry gets an ack of
+its own).  A gateway that has answered no ``TX`` at all since the link opened
+(a terminal, a firmware without TXOK) is not waited for again once its first
+``TX`` timed out: each frame is written once, without waiting, until it
+answers one.  Counters are in ``stats()["tx"]``.  Before each retry it asks ``locate(link) -> port or None``
 where the gateway is now (None: try the same port again).  The default,
 ``locate_usb``, looks for the USB vendor/product/serial ids remembered from the
 first successful open (``serial.tools.list_ports``), so a board that comes back
@@ -53,6 +68,18 @@ UP_STATES = ("identifying", "identified", "unidentified")   # port open: send() 
 _ERRORS = (serial.SerialException, OSError)
 
 UsbIds = namedtuple("UsbIds", "vid pid serial")
+TX_COUNTERS = ("queued", "ok", "retries", "timeouts", "gave_up", "dropped", "unexpected", "unanswered", "err_busy",
+               "err_duty", "err_frame", "err_radio", "err_checksum", "err_line", "err_other")
+
+
+class _Tx:
+    """A frame in a link's TX queue."""
+
+    __slots__ = ("line", "counter", "born", "tries", "sent_at", "not_before")
+
+    def __init__(self, line, counter, born):
+        self.line, self.counter, self.born = line, counter, born
+        self.tries, self.sent_at, self.not_before = 0, None, born
 
 
 def usb_text(ids):
@@ -156,7 +183,8 @@ class GatewayLink:
     def __init__(self, url, on_line, on_state, *, name=None, locate=None,
                  identify_timeout=3.0, identify_interval=1.0, backoff_initial=0.2,
                  backoff_max=5.0, read_timeout=0.2, write_timeout=1.0,
-                 baudrate=115200, max_line=MAX_LINE):
+                 baudrate=115200, max_line=MAX_LINE, tx_timeout=2.0, tx_backoff=0.25, tx_tries=6,
+                 tx_max_age=20.0):
         self.url = url
         self.name = name or url
         self.on_line, self.on_state = on_line, on_state
@@ -178,6 +206,12 @@ class GatewayLink:
         self._stop = threading.Event()
         self._thread = None
         self._last_ask = 0.0
+        self.tx_timeout, self.tx_backoff, self.tx_tries, self.tx_max_age = tx_timeout, tx_backoff, tx_tries, tx_max_age
+        self._txq = []                         # [_Tx], the first one outstanding when .sent_at is set
+        self._txlock = threading.Lock()
+        self.tx = dict.fromkeys(TX_COUNTERS, 0)
+        self._answers = False                  # the gateway answered a TX (TXOK/TXERR) since the link opened
+        self._silent = False                   # ... and a TX of it timed out before it ever answered one
 
     # -- public ------------------------------------------------------------------
 
@@ -221,6 +255,8 @@ class GatewayLink:
         if b"\n" in data.rstrip(b"\n") or b"\r" in data.rstrip(b"\r\n"):
             raise ValueError("send() takes a single line")
         data = data.rstrip(b"\r\n") + b"\n"
+        if len(data) - 1 > codec.MAX_LINE:
+            raise ValueError("a line is at most %d bytes (PROTOCOL.md section 7)" % codec.MAX_LINE)
         with self._lock:
             ser = self._serial
             if ser is None:
@@ -233,6 +269,89 @@ class GatewayLink:
             self.sent += 1
         return True
 
+    # -- the TX queue ------------------------------------------------------------
+
+    def send_frame(self, frame):
+        """Queue one frame for the gateway to transmit (PROTOCOL.md section 7): one ``TX``
+        outstanding at a time.  False when the port is not open (nothing is queued)."""
+        line = codec.format_tx_line(frame)
+        counter = int.from_bytes(bytes(frame[3:7]), "big") if len(frame) >= 7 else None
+        if self._serial is None:
+            return False
+        with self._txlock:
+            self._txq.append(_Tx(line, counter, time.monotonic()))
+            self.tx["queued"] += 1
+        self._pump()
+        return True
+
+    @property
+    def tx_pending(self):
+        with self._txlock:
+            return len(self._txq)
+
+    def _pump(self):
+        """Send the head of the queue when nothing is outstanding and its time has come;
+        time out an outstanding one.  Called by send_frame and by the reader thread."""
+        now = time.monotonic()
+        with self._txlock:
+            while self._txq:
+                head = self._txq[0]
+                if head.sent_at is not None:
+                    if now - head.sent_at < self.tx_timeout:
+                        return
+                    self.tx["timeouts"] += 1
+                    if not self._answers:          # it answers no TX at all: stop waiting for it
+                        self._txq.pop(0)
+                        self.tx["unanswered"] += 1
+                        self._silent = True
+                        continue
+                    head.sent_at, head.not_before = None, now
+                if now - head.born > self.tx_max_age or head.tries >= self.tx_tries:
+                    self._txq.pop(0)
+                    self.tx["gave_up"] += 1
+                    continue
+                if now < head.not_before:
+                    return
+                head.tries += 1
+                head.sent_at = now
+                if head.tries > 1:
+                    self.tx["retries"] += 1
+                if not self.send(head.line):
+                    head.sent_at, head.not_before = None, now + self.tx_backoff
+                    return
+                if self._silent and not self._answers:
+                    self._txq.pop(0)               # written once; nothing will answer it
+                    self.tx["unanswered"] += 1
+                    continue
+                return
+
+    def _tx_answer(self, item):
+        """A TXOK or TXERR line: the answer to the outstanding TX."""
+        with self._txlock:
+            self._answers = True
+            head = self._txq[0] if self._txq else None
+            if head is None or head.sent_at is None:
+                self.tx["unexpected"] += 1
+                return
+            if item.kind == "txok":
+                if head.counter is not None and item.fields["counter"] != head.counter:
+                    self.tx["unexpected"] += 1        # a late TXOK of a frame that timed out
+                    return
+                self._txq.pop(0)
+                self.tx["ok"] += 1
+            else:
+                reason = item.fields["reason"]
+                key = reason if reason in ("busy", "duty", "frame", "radio", "checksum", "line") else "other"
+                self.tx["err_" + key] += 1
+                if key in ("frame", "radio", "other"):
+                    self._txq.pop(0)
+                    self.tx["dropped"] += 1
+                else:
+                    head.sent_at = None
+                    if key in ("busy", "duty"):
+                        head.not_before = time.monotonic() + self.tx_backoff * 2 ** (head.tries - 1)
+        self._pump()
+
     def stats(self):
         with self._stats_lock:
             d = self._decoder
@@ -242,7 +361,8 @@ class GatewayLink:
                     "rejections": dict(d.counts), "reconnects": self.reconnects,
                     "bytes": self.bytes_read, "sent": self.sent, "send_failures": self.send_failures,
                     "usb": usb_text(self.usb_ids) if self.usb_ids else None,
-                    "last_error": self.last_error, "callback_errors": self.callback_errors}
+                    "last_error": self.last_error, "callback_errors": self.callback_errors,
+                    "tx": dict(self.tx), "tx_pending": len(self._txq)}
 
     # -- reader thread -------------------------------------------------------------
 
@@ -272,10 +392,13 @@ class GatewayLink:
             if ser is not None:
                 if opened_before:
                     self.reconnects += 1
-                opened_before, report_loss, delay = True, True, self.backoff_initial
+                opened_before, report_loss = True, True
+                began = time.monotonic()
                 note = self._session(ser, port)
                 if note is None:
                     break
+                if self.state == "identified" or time.monotonic() - began >= self.backoff_max:
+                    delay = self.backoff_initial       # it was up for a while: try again soon
             if self._stop.is_set():
                 break
             self.last_error = note
@@ -326,6 +449,8 @@ class GatewayLink:
     def _session(self, ser, port):
         """Read until stopped (-> None) or the port fails (-> the reason)."""
         self._decoder.reset()                  # a partial line from before is garbage
+        with self._txlock:
+            self._answers = self._silent = False   # another gateway may be on the port now
         with self._lock, _in_use_lock:
             self._serial = ser
             _in_use.add(port)
@@ -338,6 +463,8 @@ class GatewayLink:
                 data = ser.read(waiting if waiting > 0 else 1)
                 if data:
                     self._feed(data)
+                if self._txq:
+                    self._pump()
                 if self.state == "identifying":
                     now = time.monotonic()
                     if now >= deadline:
@@ -366,6 +493,8 @@ class GatewayLink:
             elif (item.kind in ("rx", "status", "txok", "txerr") and self.state == "unidentified"
                   and time.monotonic() - self._last_ask >= self.identify_timeout):
                 self._ask_id()                 # it talks now (rebooted?): ask again
+            if item.kind in ("txok", "txerr"):
+                self._tx_answer(item)
             self._call(self.on_line, item)
 
 

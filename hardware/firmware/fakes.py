@@ -128,15 +128,22 @@ class FakeGps:
 
     def __init__(self, lat=None, lon=None, fix=0, sats=0):
         self.set(lat, lon, fix, sats)
+        self.clock = None        # (unix seconds, board ms), as Gps keeps it from RMC sentences
 
     def set(self, lat, lon, fix=1, sats=8):
         self.fix_value = (lat, lon, fix if lat is not None else 0, sats)
 
-    def poll(self):
+    def poll(self, now_ms=None):
         return None
 
     def position(self):
         return self.fix_value
+
+    def set_time(self, unix_s, now_ms):
+        self.clock = (unix_s, now_ms)
+
+    def unix_time(self, now_ms):
+        return None if self.clock is None else self.clock[0] + (now_ms - self.clock[1]) // 1000
 
 
 class FakeBattery:

@@ -22,7 +22,7 @@ from radio_if import RadioError, time_on_air_ms
 
 FW_VERSION = "1.0.0"
 STATUS_EVERY_MS = 60000
-MAX_LINE = 1024
+MAX_LINE = codec.MAX_LINE      # PROTOCOL.md section 7: a longer line is dropped, answered TXERR line
 DUTY = {"g1": 0.01, "g2": 0.001, "g3": 0.10}
 HOUR_MS = 3600000
 
@@ -58,12 +58,13 @@ class Gateway:
             i = buf.find(b"\n")
             if i < 0:
                 break
-            if self._overflow:
+            if self._overflow or i > MAX_LINE + 1:
                 self._overflow = False
+                self._pending.append(None)         # answered TXERR line at the next step
             else:
                 self._pending.append(buf[:i])
             buf = buf[i + 1:]
-        if len(buf) > MAX_LINE:
+        if len(buf) > MAX_LINE + 1:               # + 1: a CR may still come
             buf, self._overflow = b"", True
         self._buf = buf
 
@@ -115,7 +116,9 @@ class Gateway:
     def step(self, now_ms):
         pending, self._pending = self._pending, []
         for raw in pending:
-            if raw.rstrip(b"\r"):
+            if raw is None:
+                self._txerr("line")
+            elif raw.rstrip(b"\r"):
                 self._command(raw, now_ms)
         packet = self.radio.receive()
         while packet is not None:

@@ -57,7 +57,7 @@ class Marshal:
 
     def step(self, now_ms):
         """Read keys, receive acks, retry, ping; redraw when anything changed."""
-        self.gps.poll()
+        self.gps.poll(now_ms)
         key = self.keys.poll(now_ms)
         if key is not None:
             self.press(key, now_ms)
@@ -84,21 +84,26 @@ class Marshal:
             self.report(action, now_ms)
 
     def report(self, action, now_ms):
-        """Build, sign and send one report; it is retried until acknowledged."""
+        """Build, sign and send one report; it is retried until acknowledged.
+
+        Protocol version 2: the frame carries the time of the key press
+        (GPS time, 0 while unknown), and a STOPP its caller's badge (0: none)."""
         counter = self.counter.next()
         t, k, d = action["type"], self.key, self.device
         lat, lon = self.gps.position()[:2]
+        pressed = self.gps.unix_time(now_ms) or 0
         if t == "casualty":
-            frame = codec.encode_casualty(k, d, counter, action["badge"], action["kind"], action["by"])
+            frame = codec.encode_casualty(k, d, counter, action["badge"], action["kind"], action["by"], pressed)
         elif t == "valhalla":
-            frame = codec.encode_valhalla(k, d, counter, action["badge"])
+            frame = codec.encode_valhalla(k, d, counter, action["badge"], pressed)
         elif t == "stopp_called":
             number = self._new_stopp_number()
             self.open_stopps.append(number)
-            frame = codec.encode_stopp_called(k, d, counter, number, action["reason"], lat, lon)
+            frame = codec.encode_stopp_called(k, d, counter, number, action["reason"], lat, lon,
+                                              action.get("caller") or 0, pressed)
         else:
             number = self.open_stopps.pop()
-            frame = codec.encode_stopp_lifted(k, d, counter, number)
+            frame = codec.encode_stopp_lifted(k, d, counter, number, pressed)
         forever = t in ("stopp_called", "stopp_lifted")
         entry = self.outbox.add(counter, frame, summary(action), forever, now_ms)
         self.reports.append((summary(action), entry))

@@ -21,11 +21,13 @@ clears everything.
 
 STOPP: the STOPP button, then the reason: 1 unpleasant, 2 injury,
 3 danger.  STOPP pressed twice sends at once with reason "danger" (no
-time to think in an emergency).  Lifting: with a STOPP of this handset
+time to think in an emergency).  The caller's badge may be typed first:
+badge digits, then STOPP, then the reason (it goes out as the STOPP's
+caller, protocol version 2); without digits there is no caller.  Lifting: with a STOPP of this handset
 open (``stopp_open``), STOPP then # # lifts it; * or any other key cancels.
 
 Actions: {"type": "casualty", "badge", "kind", "by"}, {"type": "valhalla",
-"badge"}, {"type": "stopp_called", "reason"}, {"type": "stopp_lifted"}.
+"badge"}, {"type": "stopp_called", "reason", "caller"}, {"type": "stopp_lifted"}.
 """
 
 KIND_KEYS = {
@@ -58,6 +60,7 @@ class Keypad:
     def clear(self):
         self.state = "idle"
         self.badge = ""
+        self.caller = None          # the STOPP caller's badge, typed before the STOPP button
         self.kind = None
         self.by = ""
         self._lift_hashes = 0
@@ -161,16 +164,19 @@ class Keypad:
 
     def _stopp_button(self):
         if self.state == "stopp":        # pressed twice: no time to choose
+            caller = self.caller
             self.clear()
-            return {"type": "stopp_called", "reason": "danger"}
+            return {"type": "stopp_called", "reason": "danger", "caller": caller}
+        caller = int(self.badge) if self.state == "badge" and self.badge else None
         self.clear()
-        self.state = "stopp"
+        self.state, self.caller = "stopp", caller
         return None
 
     def _stopp_key(self, key):
         if key in ("1", "2", "3"):
+            caller = self.caller
             self.clear()
-            return {"type": "stopp_called", "reason": STOPP_REASONS[int(key) - 1]}
+            return {"type": "stopp_called", "reason": STOPP_REASONS[int(key) - 1], "caller": caller}
         if key == "#" and self.stopp_open is not None:
             self.state, self._lift_hashes = "lift", 1
             return None
@@ -202,7 +208,8 @@ class Keypad:
                    "%s %s" % (BY_PROMPT[self.kind], self.by or "_"),
                    "#=send" if self.by or self.kind not in BY_REQUIRED else "type badge"]
         elif s == "stopp":
-            out = ["STOPP reason?", "1 unpleasant", "2 injury 3 dangr"]
+            out = ["STOPP reason?" if self.caller is None else "STOPP by %d" % self.caller,
+                   "1 unpleasant", "2 injury 3 dangr"]
             if self.stopp_open is not None:
                 out.append("## lift STOPP %d" % self.stopp_open)
         else:

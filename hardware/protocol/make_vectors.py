@@ -11,6 +11,9 @@ against these bytes (tests/radio/test_codec.py, and under MicroPython
 tests/radio/test_codec_micropython.py), so a mistake in the codec cannot
 hide behind vectors the codec made itself.
 
+Version 2 frames (PROTOCOL.md section 4, "Version 2") are packed the same
+way with the version bits 010; the version 1 cases are unchanged.
+
 Case shapes (every case has "name", "kind" and "note"):
 
 * frame: "hex" (the bytes on air), "key" (hex, the key to verify with),
@@ -145,6 +148,34 @@ VALID += [
 ]
 
 
+# --- version 2: the acked uplink types carry the key press time, stopp_called the caller --
+# (name, note, type, device, counter, payload, fields, key); the version byte is 0x40 | type.
+PRESSED = 1780000000          # 2026-05-28 20:26:40 UTC, unix seconds
+V2 = [
+    ("v2_casualty_down", "version 2: badge 1234 down, pressed at unix 1780000000",
+     "casualty", MARSHAL, 400, struct.pack(">HBI", 1234, 1, PRESSED),
+     {"badge": 1234, "kind": "down", "pressed": PRESSED, "by": None}, MARSHAL_KEY),
+    ("v2_casualty_healer_touch", "version 2: healed by badge 57; the second badge stays the last field",
+     "casualty", MARSHAL, 401, struct.pack(">HBIH", 1234, 7, PRESSED + 1, 57),
+     {"badge": 1234, "kind": "healer_touch", "pressed": PRESSED + 1, "by": 57}, MARSHAL_KEY),
+    ("v2_casualty_time_unknown", "version 2: no clock yet, pressed 0 (unknown, None)",
+     "casualty", MARSHAL, 402, struct.pack(">HBI", 77, 8, 0),
+     {"badge": 77, "kind": "died", "pressed": None, "by": None}, MARSHAL_KEY),
+    ("v2_valhalla", "version 2: badge 1234 checks in at Valhalla", "valhalla", MARSHAL, 403,
+     struct.pack(">HI", 1234, PRESSED), {"badge": 1234, "pressed": PRESSED}, MARSHAL_KEY),
+    ("v2_stopp_called_caller", "version 2: STOPP 4 (injury) called by badge 321, at Tartu",
+     "stopp_called", MARSHAL, 404, struct.pack(">BB", 2, 4) + pos(TARTU) + struct.pack(">HI", 321, PRESSED),
+     dict(latlon(TARTU), stopp=4, reason="injury", caller=321, pressed=PRESSED), MARSHAL_KEY),
+    ("v2_stopp_called_no_caller", "version 2: STOPP 5 (danger), no caller given (0), time unknown (0)",
+     "stopp_called", MARSHAL, 405, struct.pack(">BB", 3, 5) + pos(None) + struct.pack(">HI", 0, 0),
+     dict(latlon(None), stopp=5, reason="danger", caller=None, pressed=None), MARSHAL_KEY),
+    ("v2_stopp_lifted", "version 2: STOPP 4 lifted", "stopp_lifted", MARSHAL, 406,
+     struct.pack(">BI", 4, PRESSED + 600), {"stopp": 4, "pressed": PRESSED + 600}, MARSHAL_KEY),
+    ("v2_position", "version 2: types without an ack keep the version 1 payload", "position", TRACKER, 1010,
+     pos(TARTU) + struct.pack(">BB", 50, 1 << 5 | 6), dict(latlon(TARTU), battery=50, fix=1, sats=6), TRACKER_KEY),
+]
+
+
 def frame_case(name, note, data, key, error=None, verify=None, decoded=None):
     return {"name": name, "kind": "frame", "note": note, "valid": error is None and verify is True,
             "error": error, "verify": verify, "hex": data.hex().upper(), "key": key.hex().upper(), "decoded": decoded}
@@ -152,14 +183,19 @@ def frame_case(name, note, data, key, error=None, verify=None, decoded=None):
 
 def valid_cases():
     out = {}
-    for name, note, type_name, device, counter, payload, fields, key in VALID:
-        data = frame(type_name, device, counter, payload, key)
-        taglen = TAG_LEN.get(type_name, 4)
-        decoded = {"version": 1, "type": type_name, "device": device, "counter": counter, "fields": fields,
-                   "needs_ack": type_name in NEEDS_ACK, "tag": data[-taglen:].hex().upper(),
-                   "signed": data[:-taglen].hex().upper()}
-        out[name] = frame_case(name, note, data, key, verify=True, decoded=decoded)
+    for version, cases in ((1, VALID), (2, V2)):
+        for case in cases:
+            out[case[0]] = valid_case(version, *case)
     return out
+
+
+def valid_case(version, name, note, type_name, device, counter, payload, fields, key):
+    data = frame(type_name, device, counter, payload, key, version=version)
+    taglen = TAG_LEN.get(type_name, 4)
+    decoded = {"version": version, "type": type_name, "device": device, "counter": counter, "fields": fields,
+               "needs_ack": type_name in NEEDS_ACK, "tag": data[-taglen:].hex().upper(),
+               "signed": data[:-taglen].hex().upper()}
+    return frame_case(name, note, data, key, verify=True, decoded=decoded)
 
 
 def invalid_cases(valid):
@@ -179,7 +215,7 @@ def invalid_cases(valid):
         ("casualty_four_byte_payload", "casualty payload is 3 or 5 bytes, never 4",
          cas(struct.pack(">HBB", 1234, 1, 0)), "payload"),
         ("version_0", "version bits 000", bytes([0x01]) + pos_frame[1:], "version"),
-        ("version_2", "version bits 010", bytes([0x41]) + pos_frame[1:], "version"),
+        ("version_3", "version bits 011", bytes([0x61]) + pos_frame[1:], "version"),
         ("version_7", "version bits 111", bytes([0xE1]) + pos_frame[1:], "version"),
         ("all_ones", "0xFF * 21", b"\xff" * 21, "version"),
         ("type_0", "message type 0 is reserved", frame("position", TRACKER, 1, pos(TARTU) + b"\x57\x2b",
@@ -219,6 +255,19 @@ def invalid_cases(valid):
             "stopp_called", MARSHAL, 304, struct.pack(">BB", 0, 1) + pos(TARTU), MARSHAL_KEY), "payload"),
         ("stopp_reason_4", "STOPP reason 4", frame(
             "stopp_called", MARSHAL, 305, struct.pack(">BB", 4, 1) + pos(TARTU), MARSHAL_KEY), "payload"),
+        ("v2_casualty_v1_payload", "version 2 byte on a version 1 casualty payload (no time): too short",
+         frame("casualty", MARSHAL, 410, struct.pack(">HB", 1234, 1), MARSHAL_KEY, version=2), "short"),
+        ("v2_casualty_eight_bytes", "version 2 casualty payload is 7 or 9 bytes, never 8",
+         frame("casualty", MARSHAL, 411, struct.pack(">HBIB", 1234, 1, PRESSED, 0), MARSHAL_KEY, version=2),
+         "payload"),
+        ("v1_casualty_with_time", "version 1 byte on a version 2 payload with a second badge: too long",
+         frame("casualty", MARSHAL, 412, struct.pack(">HBIH", 1234, 7, PRESSED, 57), MARSHAL_KEY), "long"),
+        ("v2_stopp_called_v1_payload", "version 2 byte on a version 1 STOPP payload: too short",
+         frame("stopp_called", MARSHAL, 413, struct.pack(">BB", 2, 1) + pos(TARTU), MARSHAL_KEY, version=2),
+         "short"),
+        ("v2_casualty_by_0", "version 2: the second badge is still never 0",
+         frame("casualty", MARSHAL, 414, struct.pack(">HBIH", 1234, 7, PRESSED, 0), MARSHAL_KEY, version=2),
+         "payload"),
     ]
     cases = [frame_case(name, note, data, TRACKER_KEY if data[1:3] == struct.pack(">H", TRACKER) else MARSHAL_KEY,
                         error=error) for name, note, data, error in out]
@@ -258,6 +307,10 @@ def invalid_cases(valid):
                counter=struct.unpack(">I", bumped[3:7])[0]),
         forged("position_changed", "latitude altered, tag kept", "position_tracker_tartu", moved, TRACKER_KEY,
                lat=struct.unpack(">i", moved[7:11])[0]),
+        forged("v2_caller_changed", "version 2: caller badge altered, tag kept", "v2_stopp_called_caller",
+               altered("v2_stopp_called_caller", 18, 0x01), MARSHAL_KEY, caller=320),
+        forged("v2_pressed_changed", "version 2: key press time altered, tag kept", "v2_casualty_down",
+               altered("v2_casualty_down", 13, 0x01), MARSHAL_KEY, pressed=PRESSED ^ 1),
     ]
     return cases
 

@@ -8,7 +8,7 @@ no display needed).  Run once by developers; the output is committed:
 
 Drawing coordinates: x metres east and y metres north of the field's GPS
 origin (lat 58.38, lon 26.72), the centre of the image, as the simulator
-(controlroom.radio.battle.to_latlon_e7) turns them into GPS positions.  The
+(controlroom.sim.battle.to_latlon_e7) turns them into GPS positions.  The
 image spans x in [-800, 800] and y in [-550, 550]: pixel column c, row r
 (0-based, rows downward) has its centre at x = C + c, y = F - r with
 C = -799.5 and F = 549.5.  The georeference written beside it is that same
@@ -361,7 +361,7 @@ def write_georeference() -> None:
     """field.pgw in degrees (EPSG:4326) as the simulator places the field's metres, with field.prj and .aux.xml."""
     from controlroom.geo.crs import parse_crs, write_aux_xml, write_prj
     from controlroom.geo.worldfile import WorldFile, write_world_file
-    from controlroom.radio.battle import M_PER_DEG
+    from controlroom.sim.battle import M_PER_DEG
 
     deg_x = 1.0 / (M_PER_DEG * math.cos(math.radians(ORIGIN_LAT)))      # degrees of longitude per metre east
     deg_y = 1.0 / M_PER_DEG                                             # degrees of latitude per metre north
@@ -390,7 +390,7 @@ def main() -> None:
     meta = {
         "projection": "simulator-metres",
         "description": "x metres east, y metres north of the origin (the image centre), placed on the ground as "
-                       "the simulator places them (controlroom.radio.battle.to_latlon_e7); pixel (col, row) "
+                       "the simulator places them (controlroom.sim.battle.to_latlon_e7); pixel (col, row) "
                        "centre is at x = C + col * pixel_size_m, y = F - row * pixel_size_m; field.pgw holds "
                        "that placing in degrees (EPSG:4326, named by field.prj and field.png.aux.xml)",
         "origin_lat": ORIGIN_LAT,

@@ -88,12 +88,20 @@ def check_keypad_badge_limits_and_hints():
 
 def check_keypad_stopp_and_lift():
     kp = keypad.Keypad()
-    assert keys(kp, "STOPP", "2") == {"type": "stopp_called", "reason": "injury"}
+    assert keys(kp, "STOPP", "2") == {"type": "stopp_called", "reason": "injury", "caller": None}
     assert keys(kp, "STOPP", "1")["reason"] == "unpleasant"
     assert keys(kp, "STOPP", "3")["reason"] == "danger"
-    assert keys(kp, "STOPP", "STOPP") == {"type": "stopp_called", "reason": "danger"}
-    assert keys(kp, "1", "2", "STOPP", "1")["reason"] == "unpleasant"      # STOPP beats an entry
-    assert kp.badge == ""
+    assert keys(kp, "STOPP", "STOPP") == {"type": "stopp_called", "reason": "danger", "caller": None}
+    # Digits typed before STOPP are the caller's badge (protocol version 2).
+    kp.press("3")
+    kp.press("2")
+    kp.press("1")
+    assert kp.press("STOPP") is None and kp.lines()[0] == "STOPP by 321"
+    assert keys(kp, "1") == {"type": "stopp_called", "reason": "unpleasant", "caller": 321}
+    assert keys(kp, "4", "2", "STOPP", "STOPP") == {"type": "stopp_called", "reason": "danger", "caller": 42}
+    assert keys(kp, "7", "A", "STOPP", "2")["caller"] is None              # a casualty entry is no caller
+    assert kp.badge == "" and kp.caller is None
+    assert keys(kp, "STOPP", "2")["caller"] is None                        # not kept for the next STOPP
     assert keys(kp, "STOPP", "*") is None and kp.message == "STOPP cancelled"
     assert keys(kp, "STOPP", "#") is None and kp.state == "idle"          # nothing open: no lift
     kp.stopp_open = 4
@@ -102,6 +110,26 @@ def check_keypad_stopp_and_lift():
     assert keys(kp, "#") == {"type": "stopp_lifted"}
     assert keys(kp, "STOPP", "#", "5") is None and kp.message == "lift cancelled"
     assert keys(kp, "STOPP", "#", "STOPP") is None and kp.state == "stopp"   # back to the reasons
+
+
+def check_gps_clock_from_rmc():
+    import gps
+
+    def nmea(body):
+        x = 0
+        for c in body:
+            x ^= ord(c)
+        return ("$%s*%02X\r\n" % (body, x)).encode()
+
+    chunks = [nmea("GPRMC,202640.00,A,5822.656,N,02643.740,E,0.1,0.0,280526,,,A")]
+    g = gps.Gps(lambda: chunks.pop() if chunks else None)
+    assert g.unix_time(0) is None                     # no time heard yet
+    g.poll(5000)
+    assert g.unix_time(5000) == 1780000000            # 2026-05-28 20:26:40 UTC
+    assert g.unix_time(7999) == 1780000002
+    assert gps.unix_seconds((1970, 1, 1), (0, 0, 0.0)) == 0
+    assert gps.unix_seconds((2000, 2, 29), (23, 59, 59.9)) == 951868799
+    assert gps.unix_seconds((2100, 3, 1), (0, 0, 0.0)) == 4107542400
 
 
 # --- retry ---------------------------------------------------------------------
@@ -214,7 +242,7 @@ def check_counter_on_files(root):
 
 CHECKS = [
     check_keypad_casualty_kinds, check_keypad_healer_needs_second_badge, check_keypad_back_and_clear,
-    check_keypad_badge_limits_and_hints, check_keypad_stopp_and_lift,
+    check_keypad_badge_limits_and_hints, check_keypad_stopp_and_lift, check_gps_clock_from_rmc,
     check_retry_schedule_and_give_up, check_retry_stopp_never_gives_up_and_jitter,
     check_retry_ack_matches_counter_once,
     check_counter_blocks_and_reboots, check_counter_power_cut_and_damage, check_counter_on_files,

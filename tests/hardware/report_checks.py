@@ -113,7 +113,8 @@ def check_whole_report():
     assert "1234 DOWN\n  waiting 1" in f.screen(), f.screen()
     sent = f.air.log[0][1]
     frame = codec.decode_frame(sent)
-    assert frame.type == "casualty" and frame.fields == {"badge": 1234, "kind": "down", "by": None}
+    assert frame.type == "casualty" and frame.version == 2      # no GPS time yet: pressed 0, unknown
+    assert frame.fields == {"badge": 1234, "kind": "down", "pressed": None, "by": None}
     assert frame.device == MARSHAL_ID and codec.verify(frame, KEY)
     lines = f.run(2)
     assert lines[0].startswith("RX 7 -88 -3.50 " + codec.hexlify(sent)), lines
@@ -157,6 +158,20 @@ def check_stopp_called_confirmed_and_lifted():
     assert lifted.type == "stopp_lifted" and lifted.fields["stopp"] == called.fields["stopp"]
     assert "LIFT STOPP\n  sent" in f.screen() and "OPEN" not in f.screen(), f.screen()
     AIR["stopp"] = f.frames()
+
+
+def check_stopp_carries_its_caller_and_the_time_of_the_key_press():
+    f = Field()
+    f.gps.set_time(1780000000, 1000)                # GPS time heard at board time 1 s
+    f.press(4500, "3", "2", "1", "STOPP", "2")
+    called = codec.decode_frame(f.air.log[0][1])
+    assert called.version == 2 and called.fields["caller"] == 321, called.fields
+    assert called.fields["pressed"] == 1780000003   # 3.5 s later, whole seconds
+    assert codec.verify(called, KEY) and codec.decode_frame(f.air.log[-1][1]).type == "ack_stopp"
+    f.press(64000, "5", "D", "#")
+    checkin = codec.decode_frame(f.air.log[-2][1])
+    assert checkin.type == "valhalla" and checkin.fields == {"badge": 5, "pressed": 1780000063}
+    AIR["stopp_v2"] = f.frames()
 
 
 def check_unheard_report_gives_up():
@@ -276,6 +291,18 @@ def check_gateway_lines():
     assert codec.parse_line(sent[2]) == {"kind": "status", "gateway": 7, "up": 1, "rx": 1, "bad": 3, "tx": 1, "txerr": 4}
 
 
+def check_gateway_line_length_limit():
+    sent = []
+    gw = Gateway(load(device_json(7, "gateway", bytes(16))), FakeRadio(), sent.append, 0)
+    good = codec.format_tx_line(codec.encode_ack(KEY, 7, 1, MARSHAL_ID, 1))
+    gw.feed(b"TX " + b"AB" * 600 + b"\n")              # 1203 bytes: longer than codec.MAX_LINE
+    gw.feed(b"TX " + b"CD" * 700)                      # no end in sight yet: dropped as it comes
+    gw.feed(b"CD" * 10 + b"\n" + (good + "\n").encode())
+    gw.step(0)
+    assert [codec.parse_line(x)["kind"] for x in sent] == ["txerr", "txerr", "txok"], sent
+    assert codec.parse_line(sent[0])["reason"] == "line" and codec.parse_line(sent[1])["reason"] == "line"
+
+
 def check_gateway_duty_cycle():
     sent = []
     radio = FakeRadio()
@@ -295,6 +322,7 @@ def check_gateway_duty_cycle():
 
 CHECKS = [
     check_whole_report, check_lost_frame_is_retried_identically, check_stopp_called_confirmed_and_lifted,
+    check_stopp_carries_its_caller_and_the_time_of_the_key_press, check_gateway_line_length_limit,
     check_unheard_report_gives_up, check_forged_or_stray_acks_are_ignored, check_counters_survive_reboot,
     check_position_pings_with_jitter, check_tracker_sends_only_positions, check_gateway_lines,
     check_gateway_duty_cycle,

@@ -104,7 +104,8 @@ def test_frames_on_air_pass_the_apps_codec(run):
     report = [app_codec.decode_frame(bytes.fromhex(h)) for h in run["air"]["whole_report"]]
     assert [f.type for f in report] == ["casualty", "ack"]
     casualty, ack = report
-    assert casualty.fields == {"badge": 1234, "kind": "down", "by": None} and casualty.device == 0x0102
+    assert casualty.fields == {"badge": 1234, "kind": "down", "pressed": None, "by": None}
+    assert casualty.device == 0x0102 and casualty.version == 2
     assert app_codec.verify(casualty, key) and not app_codec.verify(casualty, bytes(16))
     assert ack.fields == {"acked_device": 0x0102, "acked_counter": casualty.counter} and ack.device == 7
     retried = [bytes.fromhex(h) for h in run["air"]["retried"]]
@@ -112,6 +113,8 @@ def test_frames_on_air_pass_the_apps_codec(run):
     stopp = [app_codec.decode_frame(bytes.fromhex(h)) for h in run["air"]["stopp"]]
     assert [f.type for f in stopp] == ["stopp_called", "stopp_called", "ack_stopp", "stopp_lifted", "ack_stopp"]
     assert all(app_codec.verify(f, key) for f in stopp)
+    called = app_codec.decode_frame(bytes.fromhex(run["air"]["stopp_v2"][0]))
+    assert (called.type, called.fields["caller"], called.fields["pressed"]) == ("stopp_called", 321, 1780000003)
     for h in run["air"]["pings"]:
         ping = app_codec.decode_frame(bytes.fromhex(h))
         assert ping.type == "position" and app_codec.verify(ping, key)

@@ -10,13 +10,8 @@ import pytest
 
 from controlroom.cli import CliError
 from controlroom.commands import airtime as cmd
-from controlroom.radio.airtime import (
-    ALOHA_MAX_THROUGHPUT,
-    BANDWIDTHS_KHZ,
-    max_frames_per_second,
-    plan,
-    time_on_air,
-)
+from controlroom.radio.airtime import BANDWIDTHS_KHZ, max_frames_per_second, time_on_air
+from controlroom.sim.plan import ALOHA_MAX_THROUGHPUT, plan
 
 # Hand computations, explicit header, CRC on, CR 4/5, 8-symbol preamble, 125 kHz:
 # n_payload = 8 + max(ceil((8*PL - 4*SF + 28 + 16) / (4*(SF - 2*DE))) * 5, 0)

@@ -99,7 +99,7 @@ def test_frame_vector(case):
     assert codec.verify(bytearray(data), key) is case["verify"]
     if case["valid"]:
         d = case["decoded"]
-        assert codec.encode_frame(key, d["type"], d["device"], d["counter"], d["fields"]) == data
+        assert codec.encode_frame(key, d["type"], d["device"], d["counter"], d["fields"], d["version"]) == data
 
 
 @pytest.mark.parametrize("case", LINES, ids=_ids(LINES))
@@ -559,3 +559,58 @@ def test_fast_unhexlify_is_as_strict_as_the_firmware(text):
             return "error"
 
     assert outcome(c.unhexlify) == outcome(c.unhexlify_py)
+
+
+def test_version_2_adds_the_key_press_time_and_the_stopp_caller():
+    pressed = 1_780_000_000
+    cases = [
+        (codec.encode_casualty(KEY, 5, 1, 1234, "down", pressed=pressed), 18, {"pressed": pressed}),
+        (codec.encode_casualty(KEY, 5, 2, 1234, "healer_touch", 57, pressed=0), 20, {"pressed": None, "by": 57}),
+        (codec.encode_valhalla(KEY, 5, 3, 1234, pressed=pressed), 17, {"pressed": pressed}),
+        (codec.encode_stopp_called(KEY, 5, 4, 1, "injury", None, None, caller=321), 31,
+         {"caller": 321, "pressed": None}),
+        (codec.encode_stopp_lifted(KEY, 5, 5, 1, version=2), 20, {"pressed": None}),
+        (codec.encode_position(KEY, 5, 6, None, None, None, 0, 0, version=2), 21, {}),
+    ]
+    for data, size, fields in cases:
+        frame = codec.decode_frame(data)
+        assert (frame.version, len(data)) == (2, size)
+        assert {k: frame.fields[k] for k in fields} == fields
+        assert codec.verify(frame, KEY)
+        assert codec.encode_frame(KEY, frame.type, 5, frame.counter, frame.fields, 2) == data
+        ack = codec.decode_frame(codec.ack_for(frame, KEY, 7, 9)) if frame.needs_ack else None
+        assert ack is None or ack.version == 1          # every handset reads a version 1 ack
+    # Without version 2 fields a frame stays version 1, byte for byte as before.
+    assert codec.decode_frame(codec.encode_casualty(KEY, 5, 7, 1234, "down")).version == 1
+    for call in (lambda: codec.encode_casualty(KEY, 5, 8, 1234, "down", pressed=pressed, version=1),
+                 lambda: codec.encode_frame(KEY, "position", 5, 9, {"lat": None, "lon": None, "battery": None,
+                                                                   "fix": 0, "sats": 0, "pressed": pressed}),
+                 lambda: codec.encode_frame(KEY, "valhalla", 5, 9, {"badge": 1, "caller": 4}),
+                 lambda: codec.encode_casualty(KEY, 5, 10, 1234, "down", pressed=2**32)):
+        with pytest.raises(FrameError) as info:
+            call()
+        assert info.value.reason == "payload"
+    with pytest.raises(FrameError) as info:
+        codec.encode_casualty(KEY, 5, 11, 1, "down", version=3)
+    assert info.value.reason == "version"
+
+
+def test_a_line_longer_than_the_limit_is_a_line_error():
+    body = "ID 7 fw=1.0.0 region=EU868 freq=868.1 sf=9 bw=125 cr=5 note=" + "x" * 1000
+    text = "%s %04X" % (body, codec.crc16(body))
+    assert len(text) > codec.MAX_LINE == 1024
+    with pytest.raises(FrameError) as info:
+        codec.parse_line(text)
+    assert info.value.reason == "line" and "1024" in str(info.value)
+    short = body[:codec.MAX_LINE - 5]
+    assert codec.parse_line("%s %04X" % (short, codec.crc16(short)))["kind"] == "id"
+
+
+def test_the_examples_in_protocol_md_are_the_vectors_bytes():
+    doc = PROTOCOL_MD.read_text(encoding="utf-8")
+    by_name = {c["name"]: c for c in FRAMES}
+    examples = re.findall(r"\(vector `(\w+)`[^`]*?(?:`[^`]*`[^`]*?)*?\):\s*`([0-9A-F |]+)`", doc)
+    assert {name for name, _ in examples} >= {"position_tracker_tartu", "casualty_healer_touch",
+                                               "stopp_called_injury", "ack_stopp", "v2_stopp_called_caller"}
+    for name, text in examples:
+        assert text.replace(" ", "").replace("|", "") == by_name[name]["hex"], name

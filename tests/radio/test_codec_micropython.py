@@ -52,6 +52,9 @@ ENCODERS = {
     "ack": ("encode_ack", ("acked_device", "acked_counter")),
     "ack_stopp": ("encode_ack", ("acked_device", "acked_counter")),
 }
+# version 2: the keyword arguments of the fields it adds
+V2_ARGS = {"casualty": ("pressed",), "valhalla": ("pressed",), "stopp_called": ("caller", "pressed"),
+           "stopp_lifted": ("pressed",)}
 FORMATS = {
     "rx": lambda p: codec.format_rx_line(p["gateway"], p["rssi"], p["snr"], p["frame"]),
     "tx": lambda p: codec.format_tx_line(p["frame"]),
@@ -81,12 +84,19 @@ def run_frame(case, sweep):
     out["decoded"] = f.to_dict()
     out["code"] = f.code
     out["verify"] = codec.verify(f, key)
-    out["encode_frame"] = codec.hexlify(codec.encode_frame(key, f.type, f.device, f.counter, f.fields))
+    out["encode_frame"] = codec.hexlify(codec.encode_frame(key, f.type, f.device, f.counter, f.fields, f.version))
     name, args = ENCODERS[f.type]
     values = [f.fields[a] for a in args]
     if f.type == "ack_stopp":
         values.append(True)
-    out["encoder"] = codec.hexlify(getattr(codec, name)(key, f.device, f.counter, *values))
+    if f.type.startswith("ack"):
+        built = getattr(codec, name)(key, f.device, f.counter, *values)
+    else:       # version 2 fields by keyword, and the version
+        extra = {}
+        for a in V2_ARGS.get(f.type, ()):
+            extra[a] = f.fields.get(a)
+        built = getattr(codec, name)(key, f.device, f.counter, *values, version=f.version, **extra)
+    out["encoder"] = codec.hexlify(built)
     if sweep:
         accepted = 0
         for i in range(len(data) * 8):

@@ -53,6 +53,8 @@ def test_simulated_battle_matches_the_truth(tmp_path):
     assert stats["rejected_auth"] + stats["rejected_corrupt"] == truth["sent_forged"] + truth["sent_corrupt"]
     assert stats["duplicates"] + stats["rejected_replay"] == truth["sent_duplicate_copies"] + truth["sent_replayed"]
     assert stats["rejected_unknown_device"] == 0 and stats["rejected_role"] == 0
+    # Each gateway heard the acks the other transmitted: counted, and no forgery among them (issue 16).
+    assert stats["downlink_heard"] == truth["acks_heard_back"] > 0
 
     with GameStore.open(game, create=False) as store:
         side_of = {m.badge: m.side for m in store.roster()}

@@ -112,3 +112,67 @@ def test_a_restarted_station_still_knows_what_it_heard():
     assert retry.verdict == "duplicates" and retry.ack is not None
     assert ing.receive(casualty(49), 1, -90, 5.0, 3_000_000).verdict == "rejected_replay"
     assert ing.receive(casualty(51), 1, -90, 5.0, 3_000_000).verdict == "accepted"
+
+
+def test_version_2_brings_the_key_press_time_and_the_stopp_caller():
+    ing = Ingest(DEVICES)
+    out = ing.receive(codec.encode_stopp_called(K_M, 7, 20, 3, "injury", None, None, caller=321,
+                                                pressed=1_780_000_000), 1, -90, 5.0, 0)
+    assert out.verdict == "accepted" and out.pressed_ms == 1_780_000_000_000
+    assert out.event[1]["caller"] == 321
+    assert codec.decode_frame(out.ack).version == 1
+    unknown = ing.receive(codec.encode_casualty(K_M, 7, 21, 101, "down", pressed=0), 1, -90, 5.0, 10)
+    assert unknown.verdict == "accepted" and unknown.pressed_ms is None
+    assert unknown.event == ("down", {"badge": 101}, "marshal:7")
+    v1 = ing.receive(codec.encode_stopp_called(K_M, 7, 22, 4, "danger", None, None), 1, -90, 5.0, 20)
+    assert v1.verdict == "accepted" and v1.pressed_ms is None and "caller" not in v1.event[1]
+
+
+def test_the_role_is_checked_before_the_tag():
+    ing = Ingest(DEVICES)
+    assert ing.receive(casualty(10, key=bytes(16), device=8), 1, -90, 5.0, 0).verdict == "rejected_role"
+
+
+def test_the_stations_own_acks_heard_back_are_downlink_not_alarms():
+    ing = Ingest(DEVICES)
+    ack = ing.receive(casualty(10), 1, -90, 5.0, 0).ack
+    heard = ing.receive(ack, 2, -60, 9.0, 100)
+    assert heard.verdict == "downlink_heard" and heard.ack is None and heard.event is None
+    fake = ing.receive(codec.encode_ack(bytes(16), 1, 5, 7, 10), 2, -60, 9.0, 200)
+    assert fake.verdict == "rejected_role"                      # no station signed it: not an alarm either
+    assert ing.stats()["2"]["downlink_heard"] == 1
+
+
+def test_a_frame_is_never_acked_more_often_than_its_handset_can_have_sent_it():
+    ing = Ingest(DEVICES)
+    frame = casualty(10)
+    ing.receive(frame, 1, -90, 5.0, 0)
+    acks = [ing.receive(frame, 1, -90, 5.0, t).ack is not None for t in range(2_000, 300_000, 2_000)]
+    assert sum(acks) == 7                                       # 8 tries of a casualty, the first acked
+    stopp = codec.encode_stopp_called(K_M, 7, 11, 1, "danger", None, None)
+    ing.receive(stopp, 1, -90, 5.0, 0)
+    acks = sum(ing.receive(stopp, 1, -90, 5.0, t).ack is not None for t in range(500, 1_790_000, 500))
+    assert 30 <= acks <= 36                                     # about one a minute for 30 minutes
+    assert ing.receive(stopp, 1, -90, 5.0, 1_800_001).verdict == "rejected_replay"
+
+
+def test_the_downlink_counter_is_reserved_in_blocks():
+    from controlroom.radio.ingest import DownlinkCounter
+
+    kept = []
+    counter = DownlinkCounter(1000, 1002, save=kept.append)
+    assert [counter.take(7), counter.take(9)] == [1001, 1002] and kept == []
+    assert counter.take(7) == 1003 and kept == [1003 + DownlinkCounter.BLOCK - 1]
+
+
+def test_security_alarms_are_one_row_per_kind_and_minute():
+    from controlroom.game.alarms import SecurityFlood
+
+    flood = SecurityFlood()
+    shown = [flood.note("rejected_unknown_device", 1000 + i, f"device {1000 + i}", i * 10) for i in range(300)]
+    rows = [a for a in shown if a is not None]
+    assert len({a.id for a in rows}) == 1 and rows[0].count == 1
+    last = flood.flush(3_000)[-1]
+    assert last.id == rows[0].id and last.count == 300 and "300 frames from 300 unknown device(s)" in last.message
+    later = flood.note("rejected_unknown_device", 5, "device 5", 61_000)
+    assert later is not None and later.id != rows[0].id and later.count == 1

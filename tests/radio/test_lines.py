@@ -77,11 +77,12 @@ def test_decoder_items_and_counts():
     items = d.feed(data + b"\nboot \xe4\x00\n" + b"Q" * 150 + b"\n" + good.encode() + b"\r\n")
     assert [i.kind for i in items] == ["rx", "rejected", "rejected", "id_request", "id_request",
                                        "rejected", "rejected", "rx"]
-    assert [i.reason for i in items] == [None, "checksum", "line", None, None, "encoding", "overflow", None]
+    assert [i.reason for i in items] == [None, "checksum", "line", None, None, "line", "overflow", None]
+    assert "0xE4 is not printable" in items[5].detail          # PROTOCOL.md section 7: a bad byte is "line"
     assert items[0].raw == good.encode() and items[0].ok and items[-1].raw == good.encode()
     assert codec.decode_frame(items[0].fields["frame"]).fields == {"badge": 77}
     assert items[6].raw == b"Q" * 64 and "100" in items[6].detail
-    assert d.counts == {"checksum": 1, "line": 1, "overflow": 1, "encoding": 1}
+    assert d.counts == {"checksum": 1, "line": 2, "overflow": 1}
     assert d.kinds == {"rx": 2, "id_request": 2}
     assert d.lines == 8 and d.blank == 1 and d.overflows == 1
 
@@ -97,7 +98,7 @@ def test_decoder_reset_drops_partial_line():
 def test_decode_line_never_raises_on_odd_input():
     assert decode_line(b"").reason == "line"
     assert decode_line("RX 1 2 3 4 5\n").reason == "line"
-    assert decode_line(b"\xff").reason == "encoding"
+    assert decode_line(b"\xff").reason == "line"
 
 
 @settings(max_examples=300, deadline=None)

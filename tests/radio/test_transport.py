@@ -177,7 +177,7 @@ def test_silent_gateway_is_read_unidentified(rec, pty, link):
     assert "did not answer" in rec.detail("unidentified") and lk.gateway_id is None
     gw.write(b"boot noise \x00\xff\n" + (codec.format_id_line(9, "2.0") + "\n").encode())
     rec.wait(rec.has_state("identified"))
-    assert lk.gateway_id == 9 and lk.stats()["rejections"]["encoding"] == 1
+    assert lk.gateway_id == 9 and lk.stats()["rejections"]["line"] == 1
 
 
 def test_frames_split_at_every_byte_boundary_arrive_whole(rec, pty, link):

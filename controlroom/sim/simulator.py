@@ -14,7 +14,10 @@ the station's ack comes back in a ``TX`` line that verifies with the handset's
 key.  An attacker adds forged frames (``forge_rate`` per transmission: a random
 tag, or signed with a wrong key) and replays (``replay_rate``: a frame first
 written intact at least 180 game seconds before, well beyond the station's
-120 s copy window).  Downlink acks are never lost.
+120 s copy window).  Downlink acks are never lost, and every other gateway
+hears each ack a gateway transmits (the gateways of one field are in range of
+each other), writing it as an ``RX`` line as a real gateway would: the station
+must count those as "downlink heard", not as forgeries (``hear_acks``).
 
 ``run()`` blocks until the battle and the drain time after it are over (or
 ``stop()``), and returns the truth: counts of what was written to the ports.
@@ -33,9 +36,9 @@ from typing import Callable
 
 from controlroom.game.clock import format_time
 from controlroom.radio import codec
-from controlroom.radio.battle import FIELD_X, FIELD_Y, Battle, Transmission
+from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
 from controlroom.radio.lines import decode_line
-from controlroom.radio.sim_links import Readers
+from controlroom.sim.links import Readers
 
 FIRMWARE = "sim-1.0"
 RETRY_S = (4, 8, 16, 32)         # then every LATER_S (hardware/PROTOCOL.md section 6)
@@ -43,16 +46,18 @@ LATER_S = 60
 GIVE_UP = {"casualty": 8, "valhalla": 8}     # tries; STOPP messages retry until acknowledged
 REPLAY_AFTER_MS = 180_000        # the attacker replays frames first written intact at least this long ago
 COPY_WINDOW_MS = 120_000         # the station's copy window (controlroom.radio.ingest.COPY_WINDOW_MS)
-COUNTER_WINDOW = 64              # its counter window (ingest.WINDOW)
+COUNTER_WINDOW = 256             # its counter window (ingest.WINDOW)
+WAITING_NOTE_S = 10.0            # while waiting for a station: say which gateways still wait, this often
 GATEWAY_RADIUS = 350.0           # gateways stand on a circle around the origin, metres
-COUNTS = ("sent_valid_unique", "sent_duplicate_copies", "sent_replayed", "sent_forged", "sent_corrupt", "late_copies")
+COUNTS = ("sent_valid_unique", "sent_duplicate_copies", "sent_replayed", "sent_forged", "sent_corrupt", "late_copies",
+          "acks_heard_back")
 
 
 class Simulator:
     def __init__(self, battle: Battle, ports, *, speed: float = 1.0, loss: float = 0.0, corrupt_rate: float = 0.0,
                  forge_rate: float = 0.0, replay_rate: float = 0.0, seed: int = 0, drain: float = 3.0,
                  hear: float = 0.7, progress: Callable[[str], None] | None = None,
-                 progress_every_ms: int | None = None) -> None:
+                 progress_every_ms: int | None = None, hear_acks: bool = True) -> None:
         if not ports:
             raise ValueError("the simulator needs at least one port (one gateway)")
         if speed <= 0:
@@ -64,6 +69,7 @@ class Simulator:
         self.battle, self.ports = battle, list(ports)
         self.speed, self.loss, self.corrupt_rate = speed, loss, corrupt_rate
         self.forge_rate, self.replay_rate, self.hear = forge_rate, replay_rate, hear
+        self.hear_acks = hear_acks
         self.seed, self.drain, self.quiet = seed, max(0.0, drain), min(1.0, max(0.0, drain) / 2)
         self.progress = progress or (lambda text: None)
         minutes = max(1, round(battle.duration_ms / 600_000))
@@ -101,6 +107,13 @@ class Simulator:
         """End the run soon (from any thread or a signal handler); the truth stays consistent."""
         self._stop.set()
 
+    def waiting_note(self) -> str:
+        """Which gateways are still waiting for a station to ask ``ID?``, in words."""
+        waiting = [f"gateway {k + 1} on {p.name}" for k, p in enumerate(self.ports) if not self.identified[k]]
+        done = len(self.ports) - len(waiting)
+        return (f"still waiting for a station on {', '.join(waiting)} ({done} of {len(self.ports)} gateways "
+                f"identified; the battle starts when all are)")
+
     def now_ms(self) -> int:
         return int((time.monotonic() - self.t0) * self.speed * 1000) if self.started.is_set() else 0
 
@@ -125,10 +138,14 @@ class Simulator:
     def _play(self) -> None:
         names = " ".join(p.name for p in self.ports)
         self.progress(f"waiting for a station to identify every gateway (ID?) on {names}")
+        said = time.monotonic()
         while not all(self.identified):
             if self._stop.is_set():
                 return
             self._take_lines(0.1)
+            if time.monotonic() - said >= WAITING_NOTE_S and not all(self.identified):
+                said = time.monotonic()
+                self.progress(self.waiting_note())
         self.t0 = time.monotonic()
         self.started.set()
         b = self.battle
@@ -349,6 +366,10 @@ class Simulator:
         if frame.type not in ("ack", "ack_stopp"):
             self.acks["not_acks"] += 1
             return
+        if self.hear_acks:                  # the field's other gateways hear it on air
+            for other in range(len(self.ports)):
+                if other != g and self._write(other, codec.format_rx_line(other + 1, -60, 9.0, data)):
+                    self.count["acks_heard_back"] += 1
         key = (frame.fields["acked_device"], frame.fields["acked_counter"])
         dev_key = self.keys.get(key[0])
         if dev_key is None or not codec.verify(frame, dev_key):

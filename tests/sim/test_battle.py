@@ -1,4 +1,4 @@
-"""The simulated battle (controlroom/radio/battle.py): a roster, devices and radio reports that follow the rules."""
+"""The simulated battle (controlroom/sim/battle.py): a roster, devices and radio reports that follow the rules."""
 
 import math
 import random
@@ -10,7 +10,8 @@ from controlroom.game.events import make_event
 from controlroom.game.roster import check_member, healer_excess
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import DEAD, GameState
-from controlroom.radio import battle, codec
+from controlroom.radio import codec
+from controlroom.sim import battle
 from controlroom.radio.ingest import ROLE_TYPES, to_event
 from controlroom.rules.profile import default_profile
 from controlroom.game.devices import DeviceInfo

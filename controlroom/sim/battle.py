@@ -28,7 +28,7 @@ from controlroom.game.roster import Member
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import ACTIVE, DEAD, DIES, KNOCKED_OUT, UNCONSCIOUS, GameState
 from controlroom.radio import codec
-from controlroom.radio.sim_roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
+from controlroom.sim.roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
 from controlroom.rules.profile import RulesProfile
 
 ORIGIN = (58.38, 26.72)          # a field in Estonia
