@@ -9,9 +9,11 @@ Estonian (``et``); anything else falls back to English.
 Translations live in Qt Linguist files (``resources/i18n/DOMAIN_LANG.ts``),
 the format translators already use for the window: ``translate(context,
 text)`` reads them here without Qt, for the command line and everything below
-the window.  ``cli_et.ts`` holds the command line's help and argparse's own
-words; ``installer/translations.py update`` adds what is new to it, and the
-test command fails while a text has no finished translation.
+the window.  ``controlroom_et.ts`` holds the command line's help, argparse's
+own words and every ``translate("context", "text")`` of the code outside the
+window (the rules' warnings...); ``installer/translations.py update`` adds
+what is new to it, and the test command fails while a text has no finished
+translation.
 
 A spreadsheet program set to a language whose decimal separator is a comma
 (Estonian, German, French...) reads CSV cells separated by semicolons; one set
@@ -130,7 +132,7 @@ def catalogue(domain: str, code: str) -> dict[tuple[str, str], str]:
     return read_ts(text)
 
 
-def translate(context: str, text: str, domain: str = "cli") -> str:
+def translate(context: str, text: str, domain: str = "controlroom") -> str:
     """``text`` in the language spoken now (itself when there is no translation)."""
     if not text:
         return text

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""The command line's translations: resources/i18n/cli_LANG.ts, kept up to date and checked.
+"""Translations outside the window: resources/i18n/controlroom_LANG.ts, kept up to date and checked.
 
     python installer/translations.py update     # add new texts (unfinished), drop texts no longer used
     python installer/translations.py check      # list texts without a finished translation (exit 1 if any)
 
 The texts are what ``controlroom --help`` and its commands' help show (every
 description, argument help and group title of the real parser, context
-``cli``), and argparse's own words (``usage:``, ``options``, its error
-messages; context ``argparse``).  They are read from the parser as built,
-not from the source, so that a help text is found wherever it is written.
-Translate with Qt Linguist (``pyside6-linguist resources/i18n/cli_et.ts``) or
-by hand; the test command runs ``check``'s test (tests/test_translations.py).
+``cli``), argparse's own words (``usage:``, ``options``, its error messages;
+context ``argparse``), and every ``translate("context", "text")`` and
+``QT_TRANSLATE_NOOP("context", "text")`` in the code outside the window (the
+rules' warnings, context ``warnings``...).  The help is read from the parser as
+built, so that a help text is found wherever it is written; the rest from the
+source's syntax tree.  Translate with Qt Linguist (``pyside6-linguist
+resources/i18n/controlroom_et.ts``) or by hand; the test command runs
+``check``'s test (tests/test_translations.py).
 """
 
 from __future__ import annotations
@@ -78,14 +81,41 @@ def cli_texts() -> list[str]:
     return [t for t in seen if t not in ARGPARSE]
 
 
+# The code outside the window (the window's texts go through Qt's own tr and lupdate).
+SOURCES = ("rules", "game", "geo", "radio", "sim", "store", "report", "core", "commands", "cli.py", "i18n.py")
+
+
+def source_texts() -> dict[str, list[str]]:
+    """``translate("ctx", "text")`` and ``QT_TRANSLATE_NOOP("ctx", "text")`` calls of the code, by context."""
+    import ast
+
+    found: dict[str, dict[str, None]] = {}
+    package = ROOT / "controlroom"
+    files = []
+    for name in SOURCES:
+        path = package / name
+        files += sorted(path.rglob("*.py")) if path.is_dir() else [path] if path.exists() else []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            context, text = node.args[0], node.args[1]
+            if name in ("translate", "QT_TRANSLATE_NOOP") and all(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in (context, text)):
+                if context.value not in ("cli", "argparse"):
+                    found.setdefault(context.value, {})[text.value] = None
+    return {context: list(texts) for context, texts in found.items()}
+
+
 def messages() -> dict[str, list[str]]:
-    return {"cli": cli_texts(), "argparse": list(ARGPARSE)}
+    return {"cli": cli_texts(), "argparse": list(ARGPARSE), **source_texts()}
 
 
 def missing(code: str) -> list[tuple[str, str]]:
     from controlroom.i18n import read_ts
 
-    path = I18N / f"cli_{code}.ts"
+    path = I18N / f"controlroom_{code}.ts"
     known = read_ts(path.read_text(encoding="utf-8")) if path.exists() else {}
     return [(context, text) for context, texts in messages().items() for text in texts if (context, text) not in known]
 
@@ -93,7 +123,7 @@ def missing(code: str) -> list[tuple[str, str]]:
 def update(code: str) -> tuple[int, int]:
     from controlroom.i18n import read_ts, write_ts
 
-    path = I18N / f"cli_{code}.ts"
+    path = I18N / f"controlroom_{code}.ts"
     known = read_ts(path.read_text(encoding="utf-8")) if path.exists() else {}
     current = messages()
     I18N.mkdir(parents=True, exist_ok=True)
@@ -106,12 +136,12 @@ def main(argv: list[str]) -> int:
     if argv == ["update"]:
         for code in LANGUAGES:
             total, todo = update(code)
-            print(f"[translations] cli_{code}.ts: {total} texts, {todo} to translate")
+            print(f"[translations] controlroom_{code}.ts: {total} texts, {todo} to translate")
         return 0
     if argv == ["check"]:
         bad = [(code, c, t) for code in LANGUAGES for c, t in missing(code)]
         for code, context, text in bad:
-            print(f"cli_{code}.ts [{context}] no translation: {text!r}")
+            print(f"controlroom_{code}.ts [{context}] no translation: {text!r}")
         return 1 if bad else 0
     print(__doc__)
     return 2

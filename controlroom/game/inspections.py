@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.game.events import Event
 from controlroom.rules.inspection_kinds import inspect_measures
 from controlroom.rules.inspection_limits import InspectionLimits
@@ -41,8 +42,10 @@ class InspectionLedger:
         previous = self.inspections.pop(record.tag, None)     # re-inserted: the dict stays in inspection order
         self.inspections[record.tag] = record
         if previous is not None and previous.badge != record.badge:
-            self._warn("tag_reused", f"tag {record.tag} was on badge {previous.badge}'s {previous.kind.replace('_', ' ')}"
-                                     f" and is now on badge {record.badge}'s")
+            self._warn("tag_reused", translate("warnings", "tag {tag} was on badge {before}'s {kind} and is now on "
+                                                       "badge {now}'s").format(
+                tag=record.tag, before=previous.badge, kind=translate("words", previous.kind.replace("_", " ")),
+                now=record.badge))
         if record.measures:
             self._check_verdict(record)
 
@@ -53,13 +56,13 @@ class InspectionLedger:
                 self._inspection_limits = InspectionLimits.from_profile(self.profile)
             verdict = inspect_measures(record.kind, record.measures, self._inspection_limits)
         except (ValueError, ProfileError) as exc:
-            self._warn("bad_measures", f"tag {record.tag}: {exc}")
+            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(tag=record.tag, problem=exc))
             return
         if verdict.passed != record.passed:
-            said, found = ("passed", "fails") if record.passed else ("failed", "passes")
+            text = ("tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}" if record.passed
+                    else "tag {tag} was recorded as failed, but its measurements pass Appendix 1{reasons}")
             reasons = f" ({', '.join(verdict.criteria)})" if verdict.criteria else ""
-            self._warn("verdict_mismatch", f"tag {record.tag} was recorded as {said}, but its measurements "
-                                           f"{found} Appendix 1{reasons}")
+            self._warn("verdict_mismatch", translate("warnings", text).format(tag=record.tag, reasons=reasons))
 
     def inspections_of(self, badge: int) -> list[Inspection]:
         """The latest inspection of every tag presented by ``badge``, in the order they were recorded."""
@@ -72,3 +75,10 @@ class InspectionLedger:
     def inspection_of(self, tag: str) -> Inspection | None:
         """The latest inspection of the item with this tag, or None when it was never inspected."""
         return self.inspections.get(tag.strip())
+
+
+# Texts chosen at run time above, for the translators.
+_TEXTS = (
+    QT_TRANSLATE_NOOP("warnings", "tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}"),
+    QT_TRANSLATE_NOOP("warnings", "tag {tag} was recorded as failed, but its measurements pass Appendix 1{reasons}"),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from controlroom.i18n import translate
 from controlroom.game.events import Event
 
 
@@ -33,13 +34,15 @@ class LootLedger:
         d = ev.data
         owner, looter, items = d["badge"], d["by"], tuple(d["items"])
         if looter not in self.characters:
-            self._warn("unknown_badge", f"looter badge {looter} is not in the roster")
+            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
+                role=translate("words", "looter"), badge=looter))
             return
         # An unconscious or dead looter breaks the rules, but the items were taken: the debt stands.
         self._actor(looter, "looter")
         if not d["consent"] and not d["relic"]:
-            self._warn("loot_without_consent",
-                       f"badge {looter} looted badge {owner} without the player's permission: {', '.join(items)}")
+            self._warn("loot_without_consent", translate("warnings", "badge {looter} looted badge {owner} without the "
+                                                                 "player's permission: {items}").format(
+                looter=looter, owner=owner, items=", ".join(items)))
             self._no_consent.add((looter, owner))
         key = (looter, owner)
         self._owed.setdefault(key, Counter()).update(items)
@@ -51,7 +54,8 @@ class LootLedger:
         key = (d["by"], d["badge"])
         owed = self._owed.get(key)
         if owed is None or not +owed:          # +counter drops items already returned
-            self._warn("nothing_owed", f"badge {d['by']} owes nothing to badge {d['badge']}")
+            self._warn("nothing_owed", translate("warnings", "badge {looter} owes nothing to badge {owner}").format(
+                looter=d["by"], owner=d["badge"]))
             return
         items = d["items"] or list(owed.elements())
         missing = [i for i in items if owed[i] <= 0]
@@ -60,7 +64,8 @@ class LootLedger:
                 owed[item] -= 1
                 self._order[key].remove(item)
         if missing:
-            self._warn("not_owed", f"badge {d['by']} did not take {', '.join(missing)} from badge {d['badge']}")
+            self._warn("not_owed", translate("warnings", "badge {looter} did not take {items} from badge {owner}").format(
+                looter=d["by"], items=", ".join(missing), owner=d["badge"]))
 
     def owed(self) -> list[Owed]:
         """Every looter's unreturned items, per person they were taken from."""

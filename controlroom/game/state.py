@@ -25,13 +25,14 @@ from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.armour_materials import check_armour, failures
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
-NO_INTERACTION = "an unconscious or dead character cannot interact with others in any way"
+NO_INTERACTION = QT_TRANSLATE_NOOP("warnings", "an unconscious or dead character cannot interact with others in any way")
 
 
 class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
@@ -81,11 +82,11 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         before = len(warnings)
         handler = self._handlers.get(type_)
         if handler is None:
-            self._warn("unknown_type", f"unknown event type {type_!r}")
+            self._warn("unknown_type", translate("warnings", "unknown event type {type!r}").format(type=type_))
         else:
             badge = data.get("badge")
             if badge is not None and badge not in self.characters:
-                self._warn("unknown_badge", f"badge {badge} is not in the roster")
+                self._warn("unknown_badge", translate("warnings", "badge {badge} is not in the roster").format(badge=badge))
             else:
                 handler(event)
         self.events_applied += 1
@@ -124,7 +125,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self._dirty.add(badge)
         ch = self.characters[badge]
         if ch.condition == DEAD:
-            self._warn("target_dead", f"{_who(ch)} is dead: {ev.type.replace('_', ' ')} does not apply")
+            self._warn("target_dead", translate("warnings", "{who} is dead: {what} does not apply").format(
+                who=_who(ch), what=event_word(ev.type)))
             return None
         return ch
 
@@ -132,11 +134,13 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         """The character who binds, cares, heals, kills or loots, if the rules let them act (else a warning)."""
         actor = self.characters.get(badge)
         if actor is None:
-            self._warn("unknown_badge", f"{role} badge {badge} is not in the roster")
+            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
+                role=role_word(role), badge=badge))
             return None
         if actor.condition != ACTIVE:
-            self._warn(f"{role}_not_conscious", f"{role} {_who(actor)} is {actor.condition.replace('_', ' ')}: "
-                                                f"{NO_INTERACTION}")
+            self._warn(f"{role}_not_conscious", translate("warnings", "{role} {who} is {condition}: {rule}").format(
+                role=role_word(role), who=_who(actor), condition=condition_word(actor.condition),
+                rule=translate("warnings", NO_INTERACTION)))
             return None
         self._dirty.add(badge)
         return actor
@@ -224,7 +228,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         if ev.data["on_shield"]:
             if ch.condition != ACTIVE:
-                self._warn("not_conscious", f"{_who(ch)} is {ch.condition.replace('_', ' ')}: cannot take a big stone on a shield")
+                self._warn("not_conscious", translate("warnings", "{who} is {condition}: cannot take a big stone on a "
+                                                          "shield").format(who=_who(ch), condition=condition_word(ch.condition)))
                 return
             ch.condition = KNOCKED_OUT
             ch.wake_at = ch.clock(self.t) + self.profile.big_stone_on_shield_ms
@@ -242,9 +247,10 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             helmet = ch.member.helmet is not None
         refusal = knockout_refusal(self.profile, helmet, ev.data["saw_attacker"])
         if refusal:
-            self._warn("knockout_refused", f"{_who(ch)}: {refusal}")
+            self._warn("knockout_refused", f"{_who(ch)}: {translate('warnings', refusal)}")
         elif ch.condition != ACTIVE:
-            self._warn("not_conscious", f"{_who(ch)} is already {ch.condition.replace('_', ' ')}")
+            self._warn("not_conscious", translate("warnings", "{who} is already {condition}").format(
+                who=_who(ch), condition=condition_word(ch.condition)))
         else:
             ch.condition = KNOCKED_OUT
             ch.wake_at = ch.clock(self.t) + self.profile.knockout_ms
@@ -261,7 +267,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not ch:
             return
         if ch.hp >= ch.max_hp:
-            self._warn("no_wounds", f"{_who(ch)} has all hit points: no wounds to bind")
+            self._warn("no_wounds", translate("warnings", "{who} has all hit points: no wounds to bind").format(who=_who(ch)))
             return
         if ev.data.get("by") is not None and self._actor(ev.data["by"], "binder") is None:
             return
@@ -277,19 +283,21 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         carer_badge = ev.data["carer"]
         if carer_badge == ch.badge:
-            self._warn("self_care", f"{_who(ch)} cannot care for themself")
+            self._warn("self_care", translate("warnings", "{who} cannot care for themself").format(who=_who(ch)))
             return
         carer = self._actor(carer_badge, "carer")
         if carer is None:
             return
         if not ch.bound or ch.regen_at is None:
-            self._warn("not_bound", f"{_who(ch)} must be tended and bound before being cared for")
+            self._warn("not_bound", translate("warnings", "{who} must be tended and bound before being cared "
+                                                      "for").format(who=_who(ch)))
         elif ch.carer == carer_badge:
             return
         else:
             limit = self.profile.character_class(carer.member.cls).max_cared
             if limit and len(carer.patients) >= limit:
-                self._warn("care_limit", f"{_who(carer)} already cares for {limit}: a healer may care for at most {limit} at once")
+                self._warn("care_limit", translate("warnings", "{who} already cares for {limit}: a healer may care for "
+                                                           "at most {limit} at once").format(who=_who(carer), limit=limit))
                 return
             self._release_carer(ch)
             ch.carer = carer_badge
@@ -316,15 +324,18 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         healer = self.characters.get(ev.data["healer"])
         if healer is None:
-            self._warn("unknown_badge", f"healer badge {ev.data['healer']} is not in the roster")
+            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
+                role=role_word("healer"), badge=ev.data["healer"]))
             return
         allowed = self.profile.character_class(healer.member.cls).healer_touches
         if allowed == 0:
-            self._warn("not_a_healer", f"{_who(healer)} is a {healer.member.cls}, not a healer")
+            self._warn("not_a_healer", translate("warnings", "{who} is a {cls}, not a healer").format(
+                who=_who(healer), cls=healer.member.cls))
         elif self._actor(healer.badge, "healer") is None:
             return
         elif healer.touches_used >= allowed:
-            self._warn("touches_exhausted", f"healer {_who(healer)} has used all {allowed} healing touches of this scenario")
+            self._warn("touches_exhausted", translate("warnings", "healer {who} has used all {allowed} healing touches "
+                                                              "of this scenario").format(who=_who(healer), allowed=allowed))
         else:
             healer.touches_used += 1
             self._dirty.add(healer.badge)
@@ -340,7 +351,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         cause = ev.data["cause"]
         if cause == "bled_out" and (ch.dying_at is None or ch.clock(self.t) < ch.dying_at):
-            self._warn("stale_timer", f"{_who(ch)} is not bleeding out at this time")
+            self._warn("stale_timer", translate("warnings", "{who} is not bleeding out at this time").format(who=_who(ch)))
             return
         self._die(ch, cause)
 
@@ -352,17 +363,21 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         counted, needed = ev.data.get("counted"), self.profile.permanent_kill_count_ms
         if counted is not None and counted * 1000 < needed:
-            self._warn("kill_count_short", f"{_who(ch)} was hacked for {counted:g} s counted aloud: a permanent "
-                                           f"kill takes at least {needed / 1000:g} s, counted loud and clear")
+            self._warn("kill_count_short", translate("warnings", "{who} was hacked for {counted:g} s counted aloud: a "
+                                                             "permanent kill takes at least {needed:g} s, counted loud "
+                                                             "and clear").format(who=_who(ch), counted=counted,
+                                                                                 needed=needed / 1000))
             return
         self._die(ch, "permanent_kill")
 
     def _e_valhalla_checkin(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != DEAD:
-            self._warn("not_dead", f"{_who(ch)} is not dead: only the dead report to Valhalla")
+            self._warn("not_dead", translate("warnings", "{who} is not dead: only the dead report to "
+                                                     "Valhalla").format(who=_who(ch)))
         elif ch.in_valhalla:
-            self._warn("already_in_valhalla", f"{_who(ch)} has already checked in at Valhalla")
+            self._warn("already_in_valhalla", translate("warnings", "{who} has already checked in at "
+                                                                "Valhalla").format(who=_who(ch)))
         else:
             ch.in_valhalla = True
             self.valhalla.append((self.t, ch.badge))
@@ -370,10 +385,10 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_respawned(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != DEAD:
-            self._warn("not_dead", f"{_who(ch)} is not dead: nothing to respawn")
+            self._warn("not_dead", translate("warnings", "{who} is not dead: nothing to respawn").format(who=_who(ch)))
             return
         if ev.source == SOURCE_TIMER and (ch.respawn_at is None or ch.clock(self.t) < ch.respawn_at):
-            self._warn("stale_timer", f"{_who(ch)} is not due to respawn at this time")
+            self._warn("stale_timer", translate("warnings", "{who} is not due to respawn at this time").format(who=_who(ch)))
             return
         touches = ch.touches_used       # healer touches are counted per scenario, not per life
         ch.reset()
@@ -383,9 +398,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_woke(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != KNOCKED_OUT:
-            self._warn("stale_timer", f"{_who(ch)} is not knocked out")
+            self._warn("stale_timer", translate("warnings", "{who} is not knocked out").format(who=_who(ch)))
         elif ev.source == SOURCE_TIMER and ch.clock(self.t) < ch.wake_at:
-            self._warn("stale_timer", f"{_who(ch)} is not due to wake at this time")
+            self._warn("stale_timer", translate("warnings", "{who} is not due to wake at this time").format(who=_who(ch)))
         else:
             ch.condition = ACTIVE
             ch.wake_at = None
@@ -394,7 +409,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         ch = self._char(ev)
         c = ch.clock(self.t)
         if ch.condition == DEAD or ch.regen_at is None or c < ch.regen_at:
-            self._warn("stale_timer", f"{_who(ch)} is not due to regain a hit point")
+            self._warn("stale_timer", translate("warnings", "{who} is not due to regain a hit point").format(who=_who(ch)))
             return
         ch.hp += 1
         if ch.hp >= ch.max_hp:
@@ -418,8 +433,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         try:
             thin = failures(check_armour(self.profile, d.get("helmet"), d["armour"], d.get("measures")))
             if thin and not inadequate:     # too thin is inadequate material, whatever the report says
-                self._warn("armour_material", f"{_who(ch)}: {'; '.join(c.message for c in thin)}: inadequate "
-                                              f"material, at most {self.profile.armour_inadequate_max} armour points")
+                self._warn("armour_material", translate("warnings", "{who}: {checks}: inadequate material, at most "
+                                                                "{most} armour points").format(
+                    who=_who(ch), checks="; ".join(c.message for c in thin), most=self.profile.armour_inadequate_max))
                 inadequate = True
             full = armour_points(self.profile, d.get("helmet"), d["armour"], inadequate, d.get("ap"))
         except ValueError as exc:
@@ -487,4 +503,46 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
 
 
 def _who(ch: Character) -> str:
-    return f"{ch.member.name} (badge {ch.badge})"
+    return translate("warnings", "{name} (badge {badge})").format(name=ch.member.name, badge=ch.badge)
+
+
+# The words a warning names: conditions, roles and event types, in the language spoken.
+_WORDS = (
+    QT_TRANSLATE_NOOP("words", "active"), QT_TRANSLATE_NOOP("words", "unconscious"),
+    QT_TRANSLATE_NOOP("words", "knocked out"), QT_TRANSLATE_NOOP("words", "dead"),
+    QT_TRANSLATE_NOOP("words", "binder"), QT_TRANSLATE_NOOP("words", "carer"), QT_TRANSLATE_NOOP("words", "healer"),
+    QT_TRANSLATE_NOOP("words", "killer"), QT_TRANSLATE_NOOP("words", "looter"),
+)
+
+
+def condition_word(condition: str) -> str:
+    return translate("words", condition.replace("_", " "))
+
+
+def role_word(role: str) -> str:
+    return translate("words", role)
+
+
+_EVENT_WORDS = (
+    QT_TRANSLATE_NOOP("events", "armour set"), QT_TRANSLATE_NOOP("events", "bandage removed"),
+    QT_TRANSLATE_NOOP("events", "big stone"), QT_TRANSLATE_NOOP("events", "bound"),
+    QT_TRANSLATE_NOOP("events", "care ended"), QT_TRANSLATE_NOOP("events", "cared for"),
+    QT_TRANSLATE_NOOP("events", "died"), QT_TRANSLATE_NOOP("events", "down"),
+    QT_TRANSLATE_NOOP("events", "healer touch"), QT_TRANSLATE_NOOP("events", "hp regained"),
+    QT_TRANSLATE_NOOP("events", "hp set"), QT_TRANSLATE_NOOP("events", "knocked out"),
+    QT_TRANSLATE_NOOP("events", "looted"), QT_TRANSLATE_NOOP("events", "permanent kill"),
+    QT_TRANSLATE_NOOP("events", "respawned"), QT_TRANSLATE_NOOP("events", "returned"),
+    QT_TRANSLATE_NOOP("events", "strenuous"), QT_TRANSLATE_NOOP("events", "strike"),
+    QT_TRANSLATE_NOOP("events", "valhalla checkin"), QT_TRANSLATE_NOOP("events", "weapon inspected"),
+    QT_TRANSLATE_NOOP("events", "woke"),
+    # inspected kinds (a reused tag names the kind it was on)
+    QT_TRANSLATE_NOOP("words", "weapon"), QT_TRANSLATE_NOOP("words", "ranged weapon"),
+    QT_TRANSLATE_NOOP("words", "arrow"), QT_TRANSLATE_NOOP("words", "big stone"),
+    QT_TRANSLATE_NOOP("words", "shield"), QT_TRANSLATE_NOOP("words", "siege engine"),
+    QT_TRANSLATE_NOOP("words", "siege arrow"),
+)
+
+
+def event_word(type_: str) -> str:
+    """An event type in words ("big stone on shield"), in the language spoken (game/events.py lists them)."""
+    return translate("events", type_.replace("_", " "))

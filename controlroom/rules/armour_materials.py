@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.profile import RulesProfile
 
 HELMET, BODY = "helmet", "body"
@@ -32,24 +33,48 @@ class PieceCheck:
 
     @property
     def requirement(self) -> str:
-        """The minimum in words: "at least 2 mm leather", "wire over 1 mm"."""
+        """The minimum in words: "at least 2 mm leather", "wire over 1 mm" (in the language spoken)."""
         if self.minimum_mm is None:
-            return "no material minimum: the ruleset does not say what it is made of"
+            return translate("armour", "no material minimum: the ruleset does not say what it is made of")
         if self.material == "chain":
-            return f"wire over {self.minimum_mm:g} mm"
-        return f"{'over' if self.strict else 'at least'} {self.minimum_mm:g} mm {self.material}"
+            return translate("armour", "wire over {mm:g} mm").format(mm=self.minimum_mm)
+        text = "over {mm:g} mm {material}" if self.strict else "at least {mm:g} mm {material}"
+        return translate("armour", text).format(mm=self.minimum_mm, material=translate("words", self.material))
 
     @property
     def message(self) -> str:
         """A sentence for the game master: what was measured against what the rules want."""
-        what = f"{self.name.replace('_', ' ')} {'helmet' if self.part == HELMET else 'armour'}"
+        name = translate("words", self.name.replace("_", " "))
+        what = (translate("armour", "{name} helmet") if self.part == HELMET
+                else translate("armour", "{name} armour")).format(name=name)
         if self.measured_mm is None:
-            return f"{what}: not measured ({self.requirement})"
-        thing = "wire" if self.material == "chain" else "thickness"
-        verdict = "meets" if self.passed else "is below"
+            return translate("armour", "{what}: not measured ({requirement})").format(
+                what=what, requirement=self.requirement)
         if self.passed is None:
-            return f"{what}: {thing} {self.measured_mm:g} mm ({self.requirement})"
-        return f"{what}: {thing} {self.measured_mm:g} mm {verdict} Appendix 2's {self.requirement}"
+            text = "{what}: wire {mm:g} mm ({requirement})" if self.material == "chain" \
+                else "{what}: thickness {mm:g} mm ({requirement})"
+        elif self.passed:
+            text = "{what}: wire {mm:g} mm meets Appendix 2's {requirement}" if self.material == "chain" \
+                else "{what}: thickness {mm:g} mm meets Appendix 2's {requirement}"
+        else:
+            text = "{what}: wire {mm:g} mm is below Appendix 2's {requirement}" if self.material == "chain" \
+                else "{what}: thickness {mm:g} mm is below Appendix 2's {requirement}"
+        return translate("armour", text).format(what=what, mm=self.measured_mm, requirement=self.requirement)
+
+
+# Every text above, for the translators (the tools find them only as translate("ctx", "literal") calls).
+_TEXTS = (
+    QT_TRANSLATE_NOOP("armour", "over {mm:g} mm {material}"), QT_TRANSLATE_NOOP("armour", "at least {mm:g} mm {material}"),
+    QT_TRANSLATE_NOOP("armour", "{what}: wire {mm:g} mm ({requirement})"),
+    QT_TRANSLATE_NOOP("armour", "{what}: thickness {mm:g} mm ({requirement})"),
+    QT_TRANSLATE_NOOP("armour", "{what}: wire {mm:g} mm meets Appendix 2's {requirement}"),
+    QT_TRANSLATE_NOOP("armour", "{what}: thickness {mm:g} mm meets Appendix 2's {requirement}"),
+    QT_TRANSLATE_NOOP("armour", "{what}: wire {mm:g} mm is below Appendix 2's {requirement}"),
+    QT_TRANSLATE_NOOP("armour", "{what}: thickness {mm:g} mm is below Appendix 2's {requirement}"),
+    QT_TRANSLATE_NOOP("words", "leather"), QT_TRANSLATE_NOOP("words", "metal"), QT_TRANSLATE_NOOP("words", "chain"),
+    QT_TRANSLATE_NOOP("words", "hardened leather"), QT_TRANSLATE_NOOP("words", "chain on gambeson"),
+    QT_TRANSLATE_NOOP("words", "plate"), QT_TRANSLATE_NOOP("words", "brigandine"),
+)
 
 
 def measure_key(part: str, name: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from controlroom.i18n import QT_TRANSLATE_NOOP
 from controlroom.rules.armour import ArmourPoints, absorb
 from controlroom.rules.profile import RulesProfile
 
@@ -54,9 +55,9 @@ def big_stone(profile: RulesProfile, v: Vitals, on_shield: bool = False) -> Vita
 def knockout_refusal(profile: RulesProfile, wears_helmet: bool, saw_attacker: bool) -> str | None:
     """Why a knock-out does not work, or None when it does."""
     if wears_helmet and profile.knockout_blocked_by_helmet:
-        return "a knock-out does not work on a target wearing a helmet"
+        return QT_TRANSLATE_NOOP("warnings", "a knock-out does not work on a target wearing a helmet")
     if saw_attacker:
-        return "a knock-out does not work when the target sees the attacker"
+        return QT_TRANSLATE_NOOP("warnings", "a knock-out does not work when the target sees the attacker")
     return None
 
 

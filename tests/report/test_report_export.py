@@ -225,11 +225,12 @@ def test_the_csv_delimiter_follows_the_language_and_can_be_chosen(tmp_path, caps
     monkeypatch.delenv("CONTROLROOM_LANG", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
-    reference = tmp_path / "reference"
-    assert main(["report", "--db", str(db), "--out", str(reference), "--format", "csv", "--delimiter", ","]) == 0
     for lang, flag, delimiter in (("et_EE.UTF-8", [], ";"), ("en_GB.UTF-8", [], ","),
                                   ("et_EE.UTF-8", ["--delimiter", ","], ","), ("C.UTF-8", ["--delimiter", "tab"], "\t")):
         monkeypatch.setenv("LANG", lang)
+        reference = tmp_path / f"reference-{lang}"       # the same language's texts (rule warnings), comma separated
+        if not reference.exists():
+            assert main(["report", "--db", str(db), "--out", str(reference), "--format", "csv", "--delimiter", ","]) == 0
         out = tmp_path / f"out-{lang}-{len(flag)}"
         assert main(["report", "--db", str(db), "--out", str(out), "--format", "csv", *flag]) == 0
         for path in sorted(out.glob("*.csv")):

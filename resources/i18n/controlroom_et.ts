@@ -91,6 +91,61 @@
     </message>
   </context>
   <context>
+    <name>armour</name>
+    <message>
+      <source>over {mm:g} mm {material}</source>
+      <translation>üle {mm:g} mm ({material})</translation>
+    </message>
+    <message>
+      <source>at least {mm:g} mm {material}</source>
+      <translation>vähemalt {mm:g} mm ({material})</translation>
+    </message>
+    <message>
+      <source>{what}: wire {mm:g} mm ({requirement})</source>
+      <translation>{what}: traat {mm:g} mm ({requirement})</translation>
+    </message>
+    <message>
+      <source>{what}: thickness {mm:g} mm ({requirement})</source>
+      <translation>{what}: paksus {mm:g} mm ({requirement})</translation>
+    </message>
+    <message>
+      <source>{what}: wire {mm:g} mm meets Appendix 2's {requirement}</source>
+      <translation>{what}: traat {mm:g} mm vastab 2. lisa nõudele {requirement}</translation>
+    </message>
+    <message>
+      <source>{what}: thickness {mm:g} mm meets Appendix 2's {requirement}</source>
+      <translation>{what}: paksus {mm:g} mm vastab 2. lisa nõudele {requirement}</translation>
+    </message>
+    <message>
+      <source>{what}: wire {mm:g} mm is below Appendix 2's {requirement}</source>
+      <translation>{what}: traat {mm:g} mm jääb alla 2. lisa nõude {requirement}</translation>
+    </message>
+    <message>
+      <source>{what}: thickness {mm:g} mm is below Appendix 2's {requirement}</source>
+      <translation>{what}: paksus {mm:g} mm jääb alla 2. lisa nõude {requirement}</translation>
+    </message>
+    <message>
+      <source>no material minimum: the ruleset does not say what it is made of</source>
+      <translation>materjali miinimumi pole: reeglistik ei ütle, millest see on tehtud</translation>
+    </message>
+    <message>
+      <source>wire over {mm:g} mm</source>
+      <translation>traat üle {mm:g} mm</translation>
+    </message>
+    <message>
+      <source>{name} helmet</source>
+      <translation>kiiver ({name})</translation>
+    </message>
+    <message>
+      <source>{name} armour</source>
+      <translation>turvis ({name})</translation>
+    </message>
+    <message>
+      <source>{what}: not measured ({requirement})</source>
+      <translation>{what}: mõõtmata ({requirement})</translation>
+    </message>
+  </context>
+  <context>
     <name>cli</name>
     <message>
       <source>Control room for LARP battle games: live map, rule timers, radio, reports.</source>
@@ -563,6 +618,339 @@
     <message>
       <source>one scenario only (default: the whole game)</source>
       <translation>ainult üks stsenaarium (vaikimisi kogu mäng)</translation>
+    </message>
+  </context>
+  <context>
+    <name>events</name>
+    <message>
+      <source>armour set</source>
+      <translation>turvis määratud</translation>
+    </message>
+    <message>
+      <source>bandage removed</source>
+      <translation>side eemaldatud</translation>
+    </message>
+    <message>
+      <source>big stone</source>
+      <translation>suur kivi</translation>
+    </message>
+    <message>
+      <source>bound</source>
+      <translation>seotud</translation>
+    </message>
+    <message>
+      <source>care ended</source>
+      <translation>hoolitsus lõppes</translation>
+    </message>
+    <message>
+      <source>cared for</source>
+      <translation>hoolitsetud</translation>
+    </message>
+    <message>
+      <source>died</source>
+      <translation>suri</translation>
+    </message>
+    <message>
+      <source>down</source>
+      <translation>maas</translation>
+    </message>
+    <message>
+      <source>healer touch</source>
+      <translation>ravipuudutus</translation>
+    </message>
+    <message>
+      <source>hp regained</source>
+      <translation>elupunkt tagasi</translation>
+    </message>
+    <message>
+      <source>hp set</source>
+      <translation>elupunktid määratud</translation>
+    </message>
+    <message>
+      <source>knocked out</source>
+      <translation>uimastatud</translation>
+    </message>
+    <message>
+      <source>looted</source>
+      <translation>rüüstatud</translation>
+    </message>
+    <message>
+      <source>permanent kill</source>
+      <translation>lõplik tapmine</translation>
+    </message>
+    <message>
+      <source>respawned</source>
+      <translation>taassündinud</translation>
+    </message>
+    <message>
+      <source>returned</source>
+      <translation>tagastatud</translation>
+    </message>
+    <message>
+      <source>strenuous</source>
+      <translation>pingutus</translation>
+    </message>
+    <message>
+      <source>strike</source>
+      <translation>löök</translation>
+    </message>
+    <message>
+      <source>valhalla checkin</source>
+      <translation>Valhallas kirja pandud</translation>
+    </message>
+    <message>
+      <source>weapon inspected</source>
+      <translation>relv kontrollitud</translation>
+    </message>
+    <message>
+      <source>woke</source>
+      <translation>ärkas</translation>
+    </message>
+  </context>
+  <context>
+    <name>warnings</name>
+    <message>
+      <source>a knock-out does not work on a target wearing a helmet</source>
+      <translation>uimastamine ei mõju kiivrit kandvale sihtmärgile</translation>
+    </message>
+    <message>
+      <source>a knock-out does not work when the target sees the attacker</source>
+      <translation>uimastamine ei mõju, kui sihtmärk näeb ründajat</translation>
+    </message>
+    <message>
+      <source>tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}</source>
+      <translation>silt {tag} märgiti läbituks, kuid selle mõõdud ei vasta 1. lisale{reasons}</translation>
+    </message>
+    <message>
+      <source>tag {tag} was recorded as failed, but its measurements pass Appendix 1{reasons}</source>
+      <translation>silt {tag} märgiti mitteläbinuks, kuid selle mõõdud vastavad 1. lisale{reasons}</translation>
+    </message>
+    <message>
+      <source>tag {tag} was on badge {before}'s {kind} and is now on badge {now}'s</source>
+      <translation>silt {tag} oli märgi {before} esemel ({kind}) ja on nüüd märgi {now} esemel</translation>
+    </message>
+    <message>
+      <source>tag {tag}: {problem}</source>
+      <translation>silt {tag}: {problem}</translation>
+    </message>
+    <message>
+      <source>{role} badge {badge} is not in the roster</source>
+      <translation>{role}: märki {badge} pole nimekirjas</translation>
+    </message>
+    <message>
+      <source>badge {looter} looted badge {owner} without the player's permission: {items}</source>
+      <translation>märk {looter} rüüstas märki {owner} ilma mängija loata: {items}</translation>
+    </message>
+    <message>
+      <source>badge {looter} owes nothing to badge {owner}</source>
+      <translation>märk {looter} ei võlgne märgile {owner} midagi</translation>
+    </message>
+    <message>
+      <source>badge {looter} did not take {items} from badge {owner}</source>
+      <translation>märk {looter} ei võtnud märgilt {owner} asju: {items}</translation>
+    </message>
+    <message>
+      <source>an unconscious or dead character cannot interact with others in any way</source>
+      <translation>teadvuseta või surnud tegelane ei saa teistega mingil moel suhelda</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
+    </message>
+    <message>
+      <source>unknown event type {type!r}</source>
+      <translation>tundmatu sündmuse tüüp {type!r}</translation>
+    </message>
+    <message>
+      <source>{who} is dead: {what} does not apply</source>
+      <translation>{who} on surnud: „{what}” ei kehti</translation>
+    </message>
+    <message>
+      <source>{role} {who} is {condition}: {rule}</source>
+      <translation>{role} {who} on {condition}: {rule}</translation>
+    </message>
+    <message>
+      <source>{who} has all hit points: no wounds to bind</source>
+      <translation>{who} on kõigi elupunktidega: pole haavu, mida siduda</translation>
+    </message>
+    <message>
+      <source>{who} cannot care for themself</source>
+      <translation>{who} ei saa iseenda eest hoolitseda</translation>
+    </message>
+    <message>
+      <source>{who} must be tended and bound before being cared for</source>
+      <translation>{who} tuleb enne hoolitsemist tohterdada ja siduda</translation>
+    </message>
+    <message>
+      <source>{who} is a {cls}, not a healer</source>
+      <translation>{who} on {cls}, mitte ravitseja</translation>
+    </message>
+    <message>
+      <source>{who} is not bleeding out at this time</source>
+      <translation>{who} ei ole praegu välja veritsemas</translation>
+    </message>
+    <message>
+      <source>{who} was hacked for {counted:g} s counted aloud: a permanent kill takes at least {needed:g} s, counted loud and clear</source>
+      <translation>{who} tükeldamist loeti valjult {counted:g} s: lõplik tapmine nõuab vähemalt {needed:g} s, loetuna valjult ja selgelt</translation>
+    </message>
+    <message>
+      <source>{who} is not dead: only the dead report to Valhalla</source>
+      <translation>{who} ei ole surnud: Valhallasse ilmuvad ainult surnud</translation>
+    </message>
+    <message>
+      <source>{who} is not dead: nothing to respawn</source>
+      <translation>{who} ei ole surnud: pole midagi taassünnitada</translation>
+    </message>
+    <message>
+      <source>{who} is not due to respawn at this time</source>
+      <translation>{who} aeg taassünniks pole praegu käes</translation>
+    </message>
+    <message>
+      <source>{who} is not knocked out</source>
+      <translation>{who} ei ole uimastatud</translation>
+    </message>
+    <message>
+      <source>{who} is not due to regain a hit point</source>
+      <translation>{who} aeg elupunkti tagasisaamiseks pole käes</translation>
+    </message>
+    <message>
+      <source>badge {badge} is not in the roster</source>
+      <translation>märki {badge} pole nimekirjas</translation>
+    </message>
+    <message>
+      <source>{who} is {condition}: cannot take a big stone on a shield</source>
+      <translation>{who} on {condition}: ei saa suurt kivi kilbiga vastu võtta</translation>
+    </message>
+    <message>
+      <source>{who} is already {condition}</source>
+      <translation>{who} on juba {condition}</translation>
+    </message>
+    <message>
+      <source>{who} has already checked in at Valhalla</source>
+      <translation>{who} on juba Valhallas end kirja pannud</translation>
+    </message>
+    <message>
+      <source>{who} is not due to wake at this time</source>
+      <translation>{who} aeg ärkamiseks pole praegu käes</translation>
+    </message>
+    <message>
+      <source>{who}: {checks}: inadequate material, at most {most} armour points</source>
+      <translation>{who}: {checks}: ebapiisav materjal, kõige rohkem {most} turvisepunkti</translation>
+    </message>
+    <message>
+      <source>{who} already cares for {limit}: a healer may care for at most {limit} at once</source>
+      <translation>{who} hoolitseb juba {limit} eest: ravitseja võib korraga hoolitseda kõige rohkem {limit} eest</translation>
+    </message>
+    <message>
+      <source>healer {who} has used all {allowed} healing touches of this scenario</source>
+      <translation>ravitseja {who} on selle stsenaariumi kõik {allowed} ravipuudutust ära kasutanud</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp!r} is already in force</source>
+      <translation>STOPP {stopp!r} juba kehtib</translation>
+    </message>
+    <message>
+      <source>no STOPP {stopp!r} is in force</source>
+      <translation>STOPP {stopp!r} ei kehti</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp!r} is not overdue</source>
+      <translation>STOPP {stopp!r} ei ole üle aja</translation>
+    </message>
+  </context>
+  <context>
+    <name>words</name>
+    <message>
+      <source>leather</source>
+      <translation>nahk</translation>
+    </message>
+    <message>
+      <source>metal</source>
+      <translation>metall</translation>
+    </message>
+    <message>
+      <source>chain</source>
+      <translation>ahel</translation>
+    </message>
+    <message>
+      <source>hardened leather</source>
+      <translation>kõvendatud nahk</translation>
+    </message>
+    <message>
+      <source>chain on gambeson</source>
+      <translation>ahel vammusel</translation>
+    </message>
+    <message>
+      <source>plate</source>
+      <translation>plaat</translation>
+    </message>
+    <message>
+      <source>brigandine</source>
+      <translation>brigantiin</translation>
+    </message>
+    <message>
+      <source>looter</source>
+      <translation>rüüstaja</translation>
+    </message>
+    <message>
+      <source>active</source>
+      <translation>teadvusel</translation>
+    </message>
+    <message>
+      <source>unconscious</source>
+      <translation>teadvuseta</translation>
+    </message>
+    <message>
+      <source>knocked out</source>
+      <translation>uimastatud</translation>
+    </message>
+    <message>
+      <source>dead</source>
+      <translation>surnud</translation>
+    </message>
+    <message>
+      <source>binder</source>
+      <translation>siduja</translation>
+    </message>
+    <message>
+      <source>carer</source>
+      <translation>hooldaja</translation>
+    </message>
+    <message>
+      <source>healer</source>
+      <translation>ravitseja</translation>
+    </message>
+    <message>
+      <source>killer</source>
+      <translation>tapja</translation>
+    </message>
+    <message>
+      <source>weapon</source>
+      <translation>relv</translation>
+    </message>
+    <message>
+      <source>ranged weapon</source>
+      <translation>kaugrelv</translation>
+    </message>
+    <message>
+      <source>arrow</source>
+      <translation>nool</translation>
+    </message>
+    <message>
+      <source>big stone</source>
+      <translation>suur kivi</translation>
+    </message>
+    <message>
+      <source>shield</source>
+      <translation>kilp</translation>
+    </message>
+    <message>
+      <source>siege engine</source>
+      <translation>piiramismasin</translation>
+    </message>
+    <message>
+      <source>siege arrow</source>
+      <translation>piiramisnool</translation>
     </message>
   </context>
 </TS>
