@@ -67,7 +67,6 @@ class FakeGateway:
         self.identified = threading.Event()
         self.acks: dict[tuple[int, int], float] = {}      # (device, counter) acked -> when its line was read
         self._stop = threading.Event()
-        self.txok = 0
         self.reader = threading.Thread(target=self._read, name="fake-gateway", daemon=True)
         self.reader.start()
 
@@ -88,10 +87,9 @@ class FakeGateway:
             *lines, buf = buf.split(b"\n")
             for line in lines:
                 if line.startswith(b"TX "):
-                    ack = codec.decode_frame(codec.parse_line(line)["frame"]).fields
-                    self.acks.setdefault((ack["acked_device"], ack["acked_counter"]), now)
-                    self.txok += 1
-                    self.write((codec.format_txok_line(self.txok) + "\n").encode())
+                    ack = codec.decode_frame(codec.parse_line(line)["frame"])
+                    self.acks.setdefault((ack.fields["acked_device"], ack.fields["acked_counter"]), now)
+                    self.write((codec.format_txok_line(ack.counter) + "\n").encode())   # the frame's own counter
 
     def write(self, data: bytes) -> None:
         view = memoryview(data)

@@ -52,7 +52,6 @@ class Gateway:
         self.problems: list[str] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._tx = 0
         self._thread = threading.Thread(target=self._read, name="test-gateway", daemon=True)
         self._thread.start()
 
@@ -84,8 +83,7 @@ class Gateway:
         elif line["kind"] == "tx":
             ack = codec.decode_frame(line["frame"])
             self.on_ack((ack.fields["acked_device"], ack.fields["acked_counter"]))
-            self._tx += 1
-            self.write(codec.format_txok_line(self._tx))
+            self.write(codec.format_txok_line(ack.counter))     # sent: the gateway names the frame's own counter
 
     def write(self, text: str) -> None:
         with self._lock:
