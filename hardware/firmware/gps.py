@@ -4,8 +4,8 @@
 ``poll()`` feeds them to the NMEA reader; ``position()`` gives
 (lat_e7, lon_e7, fix, sats) in the units of the position frame
 (1e-7 degree), lat/lon None when there is no fix.  ``unix_time(now_ms)``
-gives the UTC time in unix seconds from the last RMC sentence with a date
-and a time, carried forward on the board's millisecond clock (None until
+gives the UTC time in unix seconds from the last RMC sentence with a fix, a
+date and a time, carried forward on the board's millisecond clock (None until
 one has been heard): the time of a key press in a version 2 frame.
 """
 
@@ -28,7 +28,8 @@ class Gps:
             if sentence["type"] == "GGA":
                 self.fix_quality = sentence["fix"]
                 self.sats = sentence["sats"] or 0
-            elif now_ms is not None and sentence.get("date") and sentence.get("time"):
+            elif (now_ms is not None and sentence.get("date") and sentence.get("time")
+                  and sentence.get("lat") is not None):     # a receiver without a fix may report 1980
                 self.clock = (unix_seconds(sentence["date"], sentence["time"]), now_ms)
 
     def unix_time(self, now_ms):

@@ -121,9 +121,12 @@ def check_gps_clock_from_rmc():
             x ^= ord(c)
         return ("$%s*%02X\r\n" % (body, x)).encode()
 
-    chunks = [nmea("GPRMC,202640.00,A,5822.656,N,02643.740,E,0.1,0.0,280526,,,A")]
+    chunks = [nmea("GPRMC,202640.00,A,5822.656,N,02643.740,E,0.1,0.0,280526,,,A"),
+              nmea("GPRMC,000012.00,V,,,,,,,060180,,,N")]     # no fix yet: the receiver's own idea of time
     g = gps.Gps(lambda: chunks.pop() if chunks else None)
     assert g.unix_time(0) is None                     # no time heard yet
+    g.poll(1000)
+    assert g.unix_time(1000) is None                  # a time without a fix is not believed
     g.poll(5000)
     assert g.unix_time(5000) == 1780000000            # 2026-05-28 20:26:40 UTC
     assert g.unix_time(7999) == 1780000002
