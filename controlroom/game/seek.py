@@ -64,13 +64,15 @@ class Seeker:
         self.every = every
         gone = set(retracted)
         events: list[Event] = []
-        seqs = array("q")
+        seqs, walls = array("q"), array("q")
         for row in rows:
             if row.seq not in gone:
                 events.append(row.event)
                 seqs.append(row.seq)
+                walls.append(getattr(row, "wall", 0) or 0)
         self.events = events
         self.seqs = seqs
+        self.walls = walls          # when each event was stored (unix ms; 0 when not known)
         self.times = array("q", (e.t for e in events))
         # The fold stops at the first event later than T: the running maximum of the times says where.
         reach, top = array("q"), -(2**62)
@@ -233,11 +235,11 @@ class Seeker:
         lo = bisect.bisect_right(tr.t, t - window_ms)
         return [(tr.t[i], tr.lat[i], tr.lon[i]) for i in range(lo, hi)]
 
-    def stored_before(self, t: int, limit: int) -> list[tuple[int, Event]]:
-        """The last ``limit`` events folded for the moment ``t``, as (seq, event), oldest first."""
+    def stored_before(self, t: int, limit: int) -> list[tuple[int, int, Event]]:
+        """The last ``limit`` events folded for the moment ``t``, as (seq, wall, event), oldest first."""
         n = self.count_at(t)
         lo = max(0, n - limit)
-        return [(self.seqs[i], self.events[i]) for i in range(lo, n)]
+        return [(self.seqs[i], self.walls[i], self.events[i]) for i in range(lo, n)]
 
 
 def _rebuild(schedule: Schedule, state: GameState) -> None:

@@ -53,6 +53,45 @@ def fold_from_start(members, profile, events, t: int) -> GameState:
     return state
 
 
+def measure_window(seeker, moments: list[int]) -> dict:
+    """The replay window on the same game: the worker's time per moment (the fold and the views of 8,000
+    characters) and the window's own (the map and the panels), which is all the GUI thread does."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from controlroom.store.replay import ReplayGame
+    from controlroom.ui.app import application
+    from controlroom.ui.replay.window import ReplayWindow
+
+    app = application()
+    game = ReplayGame(seeker, seeker.name, "the benchmark's game")
+    window = ReplayWindow(lambda: game, "bench")
+    window.show()
+    shown: list = []
+    window.moment_shown.connect(shown.append)
+    deadline = time.monotonic() + 120
+    while not shown and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.005)
+    window.apply_ms.clear()
+    worker_ms = []
+    for t in moments:
+        shown.clear()
+        window.seek(t)
+        while not shown and time.monotonic() < deadline:
+            app.processEvents()
+            time.sleep(0.001)
+        worker_ms.append(window.moment.seek_ms + window.moment.build_ms)
+    window.close()
+    gui = window.apply_ms
+    out = {"moments": len(gui), "worker_ms_p50": round(percentile(worker_ms, 50), 1),
+           "worker_ms_max": round(max(worker_ms), 1), "gui_thread_ms_p50": round(percentile(gui, 50), 1),
+           "gui_thread_ms_max": round(max(gui), 1)}
+    print(f"window: per moment {out['worker_ms_p50']} ms in the worker's thread (max {out['worker_ms_max']}), "
+          f"{out['gui_thread_ms_p50']} ms in the window's (max {out['gui_thread_ms_max']})", file=sys.stderr)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=200_000)
@@ -60,6 +99,7 @@ def main() -> int:
     ap.add_argument("--seeks", type=int, default=300, help="random moments sought")
     ap.add_argument("--baseline", type=int, default=5, help="moments folded from the start (the baseline)")
     ap.add_argument("--every", type=int, default=2000, help="events between checkpoints")
+    ap.add_argument("--window", type=int, default=20, help="moments shown in the replay window (0: none)")
     args = ap.parse_args()
 
     members = roster(args.players)
@@ -102,6 +142,8 @@ def main() -> int:
             mine = seeker.state_at(t)
             if (state.events_applied, state.t, len(state.deaths)) != (mine.events_applied, mine.t, len(mine.deaths)):
                 raise SystemExit(f"the seeker and the fold from the start differ at t={t}")
+        if args.window:
+            result["window"] = measure_window(seeker, moments[: args.window])
     p50, p99, worst = percentile(seek_ms, 50), percentile(seek_ms, 99), max(seek_ms)
     b50 = percentile(base_ms, 50)
     print(f"seek: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {worst:.1f} ms over {len(seek_ms)} moments; "
