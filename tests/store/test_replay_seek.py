@@ -87,3 +87,28 @@ def test_a_seek_leaves_the_checkpoints_as_they_were(battle, tmp_path):
     first = summarize(s.state_at(early))
     summarize(s.state_at(late))
     assert summarize(s.state_at(early)) == first
+
+
+def test_a_shared_game_on_postgresql_replays_read_only(pg_url, capsys, tmp_path):
+    from controlroom.store.errors import StoreError
+    from controlroom.store.replay import open_read_only
+
+    store_battle(pg_url, players=60, n_events=800)
+    game = open_replay(pg_url, every=50, maps_folder=tmp_path)
+    rng = random.Random(5)
+    for t in sorted(rng.randint(game.seeker.start, game.seeker.end) // 1000 * 1000 for _ in range(5)):
+        assert summarize(game.seeker.state_at(t), game.name) == _cli_summary(capsys, pg_url, t)
+    with open_read_only(pg_url) as store:
+        with pytest.raises(StoreError, match="is read-only"):
+            store.set_meta("name", "changed by a replay")
+        assert store.meta("name") is None
+
+
+def test_an_empty_database_is_no_game_and_stays_empty(pg_url):
+    from controlroom.store.errors import StoreError
+    from controlroom.store.replay import open_read_only
+
+    with pytest.raises(StoreError, match="holds no game"):
+        open_replay(pg_url)
+    with pytest.raises(StoreError, match="holds no game"):
+        open_read_only(pg_url)
