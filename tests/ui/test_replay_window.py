@@ -188,3 +188,62 @@ def test_replay_from_the_command_line_with_a_live_game_running(battle, tmp_path)
         station.terminate()
         _out, err = station.communicate(timeout=30)
     assert station.returncode == 0, err
+
+
+def test_the_map_at_one_moment_as_png(window, qtbot, tmp_path):
+    from controlroom.ui.replay.export import save_png
+
+    w = window
+    seek_and_wait(qtbot, w, (w.range[0] + w.range[1]) // 2)
+    path = tmp_path / "moment.png"
+    save_png(w.map, path)
+    image = QImage(str(path))
+    ratio = w.map.devicePixelRatioF()
+    assert (image.width(), image.height()) == (round(w.map.width() * ratio), round(w.map.height() * ratio))
+    # Not a blank picture: the groups' side colours are on it.
+    colours = {image.pixelColor(x, y).name() for y in range(0, image.height(), 3) for x in range(0, image.width(), 3)}
+    assert {"#1f77b4", "#d62728"} & colours
+    with pytest.raises(OSError):
+        save_png(w.map, tmp_path / "no such folder" / "moment.png")
+
+
+@pytest.mark.parametrize("suffix, size", [("mp4", (640, 360)), ("gif", (320, 240))])
+def test_the_battle_as_video_has_its_size_and_frames(window, qtbot, tmp_path, suffix, size):
+    from controlroom.ui.replay.export import VideoExport, frame_times
+
+    w = window
+    start = w.facts.moments["stopp"][0] - 120_000
+    times = frame_times(start, start + 240_000, speed=60, fps=5)       # four game minutes at 60x: 4 s, 20 frames
+    assert len(times) == 21 and times[1] - times[0] == 12_000
+    path = tmp_path / f"battle.{suffix}"
+    export = VideoExport(w.worker, path, times, 5, size, w.facts.devices, like=w.map)
+    with qtbot.waitSignal(export.finished, timeout=120_000) as done:
+        export.start()
+    assert done.args == [str(path)] and path.stat().st_size > 1000
+    if suffix == "mp4":
+        import re
+
+        import imageio_ffmpeg
+
+        exe = imageio_ffmpeg.get_ffmpeg_exe()
+        probe = subprocess.run([exe, "-hide_banner", "-i", str(path)], capture_output=True, text=True, timeout=60)
+        assert re.search(rf"Video: h264.*\b{size[0]}x{size[1]}\b.*\b5 fps\b", probe.stderr), probe.stderr
+        raw = subprocess.run([exe, "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                             capture_output=True, timeout=60, check=True).stdout
+        frame_bytes = size[0] * size[1] * 3
+        assert len(raw) == len(times) * frame_bytes
+        # The frames differ: the battle moves (and the time in the corner goes on).
+        assert raw[:frame_bytes] != raw[-frame_bytes:]
+    else:
+        from PIL import Image
+
+        with Image.open(path) as gif:
+            assert gif.size == size and gif.n_frames == len(times)
+            assert gif.info["duration"] == 200
+
+
+def test_a_video_of_another_kind_is_refused_in_words(window, tmp_path):
+    from controlroom.ui.replay.export import VideoExport
+
+    with pytest.raises(ValueError, match=r"a video is \.mp4 or \.gif, not \.avi"):
+        VideoExport(window.worker, tmp_path / "battle.avi", [0], 5, (640, 360), {})

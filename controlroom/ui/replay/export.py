@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
@@ -25,7 +25,7 @@ from controlroom.ui.replay.layers import ReplayLayers
 
 log = logging.getLogger(__name__)
 
-VIDEO_SIZES = ((1280, 720), (1920, 1080), (960, 540), (640, 368))     # multiples of 16: no rescaling for MP4
+VIDEO_SIZES = ((1280, 720), (1920, 1080), (960, 540), (640, 360))     # even: MP4 (yuv420p) needs it
 FORMATS = ("mp4", "gif")
 
 
@@ -56,13 +56,15 @@ class FrameWriter:
         self.frames = 0
         if self.kind not in FORMATS:
             raise ValueError(f"{self.path.name}: a video is .mp4 or .gif, not .{self.kind}")
+        if self.kind == "mp4" and (size[0] % 2 or size[1] % 2):
+            raise ValueError(f"an MP4 video's width and height are even numbers, not {size[0]} x {size[1]}")
         self._gif: list = []
         self._mp4 = None
         if self.kind == "mp4":
             import imageio_ffmpeg
 
             self._mp4 = imageio_ffmpeg.write_frames(str(self.path), size, fps=fps, codec="libx264",
-                                                    pix_fmt_out="yuv420p", macro_block_size=16, quality=7,
+                                                    pix_fmt_out="yuv420p", macro_block_size=2, quality=7,
                                                     ffmpeg_log_level="error")
             self._mp4.send(None)
 
@@ -98,11 +100,37 @@ def frame_times(start: int, end: int, speed: float, fps: float) -> list[int]:
     return [start + round(i * step) for i in range(n)]
 
 
+def stamp(image: QImage, moment) -> None:
+    """The moment's game time, scenario and sides in the frame's top left corner (a video has no slider)."""
+    from PySide6.QtGui import QColor, QFont, QPainter
+
+    delta = moment.delta
+    lines = [f"{format_time(moment.t)}   {delta.scenario}"]
+    lines += [QCoreApplication.translate("replay", "{side}: {active} up, {down} down, {dead} dead").format(
+        side=side, active=c.get("active", 0), down=c.get("unconscious", 0) + c.get("knocked_out", 0),
+        dead=c.get("dead", 0)) for side, c in delta.sides.items()]
+    painter = QPainter(image)
+    try:
+        font = QFont(painter.font())
+        font.setPixelSize(max(11, image.height() // 40))
+        painter.setFont(font)
+        metrics = painter.fontMetrics()
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 16
+        height = metrics.height() * len(lines) + 10
+        painter.fillRect(60, 6, width, height, QColor(255, 255, 255, 220))
+        painter.setPen(QColor("#202020"))
+        for i, line in enumerate(lines):
+            painter.drawText(68, 10 + metrics.ascent() + i * metrics.height(), line)
+    finally:
+        painter.end()
+
+
 class FrameRenderer:
     """A map of its own, off the screen, at the video's size, drawing one moment at a time."""
 
     def __init__(self, size: tuple[int, int], devices: dict, like: MapView | None = None) -> None:
         self.view = MapView(projection=like.projection if like is not None else None)
+        self.view.setBackground("w")
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
         self.view.resize(*size)
         self.size = size
@@ -129,6 +157,7 @@ class FrameRenderer:
         image = self.view.grab().toImage()
         if (image.width(), image.height()) != self.size:
             image = image.scaled(*self.size)
+        stamp(image, moment)
         return rgb_array(image)
 
     def close(self) -> None:
@@ -148,8 +177,8 @@ class VideoExport(QObject):
         super().__init__(parent)
         self.worker = worker_thread
         self.times = times
+        self.writer = FrameWriter(path, fps, size)         # first: a wrong file name is said before anything is made
         self.renderer = FrameRenderer(size, devices, like)
-        self.writer = FrameWriter(path, fps, size)
         self.done = False
         self._next = 0
 
