@@ -257,6 +257,11 @@ class MainWindow(QMainWindow):
         gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
         gis_action.triggered.connect(self.export_gis)
         game.addAction(gis_action)
+        replay_action = QAction(self.tr("Re&play…"), self)       # the replay window, in a program of its own
+        replay_action.triggered.connect(
+            lambda: self.core.info and QProcess.startDetached(
+                sys.executable, ["-m", "controlroom", "--db", self.core.info.db, "--replay"]))
+        game.addAction(replay_action)
         game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
