@@ -7,7 +7,9 @@ import sys
 
 from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
-from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QWidget,
+)
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import format_time
@@ -21,6 +23,15 @@ from controlroom.ui.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
 
+#: The version of the docks' layout saved in the settings: a layout saved by an older window is not restored.
+STATE_VERSION = 2
+#: The window's size on a screen large enough for it (smaller screens: the whole screen).
+DEFAULT_SIZE = (1920, 1200)
+#: Below this screen height the docks share one column beside the map (a laptop) ...
+WIDE_HEIGHT = 1000
+#: ... and also when the side panels would leave the map less than this share of the width (large text).
+MAP_SHARE = 0.55
+
 
 class MainWindow(QMainWindow):
     """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
@@ -33,6 +44,9 @@ class MainWindow(QMainWindow):
         self.map = MapView(projection=projection)
         self.layers = MapLayers(self.map, projection, valhalla)
         self.status = QLabel(self.tr("Opening the game…"))
+        # A long status is cut at the window's edge; it never makes the window wider than the screen.
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status.setMinimumWidth(80)
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
         self.statusBar().addPermanentWidget(self.timer_owner)
@@ -53,26 +67,42 @@ class MainWindow(QMainWindow):
         self._flash.setInterval(500)
         self._flash.timeout.connect(self._flash_stopps)
         self._flash.start()
-        self.resize(1600, 1000)
+        screen = self.screen().availableGeometry()
+        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height()))
         self._laid_out = False
+        self._restored = False
         self._restore()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
-        if not self._laid_out and QSettings().value("window/state") is None:
+        if not self._laid_out:
             self._laid_out = True
-            QTimer.singleShot(0, self._default_layout)      # once the window has its size
+            self._fit_screen()
+            if not self._restored:
+                QTimer.singleShot(0, self._default_layout)      # once the window has its size
+
+    def _fit_screen(self) -> None:
+        """A window remembered from a bigger screen is made to fit this one."""
+        screen = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        w = min(self.width(), screen.width() - extra_w)
+        h = min(self.height(), screen.height() - extra_h)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(w, h)
+        if not screen.contains(self.frameGeometry()):
+            self.move(max(screen.left(), min(frame.left(), screen.right() - frame.width() + 1)),
+                      max(screen.top(), min(frame.top(), screen.bottom() - frame.height() + 1)))
 
     def _default_layout(self) -> None:
-        """The map gets the room; the panels keep to the sides until the game master moves them."""
-        docks = {d.objectName(): d for d in self.findChildren(QDockWidget)}
-        right = [docks[n] for n in ("dock_deadlines", "dock_valhalla") if n in docks]
-        if right:
-            self.resizeDocks(right, [420] * len(right), Qt.Orientation.Horizontal)
-        if "dock_controls" in docks:
-            self.resizeDocks([docks["dock_controls"]], [270], Qt.Orientation.Horizontal)
-        if "dock_timeline" in docks:
-            self.resizeDocks([docks["dock_timeline"]], [170], Qt.Orientation.Vertical)
+        """The map gets the room; the panels keep to the sides until the game master moves them.
+
+        On a large screen: game controls on the left, the dying list on the
+        right, Events under the map.  On a laptop: one column on the right,
+        the dying list on top and the other panels in tabs under it.
+        """
+        sides = self.panels.side_widths()
+        self.panels.arrange(compact=self.height() < WIDE_HEIGHT or sum(sides) > (1 - MAP_SHARE) * self.width())
 
     # -- data in -------------------------------------------------------------
     @Slot(object)
@@ -302,6 +332,8 @@ class MainWindow(QMainWindow):
         font = QFont(QApplication.instance().font())
         font.setPointSizeF(14 if on else 9.5)
         QApplication.instance().setFont(font)
+        if self._laid_out:
+            QTimer.singleShot(0, self.panels.fit)          # the dying list keeps its names at the new size
 
     # -- settings ------------------------------------------------------------
     def _restore(self) -> None:
@@ -310,7 +342,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
-            self.restoreState(state)
+            self._restored = self.restoreState(state, STATE_VERSION)
         self.night_action.setChecked(s.value("window/night", False, type=bool))
         self.large_action.setChecked(s.value("window/large", False, type=bool))
 
@@ -318,7 +350,7 @@ class MainWindow(QMainWindow):
         s = QSettings()
         self.desk_switch.restore_docks()            # the layout saved is the map's, with its docks
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        s.setValue("window/state", self.saveState(STATE_VERSION))
         s.setValue("window/night", self.night_action.isChecked())
         s.setValue("window/large", self.large_action.isChecked())
         super().closeEvent(event)
@@ -352,19 +384,17 @@ class _Panels:
         self.alarms.acknowledged.connect(core.acknowledge_requested)
         self.apply_to.append(self.alarms)
         now = core.game_time
-        right, bottom, left = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea,
-                               Qt.DockWidgetArea.LeftDockWidgetArea)
-        for name, panel, title, area in (
-            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking"), right),
-            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla"), right),
-            ("timeline", TimelinePanel(), window.tr("Events"), bottom),
-            ("radio", RadioPanel(now_ms=now), window.tr("Radio"), bottom),
-            ("siege", SiegePanel(), window.tr("Siege engines"), left),
-            ("controls", GameControls(), window.tr("Game controls"), left),
+        # Short titles: on a laptop they are the tabs of one column, and must be read whole.
+        for name, panel, title in (
+            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking")),
+            ("timeline", TimelinePanel(), window.tr("Events")),
+            ("controls", GameControls(), window.tr("Controls")),
+            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla")),
+            ("siege", SiegePanel(), window.tr("Siege")),
+            ("radio", RadioPanel(now_ms=now), window.tr("Radio")),
         ):
-            self._dock(name, panel, title, area)
-        for dock in self.docks.values():
-            dock.raise_()                   # the first panel of each area is in front
+            self._dock(name, panel, title)
+        self.arrange(compact=False)
         controls = self.panels["controls"]
         controls.scenario_start.connect(core.scenario_start_requested)
         controls.scenario_end.connect(core.scenario_end_requested)
@@ -373,23 +403,74 @@ class _Panels:
         controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
         core.opened.connect(lambda info: controls.set_profile(info.profile))
 
-    def _dock(self, name: str, panel: QWidget, title: str, area) -> None:
+    def _dock(self, name: str, panel: QWidget, title: str) -> None:
         window = self.window
         dock = QDockWidget(title, window)
         dock.setObjectName(f"dock_{name}")
-        scroll = QScrollArea()          # a dock may be made smaller than its panel would like
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(panel)
-        dock.setWidget(scroll)
-        window.addDockWidget(area, dock)
-        same_area = self.docks.get(area)
-        if same_area is not None:
-            window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
+        if getattr(panel, "scrolls_itself", False):
+            dock.setWidget(panel)           # a table: it scrolls its rows, and keeps the room it needs
         else:
-            self.docks[area] = dock
+            scroll = QScrollArea()          # a dock may be made smaller than its panel would like
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(panel)
+            dock.setWidget(scroll)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.docks[name] = dock
         self.panels[name] = panel
         self.apply_to.append(panel)
+
+    def arrange(self, compact: bool) -> None:
+        """Put the docks where a game master wants them first (the window's own layout, until moved).
+
+        ``compact`` (a laptop): the dying list on top of one column on the
+        right, Events and the others as tabs under it.  Otherwise: game
+        controls and siege engines on the left, the dying list and Valhalla on
+        the right (both from top to bottom), Events and Radio under the map.
+        """
+        w, d = self.window, self.docks
+        left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                               Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.setCorner(Qt.Corner.BottomLeftCorner, left)
+        w.setCorner(Qt.Corner.BottomRightCorner, right)
+        if compact:
+            w.addDockWidget(right, d["deadlines"])
+            w.splitDockWidget(d["deadlines"], d["timeline"], Qt.Orientation.Vertical)
+            for name in ("controls", "valhalla", "siege", "radio"):
+                w.tabifyDockWidget(d["timeline"], d[name])
+            d["timeline"].raise_()
+        else:
+            w.addDockWidget(left, d["controls"])
+            w.tabifyDockWidget(d["controls"], d["siege"])
+            w.addDockWidget(right, d["deadlines"])
+            w.tabifyDockWidget(d["deadlines"], d["valhalla"])
+            w.addDockWidget(bottom, d["timeline"])
+            w.tabifyDockWidget(d["timeline"], d["radio"])
+            for name in ("controls", "deadlines", "timeline"):
+                d[name].raise_()
+        self.compact = compact
+        self.fit()
+
+    def side_widths(self) -> tuple[int, int]:
+        """The widths the right column (the dying list whole) and the left one (game controls) need."""
+        width = self.window.width()
+        right = min(max(self.panels["deadlines"].needed_width() + 8, int(width * 0.22)), int(width * 0.4))
+        left = self.panels["controls"].minimumSizeHint().width() + 24
+        return right, left
+
+    def fit(self) -> None:
+        """Size the docks for the window: the dying list wide enough for its names, the map the rest."""
+        w, d = self.window, self.docks
+        right, left = self.side_widths()
+        if self.compact:
+            w.resizeDocks([d["deadlines"]], [right], Qt.Orientation.Horizontal)
+            column = w.height() - w.menuBar().height() - w.statusBar().height()
+            w.resizeDocks([d["deadlines"], d["timeline"]], [int(column * 0.4), int(column * 0.6)],
+                          Qt.Orientation.Vertical)
+        else:
+            w.resizeDocks([d["deadlines"], d["controls"]], [right, left], Qt.Orientation.Horizontal)
+            timeline = self.panels["timeline"]
+            w.resizeDocks([d["timeline"]], [timeline.minimumSizeHint().height() + 40], Qt.Orientation.Vertical)
 
     def apply(self, delta) -> None:
         for panel in self.apply_to:

@@ -45,16 +45,17 @@ def test_a_desk_takes_the_middle_and_hides_the_docks_but_the_alarms(qtbot, tmp_p
         valhalla, weapons = switch.desks["valhalla"], switch.desks["weapons"]
         assert isinstance(valhalla, ValhallaDesk) and isinstance(weapons, WeaponDesk)
         assert set(valhalla.data.characters) == {1, 2, 3, 11, 12}       # the desks read the core's deltas
-        assert switch.stack.currentWidget() is the_map
+        assert switch.shown() is the_map and switch.stack.currentWidget() is the_map
         switch.actions["valhalla"].trigger()
-        assert switch.stack.currentWidget() is valhalla and switch.current == "valhalla"
+        assert switch.shown() is valhalla and switch.current == "valhalla"
+        assert switch.stack.currentWidget().widget() is valhalla         # in a scroll area of its own
         assert alarms.isVisible() and not deadlines.isVisible()
         assert valhalla.badge_field.hasFocus()              # ready for the first badge
         switch.show_desk("weapons")
-        assert switch.stack.currentWidget() is weapons and switch.actions["weapons"].isChecked()
+        assert switch.shown() is weapons and switch.actions["weapons"].isChecked()
         assert not deadlines.isVisible()
         switch.actions["map"].trigger()
-        assert switch.stack.currentWidget() is the_map
+        assert switch.shown() is the_map
         assert deadlines.isVisible() and not closed.isVisible()     # a dock closed before stays closed
         with pytest.raises(ValueError, match="no desk named 'kitchen'"):
             switch.show_desk("kitchen")

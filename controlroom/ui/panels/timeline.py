@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QVBoxLayout, QWidget
@@ -128,6 +128,11 @@ class TimelinePanel(QWidget):
 
     event_activated = Signal(int)
 
+    #: Rows always shown: the window never makes the panel smaller than this.
+    MIN_ROWS = 5
+    #: The panel scrolls its own rows: the window puts it in a dock as it is.
+    scrolls_itself = True
+
     def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS) -> None:
         super().__init__(parent)
         self.model = TimelineModel(self, max_rows)
@@ -141,10 +146,28 @@ class TimelinePanel(QWidget):
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.view = read_only_view(self, self.proxy, QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(self._activated)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)      # the details take what is left
+        for column in (0, 1, 4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
         layout.addWidget(self.view)
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
+        view = self.view
+        rows = view.verticalHeader().defaultSectionSize() * self.MIN_ROWS
+        view.setMinimumHeight(rows + view.horizontalHeader().sizeHint().height()
+                              + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth())
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (following the newest when the view is at the bottom)."""
