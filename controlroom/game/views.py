@@ -65,6 +65,8 @@ class StateDelta(NamedTuple):
     field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
     radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
     scenarios: tuple = ()    # the names of the scenarios started so far, in order, each once
+    scenario_started: int | None = None     # game ms the current scenario started (None: none started)
+    scenario_ended: int | None = None       # ... and ended (None while it runs)
 
 
 def character_view(state: GameState, badge: int) -> CharacterView:
@@ -157,4 +159,6 @@ def make_delta(
         field={"positions": dict(state.positions), "headcounts": dict(state.headcounts),
                "siege": dict(state.siege), "heard": dict(state.heard)},
         scenarios=tuple(dict.fromkeys(s.name for s in state.scenarios)),
+        scenario_started=state.scenario.started if state.scenarios else None,
+        scenario_ended=state.scenario.ended if state.scenarios else None,
     )

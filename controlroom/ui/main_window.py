@@ -6,19 +6,20 @@ import logging
 import sys
 
 from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QWidget,
 )
 
 from controlroom.core.thread import CoreThread
-from controlroom.game.clock import format_time
 from controlroom.logs import log_dir
 from controlroom.ui.desk_switch import DeskSwitch
 from controlroom.ui.games import ask_for_game, recent_games
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map_layers import MapLayers
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map_view import DIM_LEVELS, NIGHT_DIM, MapView
+from controlroom.ui.panels.clocks import ClockBar
+from controlroom.ui.theme import Theme
 from controlroom.ui.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,15 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.core = core
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
+        self.theme = Theme(self)
         self.map = MapView(projection=projection)
         self.layers = MapLayers(self.map, projection, valhalla)
         self.status = QLabel(self.tr("Opening the game…"))
         # A long status is cut at the window's edge; it never makes the window wider than the screen.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status.setMinimumWidth(80)
+        self.clocks = ClockBar(core.game_time)        # game, wall and scenario time, every second
+        self.statusBar().addPermanentWidget(self.clocks)
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
         self.statusBar().addPermanentWidget(self.timer_owner)
@@ -116,7 +120,8 @@ class MainWindow(QMainWindow):
             self.tr("{side}: {active} up, {down} down, {dead} dead").format(
                 side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
             for s, c in delta.sides.items())
-        self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
+        self.clocks.apply_delta(delta)
+        self.status.setText(sides)
 
     @Slot(str, int)
     def show_point(self, layer: str, index: int) -> None:
@@ -299,6 +304,16 @@ class MainWindow(QMainWindow):
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
         self.night_action.toggled.connect(self.set_night_mode)
         view.addAction(self.night_action)
+        dim_menu = view.addMenu(self.tr("&Dim the map at night"))
+        self.dim_actions = {}
+        dim_group = QActionGroup(self)
+        for level in DIM_LEVELS:
+            action = QAction(self.tr("{percent} % darker").format(percent=round(level * 100)), self, checkable=True)
+            action.setChecked(abs(level - self.map.dim) < 1e-6)
+            action.triggered.connect(lambda _checked=False, v=level: self.map.set_dim(v))
+            dim_group.addAction(action)
+            dim_menu.addAction(action)
+            self.dim_actions[level] = action
         self.large_action = QAction(self.tr("&Large text"), self, checkable=True, shortcut=QKeySequence("Ctrl++"))
         self.large_action.toggled.connect(self.set_large_text)
         view.addAction(self.large_action)
@@ -312,20 +327,9 @@ class MainWindow(QMainWindow):
 
     @Slot(bool)
     def set_night_mode(self, on: bool) -> None:
-        """Dark colours for a dark tent."""
-        app = QApplication.instance()
-        if on:
-            p = QPalette()
-            for role, colour in ((QPalette.ColorRole.Window, "#1e1e1e"), (QPalette.ColorRole.WindowText, "#d0d0d0"),
-                                 (QPalette.ColorRole.Base, "#151515"), (QPalette.ColorRole.AlternateBase, "#222222"),
-                                 (QPalette.ColorRole.Text, "#d0d0d0"), (QPalette.ColorRole.Button, "#2a2a2a"),
-                                 (QPalette.ColorRole.ButtonText, "#d0d0d0"), (QPalette.ColorRole.Highlight, "#8b0000")):
-                p.setColor(role, QColor(colour))
-            app.setPalette(p)
-            self.map.setBackground("#101010")
-        else:
-            app.setPalette(app.style().standardPalette())
-            self.map.setBackground("w")
+        """Dark colours for a dark tent; the map dimmed by its overlay."""
+        self.theme.set_night(on)
+        self.map.set_night(on)
 
     @Slot(bool)
     def set_large_text(self, on: bool) -> None:
@@ -343,6 +347,11 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self._restored = self.restoreState(state, STATE_VERSION)
+        dim = s.value("window/dim", NIGHT_DIM, type=float)
+        for level, action in self.dim_actions.items():
+            if abs(level - dim) < 1e-6:
+                action.setChecked(True)
+                self.map.set_dim(level)
         self.night_action.setChecked(s.value("window/night", False, type=bool))
         self.large_action.setChecked(s.value("window/large", False, type=bool))
 
@@ -352,6 +361,7 @@ class MainWindow(QMainWindow):
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState(STATE_VERSION))
         s.setValue("window/night", self.night_action.isChecked())
+        s.setValue("window/dim", self.map.dim)
         s.setValue("window/large", self.large_action.isChecked())
         super().closeEvent(event)
 

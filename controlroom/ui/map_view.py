@@ -38,6 +38,12 @@ _LAYER_STYLE = {
     "marshals": ("t", 11, "#fdd835"),
 }
 
+#: How dark night mode makes the map (the overlay's opacity), and the levels offered in View.
+NIGHT_DIM = 0.5
+DIM_LEVELS = (0.3, 0.5, 0.7)
+#: The night overlay's half-size in metres: more than any field.
+_OVERLAY_HALF = 1e7
+
 #: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
 PAINT_HZ = 8.0
 
@@ -160,9 +166,42 @@ class MapView(pg.PlotWidget):
             for name in reversed(LAYER_NAMES):
                 layers_menu.addAction(self._layer_actions[name])
 
+        # Night: a dark overlay between the map and the markers, its darkness adjustable.
+        from PySide6.QtWidgets import QGraphicsRectItem
+
+        self.night = False
+        self.dim = NIGHT_DIM
+        self.overlay = QGraphicsRectItem(-_OVERLAY_HALF, -_OVERLAY_HALF, 2 * _OVERLAY_HALF, 2 * _OVERLAY_HALF)
+        self.overlay.setPen(self._no_pen)
+        self.overlay.setZValue(-50)
+        self.overlay.setVisible(False)
+        self._vb.addItem(self.overlay, ignoreBounds=True)
+        self._set_overlay()
+
         self._timer = QTimer(self)
         self._timer.setInterval(max(1, round(1000.0 / paint_hz)))
         self._timer.timeout.connect(self._repaint_dirty)
+
+    # ---- night --------------------------------------------------------------------------
+
+    def set_night(self, on: bool) -> None:
+        """Night: a dark background and the map dimmed by the overlay (its darkness: :meth:`set_dim`)."""
+        self.night = bool(on)
+        self.setBackground("#101010" if on else "w")
+        axis_colour = "#c8c8c8" if on else "#404040"
+        for name in ("bottom", "left"):
+            axis = self.getPlotItem().getAxis(name)
+            axis.setPen(axis_colour)
+            axis.setTextPen(axis_colour)
+        self.overlay.setVisible(self.night)
+
+    def set_dim(self, fraction: float) -> None:
+        """How dark the night overlay makes the map: 0 (not at all) to 0.9."""
+        self.dim = min(0.9, max(0.0, float(fraction)))
+        self._set_overlay()
+
+    def _set_overlay(self) -> None:
+        self.overlay.setBrush(QBrush(QColor(0, 0, 0, round(255 * self.dim))))
 
     # ---- layers -----------------------------------------------------------------------
 
