@@ -16,6 +16,7 @@ from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import Piece, place_pieces
 from controlroom.geo.source import MapError, MapSource, open_map
 from controlroom.geo.worldfile import WorldFile
+from controlroom.ui.map_labels import place_labels
 from controlroom.ui.map_tiles import TileLayer, qimage_to_array
 
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
@@ -43,6 +44,9 @@ NIGHT_DIM = 0.5
 DIM_LEVELS = (0.3, 0.5, 0.7)
 #: The night overlay's half-size in metres: more than any field.
 _OVERLAY_HALF = 1e7
+
+#: Group labels hide when the map shows more metres per screen pixel than this (zoomed far out).
+LABEL_MAX_M_PER_PX = 4.0
 
 #: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
 PAINT_HZ = 8.0
@@ -178,6 +182,16 @@ class MapView(pg.PlotWidget):
         self._vb.addItem(self.overlay, ignoreBounds=True)
         self._set_overlay()
 
+        # Group labels (name and counts) beside their markers, placed so that none covers another.
+        self._labels: list[tuple[float, float, str]] = []          # (x, y, text) in frame metres
+        self._label_items: list[pg.TextItem] = []
+        self._labels_dirty = False
+        self._vb.sigRangeChanged.connect(self._range_changed)
+        from controlroom.ui.map_legend import MapLegend
+
+        self.legend = MapLegend(self)
+        self.legend.move(8, 8)
+
         self._timer = QTimer(self)
         self._timer.setInterval(max(1, round(1000.0 / paint_hz)))
         self._timer.timeout.connect(self._repaint_dirty)
@@ -194,6 +208,8 @@ class MapView(pg.PlotWidget):
             axis.setPen(axis_colour)
             axis.setTextPen(axis_colour)
         self.overlay.setVisible(self.night)
+        self.legend.set_night(self.night)
+        self._range_changed()                   # the labels take night colours
 
     def set_dim(self, fraction: float) -> None:
         """How dark the night overlay makes the map: 0 (not at all) to 0.9."""
@@ -202,6 +218,68 @@ class MapView(pg.PlotWidget):
 
     def _set_overlay(self) -> None:
         self.overlay.setBrush(QBrush(QColor(0, 0, 0, round(255 * self.dim))))
+
+    # ---- group labels ---------------------------------------------------------------------
+
+    def set_labels(self, labels: Sequence[tuple[float, float, str]]) -> None:
+        """Labels at points (x, y) in frame metres, most important first; placed on the next repaint."""
+        self._labels = [(float(x), float(y), str(t)) for x, y, t in labels]
+        self._labels_dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def metres_per_pixel(self) -> float:
+        """How many metres of the field one screen pixel shows now."""
+        (x0, x1), _ = self._vb.viewRange()
+        width = max(1, self._vb.width())
+        return (x1 - x0) / width
+
+    def shown_labels(self) -> list[pg.TextItem]:
+        """The label items on the map now (placed and not hidden)."""
+        return [item for item in self._label_items if item.isVisible()]
+
+    def _range_changed(self, *_args) -> None:
+        self._labels_dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _place_labels(self) -> None:
+        self._labels_dirty = False
+        while len(self._label_items) < len(self._labels):
+            item = pg.TextItem(anchor=(0, 0), color=(0, 0, 0), fill=pg.mkBrush(255, 255, 255, 200))
+            item.setZValue(40)
+            self._vb.addItem(item, ignoreBounds=True)
+            self._label_items.append(item)
+        far = self.metres_per_pixel() > LABEL_MAX_M_PER_PX or not self.is_layer_visible("groups")
+        text_colour, fill = ((230, 230, 230), pg.mkBrush(0, 0, 0, 190)) if self.night else \
+            ((0, 0, 0), pg.mkBrush(255, 255, 255, 200))
+        anchors, sizes = [], []
+        for item, (x, y, text) in zip(self._label_items, self._labels):
+            if item.textItem.toPlainText() != text:
+                item.setText(text, color=text_colour)
+            item.setColor(text_colour)
+            item.fill = fill
+            point = self._vb.mapViewToDevice(pg.Point(x, y))
+            anchors.append((point.x(), point.y()))
+            rect = item.textItem.boundingRect()
+            sizes.append((rect.width(), rect.height()))
+        for item in self._label_items[len(self._labels):]:
+            item.setVisible(False)
+        if far or not self._labels:
+            for item in self._label_items:
+                item.setVisible(False)
+            return
+        view_rect = self._vb.mapRectToDevice(self._vb.rect()) if self._vb.scene() is not None else None
+        from controlroom.ui.map_labels import Box
+
+        bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
+        boxes = place_labels(anchors, sizes, markers=anchors, view=bounds)
+        for item, box in zip(self._label_items, boxes):
+            if box is None:
+                item.setVisible(False)
+                continue
+            item.setPos(self._vb.mapDeviceToView(pg.Point(box.x, box.y)))
+            item.setVisible(True)
 
     # ---- layers -----------------------------------------------------------------------
 
@@ -302,6 +380,9 @@ class MapView(pg.PlotWidget):
 
     def _repaint_dirty(self) -> None:
         painted = False
+        if self._labels_dirty:
+            self._place_labels()
+            painted = True
         for layer in self._layers.values():
             # A hidden layer stays dirty and is painted when shown again.
             if not layer.dirty or not layer.item.isVisible():
