@@ -260,6 +260,9 @@ class MapView(pg.PlotWidget):
             item.setColor(text_colour)
             item.fill = fill
             point = self._vb.mapViewToDevice(pg.Point(x, y))
+            if point is None:               # not on a screen yet: placed once the view is shown and ranged
+                far = True
+                break
             anchors.append((point.x(), point.y()))
             rect = item.textItem.boundingRect()
             sizes.append((rect.width(), rect.height()))
