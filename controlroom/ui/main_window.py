@@ -63,6 +63,11 @@ class MainWindow(QMainWindow):
         timeline = self.panels.panels.get("timeline")
         if timeline is not None:
             timeline.event_activated.connect(self.show_event)
+            timeline.correct_requested.connect(self.correct_report)
+            timeline.card_requested.connect(self.open_card)
+        self.characters: dict = {}                  # badge -> CharacterView, from the deltas
+        self.cards: dict = {}                       # badge -> an open PlayerCard
+        self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
         core.loaded.connect(self._on_delta)
         core.delta_published.connect(self._on_delta)
         self._fitted = False
@@ -111,8 +116,14 @@ class MainWindow(QMainWindow):
     # -- data in -------------------------------------------------------------
     @Slot(object)
     def _on_delta(self, delta) -> None:
+        if delta.full:
+            self.characters = {}
+        for c in delta.characters:
+            self.characters[c.badge] = c
+        self._note_entries(delta)
         self.layers.apply(delta)
         self.panels.apply(delta)
+        self._update_cards(delta)
         if not self._fitted:
             self.map.fit_to_field()
             self._fitted = True
@@ -141,6 +152,127 @@ class MainWindow(QMainWindow):
         if xy is not None:
             x, y = xy
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
+
+    # -- corrections, undo, find, player cards ----------------------------------
+    #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
+    UNDO_SECONDS = 60.0
+    #: Events a game master does not "enter" (Ctrl+Z leaves them alone).
+    NOT_ENTRIES = frozenset({"retracted", "alarm_acknowledged"})
+
+    def _note_entries(self, delta) -> None:
+        import time
+
+        for stored in delta.events:
+            event = stored.event
+            if event.source != "gm":
+                continue
+            if event.type == "retracted":
+                if self._last_entry is not None and event.data.get("seq") == self._last_entry[0]:
+                    self._last_entry = None
+            elif event.type not in self.NOT_ENTRIES and not delta.full:
+                self._last_entry = (stored.seq, time.monotonic())
+
+    @Slot()
+    def undo_last_entry(self) -> None:
+        """Edit, Undo (Ctrl+Z): take back the game master's last entry, if made within the last minute."""
+        import time
+
+        last = self._last_entry
+        if last is None:
+            self.status.setText(self.tr("Nothing to undo: no entry of yours is waiting."))
+            return
+        seq, at = last
+        if time.monotonic() - at > self.UNDO_SECONDS:
+            self.status.setText(self.tr("Nothing to undo: your last entry is more than a minute old "
+                                        "(right-click it in Events, Correct this report…)."))
+            return
+        self._last_entry = None
+        self.core.retract_requested.emit(seq, self.tr("undone by the game master (Ctrl+Z)"))
+        self.status.setText(self.tr("Your last entry is taken back."))
+
+    def stored_event(self, seq: int):
+        timeline = self.panels.panels["timeline"]
+        return next((s for s in reversed(timeline.model.rows) if s.seq == seq), None)
+
+    @Slot(int)
+    def correct_report(self, seq: int) -> None:
+        """Correct this report…: retract it with a reason, and optionally append a corrected one."""
+        from controlroom.ui.dialogs.correction import CorrectionDialog
+
+        stored = self.stored_event(seq)
+        if stored is None:
+            return
+        badge = stored.event.data.get("badge")
+        c = self.characters.get(badge) if badge is not None else None
+        dialog = CorrectionDialog(stored, f"{c.name} ({c.badge})" if c else "", self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda d=dialog: self._send_correction(d.retraction, d.replacement))
+        self.correction_dialog = dialog
+        dialog.open()
+
+    def _send_correction(self, retraction, replacement) -> None:
+        seq, reason = retraction
+        self.core.retract_requested.emit(seq, reason)
+        if replacement is not None:
+            type_, fields = replacement
+            self.core.submit_requested.emit(type_, fields, "gm")
+        self.status.setText(self.tr("The report is taken back: {reason}").format(reason=reason))
+
+    @Slot()
+    def find(self) -> None:
+        """Edit, Find (Ctrl+F): a badge, name or group; the map centres on it and a player's card opens."""
+        from controlroom.ui.dialogs.find import FindDialog
+
+        dialog = FindDialog(self.characters.values(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda d=dialog: self.show_found(d.found))
+        self.find_dialog = dialog
+        dialog.open()
+
+    def show_found(self, found) -> None:
+        if found is None:
+            return
+        xy = self.layers.badge_xy(found.key) if found.kind == "badge" else self.layers.group_xy(found.key)
+        if xy is not None:
+            self.centre_on(*xy)
+        else:
+            self.status.setText(self.tr("{0}: no position known yet.").format(found.label))
+        if found.kind == "badge":
+            self.open_card(int(found.key))
+
+    def centre_on(self, x: float, y: float, half: float = 150.0) -> None:
+        self.map.getViewBox().setRange(xRange=(x - half, x + half), yRange=(y - half * 2 / 3, y + half * 2 / 3),
+                                       padding=0)
+
+    @Slot(int)
+    def open_card(self, badge: int) -> None:
+        """A player's card: state, hit and armour points, deadlines, history and the devices that reported."""
+        from controlroom.ui.dialogs.player_card import PlayerCard
+
+        card = self.cards.get(badge)
+        if card is None:
+            card = PlayerCard(badge, self.core.game_time, self)
+            card.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            card.correct_requested.connect(self.correct_report)
+            card.destroyed.connect(lambda _=None, b=badge: self.cards.pop(b, None))
+            self.cards[badge] = card
+            self._fill_card(card)
+        card.show()
+        card.raise_()
+
+    def _fill_card(self, card) -> None:
+        c = self.characters.get(card.badge)
+        if c is not None:
+            card.set_character(c)
+        timeline = self.panels.panels["timeline"].model
+        names = {source: info.get("label") or "" for source, info in self.layers.devices.items()}
+        card.set_history(timeline.rows, timeline.retracted, names)
+
+    def _update_cards(self, delta) -> None:
+        for badge, card in list(self.cards.items()):
+            if delta.full or any(c.badge == badge for c in delta.characters) or any(
+                    s.event.data.get("badge") == badge or s.event.type == "retracted" for s in delta.events):
+                self._fill_card(card)
 
     @Slot()
     def place_map_image(self) -> None:
@@ -296,6 +428,14 @@ class MainWindow(QMainWindow):
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         game.addAction(quit_action)
+        edit = bar.addMenu(self.tr("&Edit"))
+        self.undo_action = QAction(self.tr("&Undo my last entry (within a minute)"), self,
+                                   shortcut=QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo_last_entry)
+        edit.addAction(self.undo_action)
+        self.find_action = QAction(self.tr("&Find a player or group…"), self, shortcut=QKeySequence.StandardKey.Find)
+        self.find_action.triggered.connect(self.find)
+        edit.addAction(self.find_action)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
         self.legend_action = QAction(self.tr("&Legend"), self, checkable=True, shortcut=QKeySequence("Ctrl+L"))

@@ -167,6 +167,23 @@ class MapLayers:
             vx, vy = frame.to_local(*self.valhalla)
             self._set("valhalla", [(vx, vy, "#444444", f"Valhalla: {per_side}")])
 
+    def group_xy(self, group: str) -> tuple[float, float] | None:
+        """Where a group's tracker was last heard, in frame metres."""
+        for source, info in self.devices.items():
+            trail = self._trails.get(source)
+            if info.get("group") == group and trail:
+                return trail[-1][1], trail[-1][2]
+        return None
+
+    def badge_xy(self, badge: int) -> tuple[float, float] | None:
+        """Where a player is: where they fell when known, else where their group is."""
+        fell = self.fell_at.get(badge)
+        if fell is not None and self.projection is not None:
+            x, y = self.projection.to_local(fell[0], fell[1])
+            return float(x), float(y)
+        group = self._conditions.get(badge, (None,))[0]
+        return self.group_xy(group) if group else None
+
     def where(self, event) -> tuple[float, float] | None:
         """Map position of an event: its own latitude and longitude, or where its character's group is."""
         d = event.data

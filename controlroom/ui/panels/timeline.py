@@ -8,7 +8,7 @@ from PySide6.QtCore import (
     QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
@@ -127,6 +127,8 @@ class TimelinePanel(QWidget):
     """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""
 
     event_activated = Signal(int)
+    correct_requested = Signal(int)     # "Correct this report…" on a row: its seq
+    card_requested = Signal(int)        # "Player card" on a row about a player: the badge
 
     #: Rows always shown: the window never makes the panel smaller than this.
     MIN_ROWS = 5
@@ -146,6 +148,8 @@ class TimelinePanel(QWidget):
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.view = read_only_view(self, self.proxy, QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(self._activated)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._menu)
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)      # the details take what is left
@@ -183,6 +187,29 @@ class TimelinePanel(QWidget):
 
     def set_filter(self, text: str) -> None:
         self.filter.setText(text)
+
+    def stored_at(self, index: QModelIndex) -> StoredView | None:
+        """The stored event of a row of the view."""
+        seq = self.proxy.data(index, SEQ_ROLE)
+        return next((s for s in reversed(self.model.rows) if s.seq == seq), None) if seq is not None else None
+
+    def menu_for(self, stored: StoredView) -> QMenu:
+        """The row's menu: correct it (unless already retracted or itself a correction), the player's card."""
+        menu = QMenu(self)
+        correct = menu.addAction(self.tr("Correct this report\u2026"))
+        correct.setEnabled(stored.seq not in self.model.retracted
+                           and stored.event.type not in ("retracted", "alarm_acknowledged"))
+        correct.triggered.connect(lambda _=False, seq=stored.seq: self.correct_requested.emit(seq))
+        badge = stored.event.data.get("badge")
+        if badge is not None:
+            card = menu.addAction(self.tr("Player card"))
+            card.triggered.connect(lambda _=False, b=badge: self.card_requested.emit(int(b)))
+        return menu
+
+    def _menu(self, pos) -> None:
+        stored = self.stored_at(self.view.indexAt(pos))
+        if stored is not None:
+            self.menu_for(stored).popup(self.view.viewport().mapToGlobal(pos))
 
     def _activated(self, index: QModelIndex) -> None:
         seq = self.proxy.data(index, SEQ_ROLE)
