@@ -27,6 +27,7 @@ class CharacterView(NamedTuple):
     carer: int | None
     touches_left: int | None
     deadlines: tuple[Deadline, ...]
+    armour: dict = {}        # as last recorded: helmet, pieces, inadequate, ap, measures (ArmourForm.set_armour)
 
 
 class StoppView(NamedTuple):
@@ -77,6 +78,7 @@ def character_view(state: GameState, badge: int) -> CharacterView:
         badge, m.name, m.side, m.group, m.cls, ch.condition, ch.hp, ch.max_hp, ch.ap.total, ch.full_ap.total,
         ch.deaths, ch.in_valhalla, ch.bound, ch.carer, touches - ch.touches_used if touches else None,
         tuple(state.deadlines_of(badge)),
+        dict(ch.armour),
     )
 
 

@@ -84,6 +84,10 @@ def test_night_mode_makes_every_text_of_the_window_and_desks_readable(window, qt
             assert contrast(palette.color(QPalette.ColorRole.PlaceholderText), bg) >= MIN_CONTRAST, widget
         checked += 1
     assert checked > 30
+    # The Valhalla desk's badge field: its placeholder could not be seen at night (issue 15).
+    field = window.desk_switch.desks["valhalla"].badge_field
+    assert field.placeholderText() and contrast(field.palette().color(QPalette.ColorRole.PlaceholderText),
+                                                field.palette().color(QPalette.ColorRole.Base)) >= MIN_CONTRAST
     assert "#ff8a80" in controls.entry_message.styleSheet() and "#81c784" in controls.scenario_message.styleSheet()
     window.night_action.setChecked(False)
     assert "#c9302c" in controls.entry_message.styleSheet()                 # by day again
