@@ -13,14 +13,14 @@ from PySide6.QtWidgets import (
 
 from controlroom.core.thread import CoreThread
 from controlroom.logs import log_dir
-from controlroom.ui.desk_switch import DeskSwitch
-from controlroom.ui.games import ask_for_game, recent_games
+from controlroom.ui.desks.switch import DeskSwitch
+from controlroom.ui.dialogs.games import ask_for_game, recent_games
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_layers import MapLayers
-from controlroom.ui.map_view import DIM_LEVELS, NIGHT_DIM, MapView
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.theme import Theme
-from controlroom.ui.timer_owner import TimerOwnerLabel
+from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +28,17 @@ log = logging.getLogger(__name__)
 STATE_VERSION = 2
 #: The window's size on a screen large enough for it (smaller screens: the whole screen).
 DEFAULT_SIZE = (1920, 1200)
+#: The window's size drawn without a screen (the offscreen platform: screenshots, tests).
+OFFSCREEN_SIZE = (1600, 1000)
 #: Below this screen height the docks share one column beside the map (a laptop) ...
 WIDE_HEIGHT = 1000
 #: ... and also when the side panels would leave the map less than this share of the width (large text).
 MAP_SHARE = 0.55
+
+
+def on_a_screen() -> bool:
+    """Whether the window is shown on a real screen (not drawn offscreen, whose screen is a made-up 800 x 800)."""
+    return QApplication.platformName() != "offscreen"
 
 
 class MainWindow(QMainWindow):
@@ -58,7 +65,6 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.desk_switch.stack)
         self.panels = _Panels(self, core)
         self._menus()
-        core.devices_known.connect(self.layers.set_devices)
         self.map.point_clicked.connect(self.show_point)
         timeline = self.panels.panels.get("timeline")
         if timeline is not None:
@@ -68,8 +74,6 @@ class MainWindow(QMainWindow):
         self.characters: dict = {}                  # badge -> CharacterView, from the deltas
         self.cards: dict = {}                       # badge -> an open PlayerCard
         self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
-        core.loaded.connect(self._on_delta)
-        core.delta_published.connect(self._on_delta)
         self._fitted = False
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
@@ -77,7 +81,10 @@ class MainWindow(QMainWindow):
         self._flash.timeout.connect(self._flash_stopps)
         self._flash.start()
         screen = self.screen().availableGeometry()
-        self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height()))
+        if on_a_screen():
+            self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height()))
+        else:
+            self.resize(*OFFSCREEN_SIZE)
         self._laid_out = False
         self._restored = False
         self._restore()
@@ -92,6 +99,8 @@ class MainWindow(QMainWindow):
 
     def _fit_screen(self) -> None:
         """A window remembered from a bigger screen is made to fit this one."""
+        if not on_a_screen():
+            return
         screen = self.screen().availableGeometry()
         frame = self.frameGeometry()
         extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
@@ -115,7 +124,8 @@ class MainWindow(QMainWindow):
 
     # -- data in -------------------------------------------------------------
     @Slot(object)
-    def _on_delta(self, delta) -> None:
+    def apply_delta(self, delta) -> None:
+        """A delta of the core (connected by ui/app.py's ``wire``): map, panels, clocks, cards."""
         if delta.full:
             self.characters = {}
         for c in delta.characters:
@@ -283,7 +293,7 @@ class MainWindow(QMainWindow):
         """
         from PySide6.QtWidgets import QFileDialog
 
-        from controlroom.ui.map_open import MAP_FILTER
+        from controlroom.ui.map.open import MAP_FILTER
 
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Map of the field"), "",
                                               self.tr("Maps ({patterns})").format(patterns=MAP_FILTER))
@@ -292,7 +302,7 @@ class MainWindow(QMainWindow):
 
     def open_map_file(self, path: str) -> bool:
         """Show a map file on the live map and keep it in the game; False when it was not shown."""
-        from controlroom.ui.map_open import open_map_interactively
+        from controlroom.ui.map.open import open_map_interactively
 
         source = open_map_interactively(self, path, self.field_centre())
         return source is not None and self.show_map(source, keep=True)
@@ -366,7 +376,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def export_gis(self) -> None:
         """Game, Export for GIS: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML."""
-        from controlroom.ui.export_dialog import GisExportDialog
+        from controlroom.ui.dialogs.export import GisExportDialog
 
         dialog = GisExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -389,7 +399,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def export_report(self) -> None:
         """Game, Export report: the casualty report as PDF and CSV, read from the stored game."""
-        from controlroom.ui.export_dialog import ExportDialog
+        from controlroom.ui.dialogs.export import ExportDialog
 
         dialog = ExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -534,8 +544,6 @@ class _Panels:
         self.alarms = AlarmBanner(top)
         top.setWidget(self.alarms)
         window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, top)
-        core.alarm_raised.connect(self.alarms.add_alarm)
-        self.alarms.acknowledged.connect(core.acknowledge_requested)
         self.apply_to.append(self.alarms)
         now = core.game_time
         # Short titles: on a laptop they are the tabs of one column, and must be read whole.
@@ -549,13 +557,6 @@ class _Panels:
         ):
             self._dock(name, panel, title)
         self.arrange(compact=False)
-        controls = self.panels["controls"]
-        controls.scenario_start.connect(core.scenario_start_requested)
-        controls.scenario_end.connect(core.scenario_end_requested)
-        controls.stopp_call.connect(core.global_stopp_requested)
-        controls.stopp_lift.connect(core.stopp_lift_requested)
-        controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
-        core.opened.connect(lambda info: controls.set_profile(info.profile))
 
     def _dock(self, name: str, panel: QWidget, title: str) -> None:
         window = self.window

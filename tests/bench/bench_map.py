@@ -42,8 +42,8 @@ from controlroom.game.roster import Member  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
 from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.main_window import MainWindow  # noqa: E402
-from controlroom.ui.map_view import MapView  # noqa: E402
+from controlroom.ui.app import build_window  # noqa: E402
+from controlroom.ui.map.view import MapView  # noqa: E402
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 COUNTS = {"groups": 400, "marshals": 100, "siege": 50, "casualties": 2000}
@@ -97,7 +97,7 @@ def latency_and_memory(app, seconds: float = 30.0, rate: float = 200.0) -> dict:
     gw = FakeGateway()
     core = CoreThread(path, None, speed=60.0)
     radio = RadioBridge(core, [gw.path])
-    window = MainWindow(core, MapFrame(58.38, 26.72), "bench")
+    window = build_window(core, MapFrame(58.38, 26.72), "bench")
     window.map.load_background(FIELD)
     window.show()
     loaded = threading.Event()

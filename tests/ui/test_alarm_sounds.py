@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from controlroom.game.alarms import GAME, LINK, SAFETY, SECURITY, STORAGE
-from controlroom.ui.sound import AlarmSounds, find_player
+from controlroom.ui.panels.sound import AlarmSounds, find_player
 
 RATE = 22_050
 NEEDED = ("pulseaudio", "paplay", "parec", "pactl")

@@ -11,7 +11,7 @@ from controlroom.game.clock import VirtualClock
 from controlroom.ui.dialogs.correction import CorrectionDialog
 from controlroom.ui.dialogs.find import FindDialog, find
 from controlroom.ui.dialogs.player_card import PlayerCard
-from controlroom.ui.main_window import MainWindow
+from controlroom.ui.app import build_window
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints", "This plugin does not support raise")
 
@@ -26,7 +26,7 @@ def window(qtbot, tmp_path, game):
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     core = CoreThread(game, VirtualClock(120_000), publish_interval_ms=20)
-    w = MainWindow(core, None, "corrections")
+    w = build_window(core, None, "corrections")
     qtbot.addWidget(w)
     w.show()
     with qtbot.waitSignal(core.loaded, timeout=10_000):

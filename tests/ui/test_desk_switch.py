@@ -12,9 +12,10 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
-from controlroom.ui.desk_switch import DeskSwitch
-from controlroom.ui.desk_valhalla import ValhallaDesk
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.app import wire_desks
+from controlroom.ui.desks.switch import DeskSwitch
+from controlroom.ui.desks.valhalla import ValhallaDesk
+from controlroom.ui.desks.weapons import WeaponDesk
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -35,6 +36,7 @@ def test_a_desk_takes_the_middle_and_hides_the_docks_but_the_alarms(qtbot, tmp_p
     alarms, deadlines, closed = dock(window, "dock_alarms"), dock(window, "dock_deadlines"), dock(window, "dock_radio")
     the_map = QLabel("map")
     switch = DeskSwitch(window, core, the_map)
+    wire_desks(core, switch)                     # as ui/app.py wires the window
     window.setCentralWidget(switch.stack)
     switch.add_menu(window.menuBar().addMenu("View"))
     window.show()

@@ -4,8 +4,8 @@ import pytest
 from desk_game import folded, new_game, running, stored
 
 from controlroom.rules.profile import default_profile
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE
+from controlroom.ui.desks.weapons import WeaponDesk
 
 SWORD = {"length_cm": 85, "former": "fiberglass", "former_width_mm": 9, "padding": "polyethylene_foam",
          "covering": "latex", "striking_padding_mm": 15, "tip_padding_mm": 60}

@@ -10,9 +10,9 @@ from controlroom.game.events import make_event
 from controlroom.game.state import GameState
 from controlroom.game.views import StoredView, make_delta
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_labels import Box, place_labels
-from controlroom.ui.map_layers import MapLayers
-from controlroom.ui.map_view import LABEL_MAX_M_PER_PX, MapView
+from controlroom.ui.map.labels import Box, place_labels
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import LABEL_MAX_M_PER_PX, MapView
 
 
 def test_labels_take_the_first_free_side_and_give_up_when_crowded():

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
-from controlroom.ui.main_window import MainWindow
+from controlroom.ui.app import build_window
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.theme import DAY_TO_NIGHT, MIN_CONTRAST, NIGHT_PALETTE, TEXT_PAIRS, contrast, night_palette
 
@@ -22,7 +22,7 @@ def window(qtbot, tmp_path):
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
     core = CoreThread(new_game(tmp_path / "night.crgame"), VirtualClock(120_000), publish_interval_ms=20)
-    w = MainWindow(core, None, "night")
+    w = build_window(core, None, "night")
     qtbot.addWidget(w)
     w.show()
     with qtbot.waitSignal(core.loaded, timeout=10_000):

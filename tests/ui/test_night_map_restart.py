@@ -16,7 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QImage
 
 from controlroom.geo.source import open_map
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.view import MapView
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 

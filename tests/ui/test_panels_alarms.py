@@ -147,7 +147,7 @@ def test_a_long_message_is_cut_on_one_line_with_all_of_it_in_the_tooltip(banner)
 
 def test_default_sound_plays_the_class_wav(qtbot):
     from controlroom.ui.panels import AlarmBanner as Exported
-    from controlroom.ui.sound import AlarmSounds, sound_file
+    from controlroom.ui.panels.sound import AlarmSounds, sound_file
 
     window = QWidget()
     qtbot.addWidget(window)

@@ -140,7 +140,7 @@ class AlarmBanner(QWidget):
     Connect ``add_alarm`` to CoreThread.alarm_raised and ``acknowledged`` to
     CoreThread.acknowledge_requested (one emit per alarm id acknowledged).
     ``sound(cls)`` is called once per new row with the alarm's class (an
-    :class:`~controlroom.ui.sound.AlarmSounds` by default).
+    :class:`~controlroom.ui.panels.sound.AlarmSounds` by default).
     """
 
     acknowledged = Signal(str)
@@ -151,7 +151,7 @@ class AlarmBanner(QWidget):
     def __init__(self, parent: QWidget | None = None, sound: Callable[[str], None] | None = None) -> None:
         super().__init__(parent)
         if sound is None:
-            from controlroom.ui.sound import AlarmSounds
+            from controlroom.ui.panels.sound import AlarmSounds
 
             sound = AlarmSounds(self)
         self.sound: Callable[[str], None] = sound

@@ -16,8 +16,8 @@ from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import Piece, place_pieces
 from controlroom.geo.source import MapError, MapSource, open_map
 from controlroom.geo.worldfile import WorldFile
-from controlroom.ui.map_labels import place_labels
-from controlroom.ui.map_tiles import TileLayer, qimage_to_array
+from controlroom.ui.map.labels import place_labels
+from controlroom.ui.map.tiles import TileLayer, qimage_to_array
 
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
 
@@ -187,7 +187,7 @@ class MapView(pg.PlotWidget):
         self._label_items: list[pg.TextItem] = []
         self._labels_dirty = False
         self._vb.sigRangeChanged.connect(self._range_changed)
-        from controlroom.ui.map_legend import MapLegend
+        from controlroom.ui.map.legend import MapLegend
 
         self.legend = MapLegend(self)
         self.legend.move(8, 8)
@@ -273,7 +273,7 @@ class MapView(pg.PlotWidget):
                 item.setVisible(False)
             return
         view_rect = self._vb.mapRectToDevice(self._vb.rect()) if self._vb.scene() is not None else None
-        from controlroom.ui.map_labels import Box
+        from controlroom.ui.map.labels import Box
 
         bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
         boxes = place_labels(anchors, sizes, markers=anchors, view=bounds)

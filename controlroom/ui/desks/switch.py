@@ -6,13 +6,16 @@ from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QStackedWidget, QWidget
 
-from controlroom.ui.desk_common import DESKS, game_clock, wire_desk
-from controlroom.ui.desk_valhalla import ValhallaDesk
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.desks.common import DESKS, game_clock
+from controlroom.ui.desks.valhalla import ValhallaDesk
+from controlroom.ui.desks.weapons import WeaponDesk
 
 
 class DeskSwitch(QObject):
-    """The window's centre: the map or one of the desks (View, Desk); a desk hides the docks but the alarms."""
+    """The window's centre: the map or one of the desks (View, Desk); a desk hides the docks but the alarms.
+
+    The desks are wired to the core by ui/app.py (``wire_desks``).
+    """
 
     def __init__(self, window: QMainWindow, core, map_widget: QWidget) -> None:
         super().__init__(window)
@@ -23,7 +26,6 @@ class DeskSwitch(QObject):
         self.pages: dict[str, QWidget] = {"map": map_widget}     # what the stack holds: a desk in its scroll area
         self.stack.addWidget(map_widget)
         for name, desk in (("valhalla", ValhallaDesk(game_clock(core))), ("weapons", WeaponDesk())):
-            wire_desk(desk, core)
             self.desks[name] = desk
             # A desk scrolls on a small screen rather than make the whole window too big for it.
             page = QScrollArea(self.stack)

@@ -9,7 +9,7 @@ import numpy as np
 
 from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.view import MapView
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", "destroyed": "#000000",

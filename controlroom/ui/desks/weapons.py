@@ -10,9 +10,9 @@ from controlroom.game.events import EventError, validate
 from controlroom.game.views import CharacterView, StateDelta, StoredView
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import ProfileError, RulesProfile
-from controlroom.ui.desk_armour import ArmourForm
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, describe, parse_badge, say
-from controlroom.ui.desk_inspection import KINDS, InspectionForm
+from controlroom.ui.desks.armour import ArmourForm
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, describe, parse_badge, say
+from controlroom.ui.desks.inspection import KINDS, InspectionForm
 from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import tr, word
 

@@ -11,7 +11,7 @@ from controlroom.rules.inspection import Verdict
 from controlroom.rules.inspection_kinds import WEAPON_KINDS, inspect_measures, material_choices, measures_of
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.inspection_limits import material_words
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
 from controlroom.ui.panels.words import tr, word
 
 VERDICT_LINES = 8          # the verdict's box: longer verdicts scroll inside it
