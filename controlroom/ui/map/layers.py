@@ -6,10 +6,15 @@ import collections
 import math
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 
 from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.view import MapView
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MapLayers", text)
+
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", "destroyed": "#000000",
@@ -227,8 +232,9 @@ class MapLayers:
             fell = self.fell_at.get(badge)
             if fell is not None:
                 x, y = frame.to_local(fell[0], fell[1])
-                how = "where reported" if fell[2] == "reported" else "at the reporting marshal"
-                out.append((float(x), float(y), colour, f"badge {badge}: {state} ({how})"))
+                how = _tr("where reported") if fell[2] == "reported" else _tr("at the reporting marshal")
+                out.append((float(x), float(y), colour, _tr("badge {badge}: {state} ({how})").format(
+                    badge=badge, state=state, how=how)))
                 continue
             if group not in where_group:
                 continue
@@ -239,7 +245,8 @@ class MapLayers:
             angle = 2 * math.pi * (slot + 0.5 * ring) / 12
             r = 15.0 + 8.0 * ring
             out.append((gx + r * math.cos(angle), gy + r * math.sin(angle), colour,
-                        f"badge {badge}: {state} (near group {group}, no position reported)"))
+                        _tr("badge {badge}: {state} (near group {group}, no position reported)").format(
+                            badge=badge, state=state, group=group)))
         return out
 
     def _set(self, name: str, points: list[tuple]) -> None:

@@ -168,10 +168,17 @@ class TimelinePanel(QWidget):
         view.setMinimumHeight(rows + view.horizontalHeader().sizeHint().height()
                               + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth())
 
+    #: Below this width the Source column is left out: the details need the room more.
+    SOURCE_MIN_WIDTH = 700
+
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_rows()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (following the newest when the view is at the bottom)."""
