@@ -30,6 +30,28 @@ def candidate(px: float, py: float, w: float, h: float, side: str, gap: float) -
     return Box(px - w / 2, py + gap, w, h)
 
 
+class _Grid:
+    """Boxes bucketed by screen cells, so that a new box is checked only against its neighbours."""
+
+    def __init__(self, cell: float = 64.0) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+
+    def _keys(self, box: Box):
+        c = self.cell
+        for i in range(int(box.x // c), int((box.x + box.w) // c) + 1):
+            for j in range(int(box.y // c), int((box.y + box.h) // c) + 1):
+                yield i, j
+
+    def add(self, box: Box) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(box)
+
+    def hits(self, box: Box) -> bool:
+        cells = self.cells
+        return any(box.overlaps(other) for key in self._keys(box) for other in cells.get(key, ()))
+
+
 def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[float, float]], gap: float = 9.0,
                  markers: Sequence[tuple[float, float]] = (), marker_radius: float = 6.0,
                  view: Box | None = None) -> list[Box | None]:
@@ -39,8 +61,9 @@ def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[f
     already placed and no marker (``markers``, each a square of
     ``marker_radius``); with ``view``, it must also lie inside the view.
     """
-    taken: list[Box] = [Box(mx - marker_radius, my - marker_radius, 2 * marker_radius, 2 * marker_radius)
-                        for mx, my in markers]
+    taken = _Grid()
+    for mx, my in markers:
+        taken.add(Box(mx - marker_radius, my - marker_radius, 2 * marker_radius, 2 * marker_radius))
     placed: list[Box | None] = []
     for (px, py), (w, h) in zip(anchors, sizes):
         chosen = None
@@ -49,10 +72,10 @@ def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[f
             if view is not None and not (box.x >= view.x and box.y >= view.y and box.x + box.w <= view.x + view.w
                                          and box.y + box.h <= view.y + view.h):
                 continue
-            if not any(box.overlaps(t) for t in taken):
+            if not taken.hits(box):
                 chosen = box
                 break
         placed.append(chosen)
         if chosen is not None:
-            taken.append(chosen)
+            taken.add(chosen)
     return placed

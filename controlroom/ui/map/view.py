@@ -9,7 +9,7 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QImage, QImageReader, QPen, QTransform
 
 from controlroom.geo.frame import MapFrame
@@ -186,6 +186,7 @@ class MapView(pg.PlotWidget):
         self._labels: list[tuple[float, float, str]] = []          # (x, y, text) in frame metres
         self._label_items: list[pg.TextItem] = []
         self._labels_dirty = False
+        self._label_fills = (pg.mkBrush(255, 255, 255, 200), pg.mkBrush(0, 0, 0, 190))     # day, night
         self._vb.sigRangeChanged.connect(self._range_changed)
         from controlroom.ui.map.legend import MapLegend
 
@@ -251,18 +252,24 @@ class MapView(pg.PlotWidget):
             self._vb.addItem(item, ignoreBounds=True)
             self._label_items.append(item)
         far = self.metres_per_pixel() > LABEL_MAX_M_PER_PX or not self.is_layer_visible("groups")
-        text_colour, fill = ((230, 230, 230), pg.mkBrush(0, 0, 0, 190)) if self.night else \
-            ((0, 0, 0), pg.mkBrush(255, 255, 255, 200))
+        text_colour, fill = ((230, 230, 230), self._label_fills[1]) if self.night else \
+            ((0, 0, 0), self._label_fills[0])
         anchors, sizes = [], []
+        self._vb.updateMatrix()                                  # (the view's range may have just changed)
+        to_device = self._vb.childGroup.deviceTransform_()      # frame metres -> screen pixels (None: no screen)
+        if to_device is None or self._vb.scene() is None or not self._vb.scene().views():
+            far = True
+        recolour = getattr(self, "_labels_night", None) != self.night
+        self._labels_night = self.night
         for item, (x, y, text) in zip(self._label_items, self._labels):
             if item.textItem.toPlainText() != text:
                 item.setText(text, color=text_colour)
-            item.setColor(text_colour)
+            elif recolour:
+                item.setColor(text_colour)
             item.fill = fill
-            point = self._vb.mapViewToDevice(pg.Point(x, y))
-            if point is None:               # not on a screen yet: placed once the view is shown and ranged
-                far = True
-                break
+            if far:
+                continue
+            point = to_device.map(QPointF(x, y))
             anchors.append((point.x(), point.y()))
             rect = item.textItem.boundingRect()
             sizes.append((rect.width(), rect.height()))
@@ -277,11 +284,12 @@ class MapView(pg.PlotWidget):
 
         bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
         boxes = place_labels(anchors, sizes, markers=anchors, view=bounds)
+        from_device, _invertible = to_device.inverted()
         for item, box in zip(self._label_items, boxes):
             if box is None:
                 item.setVisible(False)
                 continue
-            item.setPos(self._vb.mapDeviceToView(pg.Point(box.x, box.y)))
+            item.setPos(from_device.map(QPointF(box.x, box.y)))
             item.setVisible(True)
 
     # ---- layers -----------------------------------------------------------------------
