@@ -81,7 +81,7 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
 def _open_window(args: argparse.Namespace) -> int:
     """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
     from controlroom.ui.app import application, run_window
-    from controlroom.ui.games import ask_for_game, last_game
+    from controlroom.ui.dialogs.games import ask_for_game, last_game
 
     origin = None
     if args.origin:
