@@ -63,6 +63,8 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
     window.add_argument("--origin", metavar="LAT,LON", help="no longer needed: the map places itself (deprecated)")
     window.add_argument("--desk", choices=("map", "valhalla", "weapons"), default="map",
                         help="open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)")
+    window.add_argument("--replay", action="store_true",
+                        help="replay the game read-only: scrub through it on the map (it may be running elsewhere)")
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     window.add_argument("--screenshot", metavar="FILE.png", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -79,7 +81,7 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
 def _open_window(args: argparse.Namespace) -> int:
     """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
     from controlroom.ui.app import application, run_window
-    from controlroom.ui.games import ask_for_game, last_game
+    from controlroom.ui.dialogs.games import ask_for_game, last_game
 
     origin = None
     if args.origin:
@@ -92,6 +94,8 @@ def _open_window(args: argparse.Namespace) -> int:
         origin = (lat, lon)
         print("controlroom: --origin is no longer needed and will go: the map is placed by its own coordinate "
               "system, and without a map the view fits the field's positions", file=sys.stderr)
+    if args.replay:
+        return _open_replay(args)
     db = args.db
     if db is None:
         application()
@@ -101,6 +105,20 @@ def _open_window(args: argparse.Namespace) -> int:
             return 2
     return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
                       screenshot=args.screenshot, desk=args.desk)
+
+
+def _open_replay(args: argparse.Namespace) -> int:
+    """``controlroom --db GAME --replay``: the replay window; the game is read in its worker thread, read-only."""
+    from functools import partial
+    from pathlib import Path
+
+    from controlroom.store.replay import open_replay
+    from controlroom.ui.replay.app import run_replay
+
+    if args.db is None:
+        raise CliError("--replay needs the game: --db GAME")
+    return run_replay(partial(open_replay, args.db), Path(str(args.db)).stem, quit_after=args.quit_after,
+                      screenshot=args.screenshot)
 
 
 def _language_given(argv: list[str]) -> str | None:

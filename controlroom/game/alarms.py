@@ -87,3 +87,102 @@ class SecurityFlood:
             text = _FLOOD_WORDS.get(kind, "{n} frames of {d} device(s) in the last minute").format(
                 n=row["n"], d=len(row["devices"])) + f"; the latest: {row['detail']}"
         return Alarm(row["id"], kind, text, row["t"], row["n"])
+
+
+#: Classes in the order the banner shows them, most urgent first.
+PRIORITY = (SAFETY, STORAGE, GAME, SECURITY, LINK)
+#: Classes whose alarms are acknowledged one by one (never "all at once").
+ONE_BY_ONE = frozenset({SAFETY, STORAGE})
+
+
+def merge_key(alarm: Alarm) -> str:
+    """Which row an alarm joins: each safety or storage alarm its own; others by kind and subject.
+
+    Alarm ids end with the game time they were raised at (``rejected_replay:1005:3140``);
+    without it, what is left names the kind and the subject (a device, a gateway, a marshal),
+    so the second replayed frame of device 1005 joins the first one's row.
+    """
+    if alarm.cls in ONE_BY_ONE:
+        return alarm.id
+    head, _sep, tail = alarm.id.rpartition(":")
+    base = head if tail.isdigit() and head else alarm.id
+    return f"{alarm.kind}|{base}"
+
+
+class AlarmRowState(NamedTuple):
+    """One row of the banner: the latest alarm of its key, how many were merged, and their ids."""
+
+    key: str
+    cls: str
+    latest: Alarm
+    count: int
+    ids: tuple[str, ...]
+
+
+class AlarmBoard:
+    """The unacknowledged alarms, merged into rows (pure Python: the banner draws it)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, AlarmRowState] = {}
+        self._order = 0
+        self._seen: dict[str, int] = {}        # key -> when last raised (an order number)
+
+    def add(self, alarm: Alarm) -> tuple[AlarmRowState, bool]:
+        """Add ``alarm``; returns its row and whether the row is new (a new row rings)."""
+        key = merge_key(alarm)
+        self._order += 1
+        self._seen[key] = self._order
+        row = self._rows.get(key)
+        if row is None:
+            row = AlarmRowState(key, alarm.cls, alarm, alarm.count, (alarm.id,))
+            self._rows[key] = row
+            return row, True
+        if alarm.id in row.ids:             # raised again under its id (an update): replaced, not counted
+            row = row._replace(latest=alarm)
+        else:
+            row = row._replace(latest=alarm, count=row.count + alarm.count, ids=row.ids + (alarm.id,))
+        self._rows[key] = row
+        return row, False
+
+    def rows(self) -> list[AlarmRowState]:
+        """Rows most urgent class first, the newest first within a class."""
+        return sorted(self._rows.values(), key=lambda r: (PRIORITY.index(r.cls) if r.cls in PRIORITY else len(PRIORITY),
+                                                          -self._seen[r.key]))
+
+    def visible(self, limit: int = 3) -> tuple[list[AlarmRowState], int]:
+        """The rows shown (at most ``limit``) and how many more there are."""
+        rows = self.rows()
+        return rows[:limit], max(0, len(rows) - limit)
+
+    def acknowledge(self, key: str) -> tuple[str, ...]:
+        """Acknowledge one row; returns the alarm ids it held (each to be stored as acknowledged)."""
+        row = self._rows.pop(key, None)
+        self._seen.pop(key, None)
+        return row.ids if row is not None else ()
+
+    def acknowledge_class(self, cls: str) -> tuple[str, ...]:
+        """Acknowledge every row of a class (not safety or storage: those go one by one)."""
+        if cls in ONE_BY_ONE:
+            raise ValueError(f"{cls} alarms are acknowledged one by one")
+        ids: tuple[str, ...] = ()
+        for key in [r.key for r in self._rows.values() if r.cls == cls]:
+            ids += self.acknowledge(key)
+        return ids
+
+    def remove_id(self, alarm_id: str) -> bool:
+        """An alarm acknowledged elsewhere (another station, the log): take it out of its row."""
+        for key, row in list(self._rows.items()):
+            if alarm_id in row.ids:
+                ids = tuple(i for i in row.ids if i != alarm_id)
+                if ids:
+                    self._rows[key] = row._replace(ids=ids, count=max(1, row.count - 1))
+                else:
+                    self.acknowledge(key)
+                return True
+        return False
+
+    def key_of(self, alarm_id: str) -> str | None:
+        return next((k for k, r in self._rows.items() if alarm_id in r.ids), None)
+
+    def __len__(self) -> int:
+        return len(self._rows)

@@ -72,13 +72,16 @@ class Character:
         "member", "max_hp", "hp", "full_ap", "ap", "condition",
         "dying_at", "wake_at", "regen_at", "regen_period", "respawn_at",
         "bound", "carer", "patients", "deaths", "in_valhalla", "knockouts", "healed",
-        "touches_used", "stops", "frozen_since", "frozen_ms",
+        "touches_used", "stops", "frozen_since", "frozen_ms", "armour",
     )
 
     def __init__(self, member: Member, profile: RulesProfile) -> None:
         self.member = member
         self.max_hp = member.max_hp(profile)
         self.full_ap: ArmourPoints = member.armour_points(profile)
+        # The armour as last recorded (the roster's, then each armour_set): what the weapon-check desk shows.
+        self.armour: dict = {"helmet": member.helmet, "pieces": tuple(member.armour),
+                             "inadequate": member.inadequate, "ap": member.ap, "measures": {}}
         self.deaths = 0
         self.knockouts = 0
         self.healed = 0

@@ -20,6 +20,11 @@ from controlroom.game.state import GameState
 _SLOTS = Character.__slots__
 _get = operator.attrgetter(*_SLOTS)
 _PATIENTS = _SLOTS.index("patients")
+_NO_PATIENTS: frozenset[int] = frozenset()
+# One statement that sets every slot from a row (``ch.member, ch.max_hp, ... = row``): no call per slot.
+_namespace: dict[str, Any] = {}
+exec(f"def _set_all(ch, row):\n    {', '.join('ch.' + name for name in _SLOTS)}, = row\n", _namespace)
+_set_all = _namespace["_set_all"]
 
 # Attributes copied as they are (immutable, or shared on purpose).
 SHARED = frozenset({"profile", "roster", "t", "events_applied", "inspection_count", "_inspection_limits", "_event"})
@@ -89,7 +94,10 @@ def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
 def take(state: GameState) -> Snapshot:
     """A snapshot of ``state`` (which goes on changing; the snapshot does not)."""
     chars = [_get(c) for c in state.characters.values()]
-    chars = [row[:_PATIENTS] + (set(row[_PATIENTS]),) + row[_PATIENTS + 1:] if row[_PATIENTS] else row for row in chars]
+    # A carer's set of patients is the one mutable slot: the snapshot keeps a frozen copy (an empty
+    # set too: the live one may get patients after the snapshot was taken).
+    chars = [row[:_PATIENTS] + ((frozenset(row[_PATIENTS]) if row[_PATIENTS] else _NO_PATIENTS),) + row[_PATIENTS + 1:]
+             for row in chars]
     return Snapshot(_copy_attrs(vars(state)), chars)
 
 
@@ -110,3 +118,24 @@ def restore(snapshot: Snapshot) -> GameState:
     state.characters = characters
     state._handlers = {name[3:]: getattr(state, name) for name in dir(state) if name.startswith("_e_")}
     return state
+
+
+def restore_into(state: GameState, snapshot: Snapshot) -> None:
+    """Make ``state`` equal to the snapshot again, reusing its character objects.
+
+    ``state`` must have been restored from a snapshot of the same game (its
+    characters in the same order).  A replay seeking to and fro keeps one such
+    state: setting every slot of 8,000 characters in one statement each takes
+    a third of the time that making them anew takes (``restore``), and less
+    than finding out which of them differ would.
+    """
+    characters = state.characters
+    rows = snapshot.characters
+    if len(characters) != len(rows):
+        raise ValueError("the snapshot is of another game (not the same characters)")
+    state.__dict__.update(_copy_attrs(snapshot.attrs))     # all but the characters and the handlers
+    for ch, row in zip(characters.values(), rows):
+        if ch.member is not row[0]:
+            raise ValueError("the snapshot is of another game (its characters are in another order)")
+        _set_all(ch, row)
+        ch.patients = set(ch.patients)

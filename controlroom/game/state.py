@@ -441,6 +441,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         except ValueError as exc:
             self._warn("bad_armour", f"{_who(ch)}: {exc}")
             return
+        ch.armour = {"helmet": d.get("helmet"), "pieces": tuple(d["armour"]), "inadequate": d["inadequate"],
+                     "ap": d.get("ap"), "measures": dict(d.get("measures") or {})}
         if ch.ap == ch.full_ap:
             ch.ap = full
         else:   # armour points are never restored during a scenario

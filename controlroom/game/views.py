@@ -27,6 +27,7 @@ class CharacterView(NamedTuple):
     carer: int | None
     touches_left: int | None
     deadlines: tuple[Deadline, ...]
+    armour: dict = {}        # as last recorded: helmet, pieces, inadequate, ap, measures (ArmourForm.set_armour)
 
 
 class StoppView(NamedTuple):
@@ -65,6 +66,8 @@ class StateDelta(NamedTuple):
     field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
     radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
     scenarios: tuple = ()    # the names of the scenarios started so far, in order, each once
+    scenario_started: int | None = None     # game ms the current scenario started (None: none started)
+    scenario_ended: int | None = None       # ... and ended (None while it runs)
 
 
 def character_view(state: GameState, badge: int) -> CharacterView:
@@ -75,6 +78,7 @@ def character_view(state: GameState, badge: int) -> CharacterView:
         badge, m.name, m.side, m.group, m.cls, ch.condition, ch.hp, ch.max_hp, ch.ap.total, ch.full_ap.total,
         ch.deaths, ch.in_valhalla, ch.bound, ch.carer, touches - ch.touches_used if touches else None,
         tuple(state.deadlines_of(badge)),
+        dict(ch.armour),
     )
 
 
@@ -157,4 +161,6 @@ def make_delta(
         field={"positions": dict(state.positions), "headcounts": dict(state.headcounts),
                "siege": dict(state.siege), "heard": dict(state.heard)},
         scenarios=tuple(dict.fromkeys(s.name for s in state.scenarios)),
+        scenario_started=state.scenario.started if state.scenarios else None,
+        scenario_ended=state.scenario.ended if state.scenarios else None,
     )

@@ -41,12 +41,20 @@ def load_report(store: GameStore, scenario: str | None = None,
     # Two reads in log order, zipped: the events through the log's fast path, and
     # their wall times.  Events stored meanwhile come after both reads' rows.
     walls = _walls(store)
+    wrong: dict = {}            # the retracted reports, kept as they are read (for the list of corrections)
+
+    def items():
+        for (seq, event), wall in zip(store.log.events(), walls):
+            if seq in gone:
+                wrong[seq] = event
+            else:
+                yield seq, wall, event
+
     try:
-        items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), walls) if seq not in gone)
         return build_report(
-            store.name, members, store.profile(), items, scenario=scenario,
+            store.name, members, store.profile(), items(), scenario=scenario,
             marshals=marshal_names(devs), engine_sides=engine_sides(store, members, devs),
-            total=store.log.count(), progress=progress,
+            total=store.log.count(), progress=progress, retracted=wrong,
         )
     finally:
         walls.close()       # (a database cursor left open would linger until garbage collection)

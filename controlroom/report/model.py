@@ -175,6 +175,19 @@ class WarningRow:
 
 
 @dataclass(slots=True)
+class CorrectionRow:
+    """A report taken back by a game master (the retraction's own log number and time), with the reason."""
+
+    seq: int
+    t: int
+    wall: int | None
+    retracted: int                  # the log number of the wrong report
+    what: str                       # the wrong report in words ("" when it is not in the log read)
+    reason: str
+    by: str
+
+
+@dataclass(slots=True)
 class Report:
     game: str
     rules: str
@@ -192,6 +205,7 @@ class Report:
     valhalla: list[ValhallaRow] = field(default_factory=list)
     loot: list[LootRow] = field(default_factory=list)
     warnings: list[WarningRow] = field(default_factory=list)
+    corrections: list[CorrectionRow] = field(default_factory=list)
     deaths_over_time: list[tuple[int, str]] = field(default_factory=list)   # (t, side), in time order
     end_counts: dict[str, dict[str, int]] = field(default_factory=dict)     # per side, at the end of the log
     marshals: dict[int, str] = field(default_factory=dict)                  # device id -> who carries it
@@ -300,20 +314,27 @@ def build_report(
     engine_sides: Mapping[str, str] | None = None,
     total: int = 0,
     progress: Callable[[int, int], bool] | None = None,
+    retracted: Mapping[int, Event] | None = None,
 ) -> Report:
-    """Fold the log once and gather every figure of the report (see ``_build``)."""
+    """Fold the log once and gather every figure of the report (see ``_build``).
+
+    ``retracted`` holds the reports corrections took back (by log number), so
+    that the list of corrections says what each was; it may be filled while
+    ``items`` is read, as long as a report comes before its retraction.
+    """
     # Folding makes hundreds of thousands of small objects that live on: the
     # cyclic garbage collector would walk them again and again.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(game, members, profile, items, scenario, marshals or {}, engine_sides or {}, total, progress)
+        return _build(game, members, profile, items, scenario, marshals or {}, engine_sides or {}, total, progress,
+                      retracted if retracted is not None else {})
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _build(game, members, profile, items, scenario, marshals, engine_sides, total, progress) -> Report:
+def _build(game, members, profile, items, scenario, marshals, engine_sides, total, progress, retracted) -> Report:
     """Fold the log once and gather every figure of the report.
 
     ``items`` are the stored events as (seq, wall ms, event) in log order,
@@ -396,6 +417,17 @@ def _build(game, members, profile, items, scenario, marshals, engine_sides, tota
             rep.siege_losses.append(SiegeLoss(ev.t, wall, data["engine"], engine_sides.get(data["engine"], ""),
                                               data["status"], data.get("lat"), data.get("lon"),
                                               reporter(ev.source, marshals)))
+        elif type_ == "retracted":
+            wrong = retracted.get(data["seq"])
+            what = ""
+            if wrong is not None:
+                badge = wrong.data.get("badge")
+                member = chars[badge].member if badge in chars else None
+                what = what_happened(wrong.type, wrong.data, {b: c.member.name for b, c in chars.items()}) + (
+                    f": {member.name} ({badge})" if member else (f": badge {badge}" if badge is not None else ""))
+                what = f"{format_time(wrong.t)} {what} from {reporter(wrong.source, marshals)}"
+            rep.corrections.append(CorrectionRow(seq, ev.t, wall, data["seq"], what, data.get("reason") or "",
+                                                 reporter(ev.source, marshals)))
         elif type_ == "looted" and not any(w.code == "unknown_badge" for w in warnings):
             scoped_loot.add((data["by"], data["badge"]))
     rep.last_wall = wall

@@ -210,6 +210,13 @@ def listings(report: Report) -> list[Listing]:
                 [(f"{x.looter_name} ({x.looter})", x.looter_side, f"{x.owner_name} ({x.owner})", x.owner_side,
                   "NOT GIVEN" if x.without_consent else "given", ", ".join(x.items)) for x in r.loot],
                 empty="All loot has been returned."),
+        Listing("Corrections",
+                "Reports a game master took back as wrong (a wrong badge, a report never made), with the reason. "
+                "The figures of this report leave them out.",
+                [Column("Log #", 0.9, True), Column("Game time", 1.2), Column("Wrong report", 5.0),
+                 Column("Reason", 3.4), Column("By", 1.7)],
+                [(c.seq, clock(c.t), c.what or f"log #{c.retracted}", c.reason, c.by) for c in r.corrections],
+                empty="No report was corrected."),
         Listing("Appendix: rule warnings", warn_intro if r.warnings else "",
                 [Column("Log #", 0.9, True), Column("Game time", 1.2), Column("Event", 1.5),
                  Column("Badge", 0.8, True), Column("Rule", 2.0), Column("Warning", 6.1)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Mapping, Sequence
 
-from controlroom.rules.inspection_limits import InspectionLimits, _is_number, _label, _n, _norm
+from controlroom.rules.inspection_limits import InspectionLimits, _is_number, _label, _n, _norm, material_words
 from controlroom.rules.profile import default_profile
 
 _MAT, _PAD = "Appendix 1, Requirements on materials", "Appendix 1, Requirements on padding"
@@ -197,7 +197,8 @@ class _Failures(list):
                  rule: str | None = None) -> bool:
         if _norm(name) in allowed:
             return True
-        self.add(criterion, f"{what} {name!r} is not allowed (allowed: {', '.join(allowed)})", rule)
+        self.add(criterion, f"{what} \u201c{material_words(name)}\u201d is not allowed (allowed: "
+                            f"{', '.join(material_words(a) for a in allowed)})", rule)
         return False
 
     def verdict(self, category: str | None = None) -> Verdict:
@@ -232,12 +233,13 @@ def inspect_weapon(weapon: Weapon, limits: InspectionLimits | None = None) -> Ve
         out.add("length_category", f"{kind} length {_n(weapon.length_cm)} cm fits no length category "
                                    f"({spans})", rule)
     former = _norm(weapon.former)
+    former_words = material_words(former)
     if out.material("former_material", "former material", weapon.former, tuple(lim.formers)):
         if lim.formers[former]:
-            out.at_most("former_width", f"{former} former width", weapon.former_width_mm,
+            out.at_most("former_width", f"{former_words} former width", weapon.former_width_mm,
                         lim.formers[former], "mm")
         if former in lim.small_weapon_formers and weapon.length_cm > lim.small_weapon_max_length_cm:
-            out.add("small_weapon_former", f"a {former} former is only for small weapons up to "
+            out.add("small_weapon_former", f"a {former_words} former is only for small weapons up to "
                     f"{_n(lim.small_weapon_max_length_cm)} cm; this weapon is {_n(weapon.length_cm)} cm")
     out.material("padding_material", "padding material", weapon.padding, lim.padding_materials)
     out.material("covering_material", "covering material", weapon.covering, lim.covering_materials)
@@ -246,7 +248,7 @@ def inspect_weapon(weapon: Weapon, limits: InspectionLimits | None = None) -> Ve
     if weapon.thrusting:
         out.at_least("tip_padding", "tip padding", weapon.tip_padding_mm, lim.tip_padding_min_mm, "mm")
     if lim.stopper_required_for_hollow and former in lim.hollow_formers and not weapon.has_stopper:
-        out.add("stopper", f"the hollow {former} former has no stopper: it could go through the padding")
+        out.add("stopper", f"the hollow {former_words} former has no stopper: it could go through the padding")
     if weapon.added_weights and not lim.added_weights_allowed:
         out.add("added_weights", "weights have been added to the weapon")
     return out.verdict(category)

@@ -20,6 +20,12 @@ def _label(category: str) -> str:
     return category.replace("_", "-")
 
 
+def material_words(name: str) -> str:
+    """A material's name as people write it: ``pvc_tube`` -> ``PVC tube`` (names in the profile are codes)."""
+    words = name.strip().replace("_", " ").split()
+    return " ".join(w.upper() if w.lower() in ("pvc", "ptfe", "epdm") else w for w in words)
+
+
 def _norm(name: str) -> str:
     return "_".join(name.strip().lower().replace("-", " ").split())
 

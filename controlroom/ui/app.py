@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QApplication
 from controlroom.core.station import Station
 from controlroom.geo.frame import MapFrame
 from controlroom.logs import setup_logging
-from controlroom.ui.games import remember_game
+from controlroom.ui.desks.common import wire_desk
+from controlroom.ui.dialogs.games import remember_game
 from controlroom.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,44 @@ def application() -> QApplication:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     setup_logging("window")
     return app
+
+
+def build_window(core, projection: MapFrame | None = None, title: str = "",
+                 valhalla: tuple[float, float] | None = None) -> MainWindow:
+    """The control room window on ``core`` (a CoreThread), wired to it."""
+    window = MainWindow(core, projection, title, valhalla)
+    wire(core, window)
+    return window
+
+
+def wire(core, window: MainWindow) -> None:
+    """Every connection between the core and the window, in one place.
+
+    The core's facts go to the window's slots (the map, the panels, the
+    alarms, the desks); the panels' commands go to the core's command
+    signals.  Across threads Qt queues each call to the receiver's thread.
+    """
+    core.devices_known.connect(window.layers.set_devices)
+    core.loaded.connect(window.apply_delta)
+    core.delta_published.connect(window.apply_delta)
+    alarms = window.panels.alarms
+    core.alarm_raised.connect(alarms.add_alarm)
+    alarms.acknowledged.connect(core.acknowledge_requested)
+    controls = window.panels.panels["controls"]
+    controls.scenario_start.connect(core.scenario_start_requested)
+    controls.scenario_end.connect(core.scenario_end_requested)
+    controls.stopp_call.connect(core.global_stopp_requested)
+    controls.stopp_lift.connect(core.stopp_lift_requested)
+    controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+    core.opened.connect(lambda info: controls.set_profile(info.profile))
+    wire_desks(core, window.desk_switch)
+
+
+def wire_desks(core, switch) -> None:
+    """Each desk reads the core's deltas and sends its entries to the core."""
+    for name, desk in switch.desks.items():
+        if name != "map":
+            wire_desk(desk, core)
 
 
 def run_window(
@@ -51,7 +90,7 @@ def run_window(
     app = application()
     station = Station(str(db), list(ports) if ports else None, speed=speed, remember_ports=remember_ports)
     core = station.core
-    window = MainWindow(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
+    window = build_window(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
     if map_image is not None:
         window.open_map_file(str(map_image))
     else:

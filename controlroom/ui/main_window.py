@@ -6,20 +6,39 @@ import logging
 import sys
 
 from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QKeySequence, QPalette, QColor
-from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QWidget,
+)
 
 from controlroom.core.thread import CoreThread
-from controlroom.game.clock import format_time
 from controlroom.logs import log_dir
-from controlroom.ui.desk_switch import DeskSwitch
-from controlroom.ui.games import ask_for_game, recent_games
+from controlroom.ui.desks.switch import DeskSwitch
+from controlroom.ui.dialogs.games import ask_for_game, recent_games
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_layers import MapLayers
-from controlroom.ui.map_view import MapView
-from controlroom.ui.timer_owner import TimerOwnerLabel
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
+from controlroom.ui.panels.clocks import ClockBar
+from controlroom.ui.theme import Theme
+from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
+
+#: The version of the docks' layout saved in the settings: a layout saved by an older window is not restored.
+STATE_VERSION = 2
+#: The window's size on a screen large enough for it (smaller screens: the whole screen).
+DEFAULT_SIZE = (1920, 1200)
+#: The window's size drawn without a screen (the offscreen platform: screenshots, tests).
+OFFSCREEN_SIZE = (1600, 1000)
+#: Below this screen height the docks share one column beside the map (a laptop) ...
+WIDE_HEIGHT = 1000
+#: ... and also when the side panels would leave the map less than this share of the width (large text).
+MAP_SHARE = 0.55
+
+
+def on_a_screen() -> bool:
+    """Whether the window is shown on a real screen (not drawn offscreen, whose screen is a made-up 800 x 800)."""
+    return QApplication.platformName() != "offscreen"
 
 
 class MainWindow(QMainWindow):
@@ -30,9 +49,15 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.core = core
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
+        self.theme = Theme(self)
         self.map = MapView(projection=projection)
         self.layers = MapLayers(self.map, projection, valhalla)
         self.status = QLabel(self.tr("Opening the game…"))
+        # A long status is cut at the window's edge; it never makes the window wider than the screen.
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status.setMinimumWidth(80)
+        self.clocks = ClockBar(core.game_time)        # game, wall and scenario time, every second
+        self.statusBar().addPermanentWidget(self.clocks)
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
         self.statusBar().addPermanentWidget(self.timer_owner)
@@ -40,45 +65,75 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.desk_switch.stack)
         self.panels = _Panels(self, core)
         self._menus()
-        core.devices_known.connect(self.layers.set_devices)
         self.map.point_clicked.connect(self.show_point)
         timeline = self.panels.panels.get("timeline")
         if timeline is not None:
             timeline.event_activated.connect(self.show_event)
-        core.loaded.connect(self._on_delta)
-        core.delta_published.connect(self._on_delta)
+            timeline.correct_requested.connect(self.correct_report)
+            timeline.card_requested.connect(self.open_card)
+        self.characters: dict = {}                  # badge -> CharacterView, from the deltas
+        self.cards: dict = {}                       # badge -> an open PlayerCard
+        self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
         self._fitted = False
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
         self._flash.setInterval(500)
         self._flash.timeout.connect(self._flash_stopps)
         self._flash.start()
-        self.resize(1600, 1000)
+        screen = self.screen().availableGeometry()
+        if on_a_screen():
+            self.resize(min(DEFAULT_SIZE[0], screen.width()), min(DEFAULT_SIZE[1], screen.height()))
+        else:
+            self.resize(*OFFSCREEN_SIZE)
         self._laid_out = False
+        self._restored = False
         self._restore()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
-        if not self._laid_out and QSettings().value("window/state") is None:
+        if not self._laid_out:
             self._laid_out = True
-            QTimer.singleShot(0, self._default_layout)      # once the window has its size
+            self._fit_screen()
+            if not self._restored:
+                QTimer.singleShot(0, self._default_layout)      # once the window has its size
+
+    def _fit_screen(self) -> None:
+        """A window remembered from a bigger screen is made to fit this one."""
+        if not on_a_screen():
+            return
+        screen = self.screen().availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        w = min(self.width(), screen.width() - extra_w)
+        h = min(self.height(), screen.height() - extra_h)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(w, h)
+        if not screen.contains(self.frameGeometry()):
+            self.move(max(screen.left(), min(frame.left(), screen.right() - frame.width() + 1)),
+                      max(screen.top(), min(frame.top(), screen.bottom() - frame.height() + 1)))
 
     def _default_layout(self) -> None:
-        """The map gets the room; the panels keep to the sides until the game master moves them."""
-        docks = {d.objectName(): d for d in self.findChildren(QDockWidget)}
-        right = [docks[n] for n in ("dock_deadlines", "dock_valhalla") if n in docks]
-        if right:
-            self.resizeDocks(right, [420] * len(right), Qt.Orientation.Horizontal)
-        if "dock_controls" in docks:
-            self.resizeDocks([docks["dock_controls"]], [270], Qt.Orientation.Horizontal)
-        if "dock_timeline" in docks:
-            self.resizeDocks([docks["dock_timeline"]], [170], Qt.Orientation.Vertical)
+        """The map gets the room; the panels keep to the sides until the game master moves them.
+
+        On a large screen: game controls on the left, the dying list on the
+        right, Events under the map.  On a laptop: one column on the right,
+        the dying list on top and the other panels in tabs under it.
+        """
+        sides = self.panels.side_widths()
+        self.panels.arrange(compact=self.height() < WIDE_HEIGHT or sum(sides) > (1 - MAP_SHARE) * self.width())
 
     # -- data in -------------------------------------------------------------
     @Slot(object)
-    def _on_delta(self, delta) -> None:
+    def apply_delta(self, delta) -> None:
+        """A delta of the core (connected by ui/app.py's ``wire``): map, panels, clocks, cards."""
+        if delta.full:
+            self.characters = {}
+        for c in delta.characters:
+            self.characters[c.badge] = c
+        self._note_entries(delta)
         self.layers.apply(delta)
         self.panels.apply(delta)
+        self._update_cards(delta)
         if not self._fitted:
             self.map.fit_to_field()
             self._fitted = True
@@ -86,7 +141,8 @@ class MainWindow(QMainWindow):
             self.tr("{side}: {active} up, {down} down, {dead} dead").format(
                 side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
             for s, c in delta.sides.items())
-        self.status.setText(f"{format_time(delta.t)}   {delta.scenario}   {sides}")
+        self.clocks.apply_delta(delta)
+        self.status.setText(sides)
 
     @Slot(str, int)
     def show_point(self, layer: str, index: int) -> None:
@@ -107,6 +163,127 @@ class MainWindow(QMainWindow):
             x, y = xy
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
+    # -- corrections, undo, find, player cards ----------------------------------
+    #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
+    UNDO_SECONDS = 60.0
+    #: Events a game master does not "enter" (Ctrl+Z leaves them alone).
+    NOT_ENTRIES = frozenset({"retracted", "alarm_acknowledged"})
+
+    def _note_entries(self, delta) -> None:
+        import time
+
+        for stored in delta.events:
+            event = stored.event
+            if event.source != "gm":
+                continue
+            if event.type == "retracted":
+                if self._last_entry is not None and event.data.get("seq") == self._last_entry[0]:
+                    self._last_entry = None
+            elif event.type not in self.NOT_ENTRIES and not delta.full:
+                self._last_entry = (stored.seq, time.monotonic())
+
+    @Slot()
+    def undo_last_entry(self) -> None:
+        """Edit, Undo (Ctrl+Z): take back the game master's last entry, if made within the last minute."""
+        import time
+
+        last = self._last_entry
+        if last is None:
+            self.status.setText(self.tr("Nothing to undo: no entry of yours is waiting."))
+            return
+        seq, at = last
+        if time.monotonic() - at > self.UNDO_SECONDS:
+            self.status.setText(self.tr("Nothing to undo: your last entry is more than a minute old "
+                                        "(right-click it in Events, Correct this report…)."))
+            return
+        self._last_entry = None
+        self.core.retract_requested.emit(seq, self.tr("undone by the game master (Ctrl+Z)"))
+        self.status.setText(self.tr("Your last entry is taken back."))
+
+    def stored_event(self, seq: int):
+        timeline = self.panels.panels["timeline"]
+        return next((s for s in reversed(timeline.model.rows) if s.seq == seq), None)
+
+    @Slot(int)
+    def correct_report(self, seq: int) -> None:
+        """Correct this report…: retract it with a reason, and optionally append a corrected one."""
+        from controlroom.ui.dialogs.correction import CorrectionDialog
+
+        stored = self.stored_event(seq)
+        if stored is None:
+            return
+        badge = stored.event.data.get("badge")
+        c = self.characters.get(badge) if badge is not None else None
+        dialog = CorrectionDialog(stored, f"{c.name} ({c.badge})" if c else "", self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda d=dialog: self._send_correction(d.retraction, d.replacement))
+        self.correction_dialog = dialog
+        dialog.open()
+
+    def _send_correction(self, retraction, replacement) -> None:
+        seq, reason = retraction
+        self.core.retract_requested.emit(seq, reason)
+        if replacement is not None:
+            type_, fields = replacement
+            self.core.submit_requested.emit(type_, fields, "gm")
+        self.status.setText(self.tr("The report is taken back: {reason}").format(reason=reason))
+
+    @Slot()
+    def find(self) -> None:
+        """Edit, Find (Ctrl+F): a badge, name or group; the map centres on it and a player's card opens."""
+        from controlroom.ui.dialogs.find import FindDialog
+
+        dialog = FindDialog(self.characters.values(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda d=dialog: self.show_found(d.found))
+        self.find_dialog = dialog
+        dialog.open()
+
+    def show_found(self, found) -> None:
+        if found is None:
+            return
+        xy = self.layers.badge_xy(found.key) if found.kind == "badge" else self.layers.group_xy(found.key)
+        if xy is not None:
+            self.centre_on(*xy)
+        else:
+            self.status.setText(self.tr("{0}: no position known yet.").format(found.label))
+        if found.kind == "badge":
+            self.open_card(int(found.key))
+
+    def centre_on(self, x: float, y: float, half: float = 150.0) -> None:
+        self.map.getViewBox().setRange(xRange=(x - half, x + half), yRange=(y - half * 2 / 3, y + half * 2 / 3),
+                                       padding=0)
+
+    @Slot(int)
+    def open_card(self, badge: int) -> None:
+        """A player's card: state, hit and armour points, deadlines, history and the devices that reported."""
+        from controlroom.ui.dialogs.player_card import PlayerCard
+
+        card = self.cards.get(badge)
+        if card is None:
+            card = PlayerCard(badge, self.core.game_time, self)
+            card.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            card.correct_requested.connect(self.correct_report)
+            card.destroyed.connect(lambda _=None, b=badge: self.cards.pop(b, None))
+            self.cards[badge] = card
+            self._fill_card(card)
+        card.show()
+        card.raise_()
+
+    def _fill_card(self, card) -> None:
+        c = self.characters.get(card.badge)
+        if c is not None:
+            card.set_character(c)
+        timeline = self.panels.panels["timeline"].model
+        names = {source: info.get("label") or "" for source, info in self.layers.devices.items()}
+        card.set_history(timeline.rows, timeline.retracted, names)
+
+    def _update_cards(self, delta) -> None:
+        for badge, card in list(self.cards.items()):
+            if delta.full or any(c.badge == badge for c in delta.characters) or any(
+                    s.event.data.get("badge") == badge or s.event.type == "retracted" for s in delta.events):
+                self._fill_card(card)
+
     @Slot()
     def place_map_image(self) -> None:
         """View, Place a map: an image with its world file, a GeoTIFF or MBTiles; kept with the game.
@@ -116,7 +293,7 @@ class MainWindow(QMainWindow):
         """
         from PySide6.QtWidgets import QFileDialog
 
-        from controlroom.ui.map_open import MAP_FILTER
+        from controlroom.ui.map.open import MAP_FILTER
 
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Map of the field"), "",
                                               self.tr("Maps ({patterns})").format(patterns=MAP_FILTER))
@@ -125,7 +302,7 @@ class MainWindow(QMainWindow):
 
     def open_map_file(self, path: str) -> bool:
         """Show a map file on the live map and keep it in the game; False when it was not shown."""
-        from controlroom.ui.map_open import open_map_interactively
+        from controlroom.ui.map.open import open_map_interactively
 
         source = open_map_interactively(self, path, self.field_centre())
         return source is not None and self.show_map(source, keep=True)
@@ -199,7 +376,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def export_gis(self) -> None:
         """Game, Export for GIS: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML."""
-        from controlroom.ui.export_dialog import GisExportDialog
+        from controlroom.ui.dialogs.export import GisExportDialog
 
         dialog = GisExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -222,7 +399,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def export_report(self) -> None:
         """Game, Export report: the casualty report as PDF and CSV, read from the stored game."""
-        from controlroom.ui.export_dialog import ExportDialog
+        from controlroom.ui.dialogs.export import ExportDialog
 
         dialog = ExportDialog(self.core, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -257,18 +434,45 @@ class MainWindow(QMainWindow):
         gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
         gis_action.triggered.connect(self.export_gis)
         game.addAction(gis_action)
+        replay_action = QAction(self.tr("Re&play…"), self)       # the replay window, in a program of its own
+        replay_action.triggered.connect(
+            lambda: self.core.info and QProcess.startDetached(
+                sys.executable, ["-m", "controlroom", "--db", self.core.info.db, "--replay"]))
+        game.addAction(replay_action)
         game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         game.addAction(quit_action)
+        edit = bar.addMenu(self.tr("&Edit"))
+        self.undo_action = QAction(self.tr("&Undo my last entry (within a minute)"), self,
+                                   shortcut=QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.undo_last_entry)
+        edit.addAction(self.undo_action)
+        self.find_action = QAction(self.tr("&Find a player or group…"), self, shortcut=QKeySequence.StandardKey.Find)
+        self.find_action.triggered.connect(self.find)
+        edit.addAction(self.find_action)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
+        self.legend_action = QAction(self.tr("&Legend"), self, checkable=True, shortcut=QKeySequence("Ctrl+L"))
+        self.legend_action.setChecked(True)
+        self.legend_action.toggled.connect(self.map.legend.setVisible)
+        view.addAction(self.legend_action)
         place = QAction(self.tr("&Place a map (image, GeoTIFF, MBTiles)…"), self)
         place.triggered.connect(self.place_map_image)
         view.addAction(place)
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
         self.night_action.toggled.connect(self.set_night_mode)
         view.addAction(self.night_action)
+        dim_menu = view.addMenu(self.tr("&Dim the map at night"))
+        self.dim_actions = {}
+        dim_group = QActionGroup(self)
+        for level in DIM_LEVELS:
+            action = QAction(self.tr("{percent} % darker").format(percent=round(level * 100)), self, checkable=True)
+            action.setChecked(abs(level - self.map.dim) < 1e-6)
+            action.triggered.connect(lambda _checked=False, v=level: self.map.set_dim(v))
+            dim_group.addAction(action)
+            dim_menu.addAction(action)
+            self.dim_actions[level] = action
         self.large_action = QAction(self.tr("&Large text"), self, checkable=True, shortcut=QKeySequence("Ctrl++"))
         self.large_action.toggled.connect(self.set_large_text)
         view.addAction(self.large_action)
@@ -282,26 +486,17 @@ class MainWindow(QMainWindow):
 
     @Slot(bool)
     def set_night_mode(self, on: bool) -> None:
-        """Dark colours for a dark tent."""
-        app = QApplication.instance()
-        if on:
-            p = QPalette()
-            for role, colour in ((QPalette.ColorRole.Window, "#1e1e1e"), (QPalette.ColorRole.WindowText, "#d0d0d0"),
-                                 (QPalette.ColorRole.Base, "#151515"), (QPalette.ColorRole.AlternateBase, "#222222"),
-                                 (QPalette.ColorRole.Text, "#d0d0d0"), (QPalette.ColorRole.Button, "#2a2a2a"),
-                                 (QPalette.ColorRole.ButtonText, "#d0d0d0"), (QPalette.ColorRole.Highlight, "#8b0000")):
-                p.setColor(role, QColor(colour))
-            app.setPalette(p)
-            self.map.setBackground("#101010")
-        else:
-            app.setPalette(app.style().standardPalette())
-            self.map.setBackground("w")
+        """Dark colours for a dark tent; the map dimmed by its overlay."""
+        self.theme.set_night(on)
+        self.map.set_night(on)
 
     @Slot(bool)
     def set_large_text(self, on: bool) -> None:
         font = QFont(QApplication.instance().font())
         font.setPointSizeF(14 if on else 9.5)
         QApplication.instance().setFont(font)
+        if self._laid_out:
+            QTimer.singleShot(0, self.panels.fit)          # the dying list keeps its names at the new size
 
     # -- settings ------------------------------------------------------------
     def _restore(self) -> None:
@@ -310,7 +505,12 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
-            self.restoreState(state)
+            self._restored = self.restoreState(state, STATE_VERSION)
+        dim = s.value("window/dim", NIGHT_DIM, type=float)
+        for level, action in self.dim_actions.items():
+            if abs(level - dim) < 1e-6:
+                action.setChecked(True)
+                self.map.set_dim(level)
         self.night_action.setChecked(s.value("window/night", False, type=bool))
         self.large_action.setChecked(s.value("window/large", False, type=bool))
 
@@ -318,8 +518,9 @@ class MainWindow(QMainWindow):
         s = QSettings()
         self.desk_switch.restore_docks()            # the layout saved is the map's, with its docks
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        s.setValue("window/state", self.saveState(STATE_VERSION))
         s.setValue("window/night", self.night_action.isChecked())
+        s.setValue("window/dim", self.map.dim)
         s.setValue("window/large", self.large_action.isChecked())
         super().closeEvent(event)
 
@@ -348,48 +549,88 @@ class _Panels:
         self.alarms = AlarmBanner(top)
         top.setWidget(self.alarms)
         window.addDockWidget(Qt.DockWidgetArea.TopDockWidgetArea, top)
-        core.alarm_raised.connect(self.alarms.add_alarm)
-        self.alarms.acknowledged.connect(core.acknowledge_requested)
         self.apply_to.append(self.alarms)
         now = core.game_time
-        right, bottom, left = (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea,
-                               Qt.DockWidgetArea.LeftDockWidgetArea)
-        for name, panel, title, area in (
-            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking"), right),
-            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla"), right),
-            ("timeline", TimelinePanel(), window.tr("Events"), bottom),
-            ("radio", RadioPanel(now_ms=now), window.tr("Radio"), bottom),
-            ("siege", SiegePanel(), window.tr("Siege engines"), left),
-            ("controls", GameControls(), window.tr("Game controls"), left),
+        # Short titles: on a laptop they are the tabs of one column, and must be read whole.
+        for name, panel, title in (
+            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking")),
+            ("timeline", TimelinePanel(), window.tr("Events")),
+            ("controls", GameControls(), window.tr("Controls")),
+            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla")),
+            ("siege", SiegePanel(), window.tr("Siege")),
+            ("radio", RadioPanel(now_ms=now), window.tr("Radio")),
         ):
-            self._dock(name, panel, title, area)
-        for dock in self.docks.values():
-            dock.raise_()                   # the first panel of each area is in front
-        controls = self.panels["controls"]
-        controls.scenario_start.connect(core.scenario_start_requested)
-        controls.scenario_end.connect(core.scenario_end_requested)
-        controls.stopp_call.connect(core.global_stopp_requested)
-        controls.stopp_lift.connect(core.stopp_lift_requested)
-        controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
-        core.opened.connect(lambda info: controls.set_profile(info.profile))
+            self._dock(name, panel, title)
+        self.arrange(compact=False)
 
-    def _dock(self, name: str, panel: QWidget, title: str, area) -> None:
+    def _dock(self, name: str, panel: QWidget, title: str) -> None:
         window = self.window
         dock = QDockWidget(title, window)
         dock.setObjectName(f"dock_{name}")
-        scroll = QScrollArea()          # a dock may be made smaller than its panel would like
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(panel)
-        dock.setWidget(scroll)
-        window.addDockWidget(area, dock)
-        same_area = self.docks.get(area)
-        if same_area is not None:
-            window.tabifyDockWidget(same_area, dock)        # one area, one dock at a time: tabs
+        if getattr(panel, "scrolls_itself", False):
+            dock.setWidget(panel)           # a table: it scrolls its rows, and keeps the room it needs
         else:
-            self.docks[area] = dock
+            scroll = QScrollArea()          # a dock may be made smaller than its panel would like
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(panel)
+            dock.setWidget(scroll)
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.docks[name] = dock
         self.panels[name] = panel
         self.apply_to.append(panel)
+
+    def arrange(self, compact: bool) -> None:
+        """Put the docks where a game master wants them first (the window's own layout, until moved).
+
+        ``compact`` (a laptop): the dying list on top of one column on the
+        right, Events and the others as tabs under it.  Otherwise: game
+        controls and siege engines on the left, the dying list and Valhalla on
+        the right (both from top to bottom), Events and Radio under the map.
+        """
+        w, d = self.window, self.docks
+        left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
+                               Qt.DockWidgetArea.BottomDockWidgetArea)
+        w.setCorner(Qt.Corner.BottomLeftCorner, left)
+        w.setCorner(Qt.Corner.BottomRightCorner, right)
+        if compact:
+            w.addDockWidget(right, d["deadlines"])
+            w.splitDockWidget(d["deadlines"], d["timeline"], Qt.Orientation.Vertical)
+            for name in ("controls", "valhalla", "siege", "radio"):
+                w.tabifyDockWidget(d["timeline"], d[name])
+            d["timeline"].raise_()
+        else:
+            w.addDockWidget(left, d["controls"])
+            w.tabifyDockWidget(d["controls"], d["siege"])
+            w.addDockWidget(right, d["deadlines"])
+            w.tabifyDockWidget(d["deadlines"], d["valhalla"])
+            w.addDockWidget(bottom, d["timeline"])
+            w.tabifyDockWidget(d["timeline"], d["radio"])
+            for name in ("controls", "deadlines", "timeline"):
+                d[name].raise_()
+        self.compact = compact
+        self.fit()
+
+    def side_widths(self) -> tuple[int, int]:
+        """The widths the right column (the dying list whole) and the left one (game controls) need."""
+        width = self.window.width()
+        right = min(max(self.panels["deadlines"].needed_width() + 8, int(width * 0.22)), int(width * 0.4))
+        left = self.panels["controls"].minimumSizeHint().width() + 24
+        return right, left
+
+    def fit(self) -> None:
+        """Size the docks for the window: the dying list wide enough for its names, the map the rest."""
+        w, d = self.window, self.docks
+        right, left = self.side_widths()
+        if self.compact:
+            w.resizeDocks([d["deadlines"]], [right], Qt.Orientation.Horizontal)
+            column = w.height() - w.menuBar().height() - w.statusBar().height()
+            w.resizeDocks([d["deadlines"], d["timeline"]], [int(column * 0.4), int(column * 0.6)],
+                          Qt.Orientation.Vertical)
+        else:
+            w.resizeDocks([d["deadlines"], d["controls"]], [right, left], Qt.Orientation.Horizontal)
+            timeline = self.panels["timeline"]
+            w.resizeDocks([d["timeline"]], [timeline.minimumSizeHint().height() + 40], Qt.Orientation.Vertical)
 
     def apply(self, delta) -> None:
         for panel in self.apply_to:

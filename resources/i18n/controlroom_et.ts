@@ -184,6 +184,10 @@
       <translation>ava kaardi asemel Valhalla laud või relvakontrolli laud (Vaade, Laud vahetab)</translation>
     </message>
     <message>
+      <source>replay the game read-only: scrub through it on the map (it may be running elsewhere)</source>
+      <translation>taasesita mängu ainult lugedes: keri seda kaardil (see võib mujal samal ajal käia)</translation>
+    </message>
+    <message>
       <source>Run a scenario script, or a stored game, through the rules and print the outcome.</source>
       <translation>Läbi stsenaariumi skript või salvestatud mäng reeglitest ja trüki tulemus.</translation>
     </message>

@@ -50,8 +50,8 @@ from controlroom.game.roster import Member  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
 from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.main_window import MainWindow  # noqa: E402
-from controlroom.ui.map_view import MapView  # noqa: E402
+from controlroom.ui.app import build_window  # noqa: E402
+from controlroom.ui.map.view import MapView  # noqa: E402
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 COUNTS = {"groups": 400, "marshals": 100, "siege": 50, "casualties": 2000}
@@ -165,7 +165,7 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     port = gateway.stdout.readline().strip()
     station = Station(path, [port], None, speed=60.0)
     core = station.core
-    window = MainWindow(core, MapFrame(58.38, 26.72), "bench")
+    window = build_window(core, MapFrame(58.38, 26.72), "bench")
     window.map.load_background(FIELD)
     window.resize(1366, 768)
     window.show()
@@ -230,7 +230,7 @@ def open_big_game(app, events: int = 200_000) -> dict:
     t0 = time.perf_counter()
     station = Station(path, [], None)
     core = station.core
-    window = MainWindow(core, MapFrame(58.38, 26.72), "big")
+    window = build_window(core, MapFrame(58.38, 26.72), "big")
     window.map.load_background(FIELD)
     window.resize(1366, 768)
     watcher = FirstPaint()

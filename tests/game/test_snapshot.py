@@ -1,5 +1,6 @@
 """Snapshots of the fold: restoring one and folding on gives what folding from the start gives."""
 
+import pytest
 from game_helpers import ROSTER, Game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -80,3 +81,36 @@ def test_folding_on_from_a_snapshot_equals_folding_from_the_start(steps, cut):
         part.apply(e)
     assert fingerprint(resumed) == fingerprint(whole)
     assert fingerprint(part) == fingerprint(whole)
+
+
+def test_a_carer_with_no_patients_at_the_snapshot_has_none_when_restored():
+    """A snapshot kept the carer's empty set of patients itself: caring after it changed the snapshot."""
+    g = Game()
+    g.at(10_000, "down", badge=1)
+    g.at(11_000, "bound", badge=1)
+    snap = snapshot.take(g.state)
+    assert not g.state.characters[3].patients
+    g.at(12_000, "cared_for", badge=1, carer=3)
+    assert g.state.characters[3].patients == {1}
+    assert snapshot.restore(snap).characters[3].patients == set()
+
+
+def test_restoring_into_a_state_equals_a_full_restore():
+    g = Game()
+    g.at(10_000, "down", badge=1)
+    g.at(11_000, "bound", badge=1)
+    g.at(12_000, "cared_for", badge=1, carer=3)
+    snap = snapshot.take(g.state)
+    work = snapshot.restore(snap)
+    work.apply(make_event(20_000, "permanent_kill", "gm", badge=2))
+    work.apply(make_event(21_000, "down", "gm", badge=3))           # the carer's patients go
+    snapshot.restore_into(work, snap)
+    assert fingerprint(work) == fingerprint(snapshot.restore(snap))
+    assert work.characters[3].patients == {1}
+    work.characters[3].patients.discard(1)                          # the snapshot keeps its own copy
+    assert snapshot.restore(snap).characters[3].patients == {1}
+    snapshot.restore_into(work, snap)
+    assert fingerprint(work) == fingerprint(snapshot.restore(snap))
+    other = GameState(ROSTER[:3])
+    with pytest.raises(ValueError):
+        snapshot.restore_into(other, snap)

@@ -8,7 +8,7 @@ from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.store.game import GameStore
-from controlroom.ui.desk_common import game_clock, wire_desk
+from controlroom.ui.desks.common import game_clock, wire_desk
 
 # Respawn after 10 minutes; Birgit (2) died at 00:01:00; everyone else is up.
 OPENING = [

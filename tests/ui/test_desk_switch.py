@@ -12,9 +12,10 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
-from controlroom.ui.desk_switch import DeskSwitch
-from controlroom.ui.desk_valhalla import ValhallaDesk
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.app import wire_desks
+from controlroom.ui.desks.switch import DeskSwitch
+from controlroom.ui.desks.valhalla import ValhallaDesk
+from controlroom.ui.desks.weapons import WeaponDesk
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
@@ -35,6 +36,7 @@ def test_a_desk_takes_the_middle_and_hides_the_docks_but_the_alarms(qtbot, tmp_p
     alarms, deadlines, closed = dock(window, "dock_alarms"), dock(window, "dock_deadlines"), dock(window, "dock_radio")
     the_map = QLabel("map")
     switch = DeskSwitch(window, core, the_map)
+    wire_desks(core, switch)                     # as ui/app.py wires the window
     window.setCentralWidget(switch.stack)
     switch.add_menu(window.menuBar().addMenu("View"))
     window.show()
@@ -45,16 +47,17 @@ def test_a_desk_takes_the_middle_and_hides_the_docks_but_the_alarms(qtbot, tmp_p
         valhalla, weapons = switch.desks["valhalla"], switch.desks["weapons"]
         assert isinstance(valhalla, ValhallaDesk) and isinstance(weapons, WeaponDesk)
         assert set(valhalla.data.characters) == {1, 2, 3, 11, 12}       # the desks read the core's deltas
-        assert switch.stack.currentWidget() is the_map
+        assert switch.shown() is the_map and switch.stack.currentWidget() is the_map
         switch.actions["valhalla"].trigger()
-        assert switch.stack.currentWidget() is valhalla and switch.current == "valhalla"
+        assert switch.shown() is valhalla and switch.current == "valhalla"
+        assert switch.stack.currentWidget().widget() is valhalla         # in a scroll area of its own
         assert alarms.isVisible() and not deadlines.isVisible()
         assert valhalla.badge_field.hasFocus()              # ready for the first badge
         switch.show_desk("weapons")
-        assert switch.stack.currentWidget() is weapons and switch.actions["weapons"].isChecked()
+        assert switch.shown() is weapons and switch.actions["weapons"].isChecked()
         assert not deadlines.isVisible()
         switch.actions["map"].trigger()
-        assert switch.stack.currentWidget() is the_map
+        assert switch.shown() is the_map
         assert deadlines.isVisible() and not closed.isVisible()     # a dock closed before stays closed
         with pytest.raises(ValueError, match="no desk named 'kitchen'"):
             switch.show_desk("kitchen")

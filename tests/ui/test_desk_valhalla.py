@@ -4,8 +4,8 @@ import pytest
 from desk_game import new_game, running, stored, folded
 from PySide6.QtCore import Qt
 
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE
-from controlroom.ui.desk_valhalla import ValhallaDesk
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE
+from controlroom.ui.desks.valhalla import ValhallaDesk
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ import pytest
 from desk_game import folded, new_game, running, stored
 
 from controlroom.rules.profile import default_profile
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE
+from controlroom.ui.desks.weapons import WeaponDesk
 
 SWORD = {"length_cm": 85, "former": "fiberglass", "former_width_mm": 9, "padding": "polyethylene_foam",
          "covering": "latex", "striking_padding_mm": 15, "tip_padding_mm": 60}
@@ -35,7 +35,8 @@ def test_a_failing_weapon_shows_every_failed_criterion_and_its_rule(desk):
     desk.inspection.set_measures(BAD_SWORD)
     text = desk.inspection.verdict_label.text()
     assert text.startswith("FAILS Appendix 1 on 3 criteria:")
-    assert "pvc_tube former width 35 mm is over the 30 mm maximum" in text
+    assert "PVC tube former width 35 mm is over the 30 mm maximum" in text
+    assert "pvc_tube" not in text                       # no profile codes in what a game master reads
     assert "striking-surface padding 5 mm is below the 10 mm minimum" in text
     assert "has no stopper" in text and 'Appendix 1, Requirements on padding: "When using hollow' in text
     assert desk.inspection.verdict_label.styleSheet() == ERROR_STYLE
@@ -193,3 +194,25 @@ def test_the_desks_fields_stay_put_as_the_verdicts_grow(qtbot, desk):
                            measures={f"{p}_mm": 0.5 for p in desk.armour.pieces} | {"helmet_mm": 1})
     assert len(desk.armour.material_label.text().splitlines()) == 8
     assert places() == before
+
+
+def test_the_armour_form_shows_the_players_stored_armour(qtbot, desk, tmp_path):
+    """Choosing a player fills the armour form with their armour as recorded: Record armour never wipes it."""
+    game = new_game(tmp_path / "w.crgame")
+    with running(qtbot, game, desk):
+        desk.badge_field.setText("1")
+        desk.armour.set_armour(helmet="metal", pieces=("chain", "plate"), measures={"helmet_mm": 1.5})
+        desk.armour_button.click()
+        qtbot.waitUntil(lambda: desk.character().max_ap == 5, timeout=5000)
+        desk.badge_field.setText("2")                     # another player: their own (none)
+        assert desk.armour.helmet.currentData() is None and not any(b.isChecked() for b in desk.armour.pieces.values())
+        desk.badge_field.setText("1")                     # back: Aldo's armour as recorded
+        assert desk.armour.helmet.currentData() == "metal"
+        assert {n for n, b in desk.armour.pieces.items() if b.isChecked()} == {"chain", "plate"}
+        assert desk.armour.helmet_mm.value() == 1.5
+        assert desk.armour.points_label.text() == "Armour points: 5 (body 3 + helmet 2)"
+        desk.armour_button.click()                       # recorded again unchanged: still 5
+        qtbot.waitUntil(lambda: len([e for e in stored(game) if e.type == "armour_set"]) == 2, timeout=5000)
+    first, second = [e.data for e in stored(game) if e.type == "armour_set"]
+    assert first == second
+    assert tuple(folded(game).characters[1].full_ap) == (3, 2)

@@ -10,7 +10,7 @@ from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
-from controlroom.ui.export_dialog import ExportDialog
+from controlroom.ui.dialogs.export import ExportDialog
 from controlroom.store.game import GameStore
 
 # The offscreen platform cannot resize top-level windows to their size hints: its warning, not ours.
@@ -126,7 +126,7 @@ def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, core, tmp_path
 def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, tmp_path):
     import gpxpy
 
-    from controlroom.ui.export_dialog import GisExportDialog
+    from controlroom.ui.dialogs.export import GisExportDialog
 
     game = tmp_path / "gis.crgame"
     with GameStore.open(game) as store:         # the marshal's handset: where the casualties it reports fall
@@ -143,7 +143,7 @@ def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, tmp_path):
 def _gis_export(qtbot, core, tmp_path):
     import gpxpy
 
-    from controlroom.ui.export_dialog import GisExportDialog
+    from controlroom.ui.dialogs.export import GisExportDialog
 
     dialog = GisExportDialog(core)
     qtbot.addWidget(dialog)

@@ -13,7 +13,7 @@ from pyproj import Transformer
 from controlroom.geo.crs import read_aux_xml, read_prj
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.worldfile import WorldFile, read_world_file, world_file_for
-from controlroom.ui.georef import GeorefDialog, sidecar_path, write_world_file
+from controlroom.ui.map.georef import GeorefDialog, sidecar_path, write_world_file
 
 PROJ = MapFrame(58.3781, 26.7290)
 UTM35 = Transformer.from_crs(4326, 32635, always_xy=True)

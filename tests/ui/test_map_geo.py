@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "geo"))
 from gdal_helpers import gdal, make_geotiff, pixel_of  # noqa: E402
 
 from controlroom.geo.source import CrsUnknown, open_map  # noqa: E402
-from controlroom.ui.map_view import MapView  # noqa: E402
+from controlroom.ui.map.view import MapView  # noqa: E402
 
 TARTU = (58.38, 26.72)
 
@@ -151,7 +151,7 @@ def test_mbtiles_cache_is_bounded(view, mbtiles):
 def test_crs_dialog_offers_candidates_and_takes_a_code(qtbot, tmp_path):
     from PySide6.QtWidgets import QDialogButtonBox
 
-    from controlroom.ui.map_open import CrsDialog
+    from controlroom.ui.map.open import CrsDialog
 
     tif = make_geotiff(tmp_path / "src.tif", 3301, [658300, 6474800, 659900, 6473700], size=(400, 275))
     png = tmp_path / "field.png"

@@ -7,8 +7,8 @@ from controlroom.game.state import GameState
 from controlroom.game.views import StoredView
 from controlroom.game.events import make_event
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_layers import MapLayers
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import MapView
 
 
 def test_stopp_on_the_map_until_acknowledged_and_groups_in_side_colours(qtbot):

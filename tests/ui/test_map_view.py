@@ -12,7 +12,7 @@ from pyproj import Geod
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.source import NotPlaced
 from controlroom.geo.worldfile import WorldFile, affine_from_control_points
-from controlroom.ui.map_view import LAYER_NAMES, MapView, qtransform_for
+from controlroom.ui.map.view import LAYER_NAMES, MapView, qtransform_for
 
 
 @pytest.fixture
@@ -258,7 +258,7 @@ def test_default_paint_rate_is_8_hz(qtbot):
 
 
 def test_a_markers_label_is_found_by_layer_and_index(qtbot):
-    from controlroom.ui.map_view import MapView
+    from controlroom.ui.map.view import MapView
 
     view = MapView(paint_hz=50)
     qtbot.addWidget(view)

@@ -1,12 +1,16 @@
-"""AlarmBanner: unacknowledged alarms stay until acknowledged; STOPPs flash; a sound per new alarm."""
+"""AlarmBanner: alarms by class with colour, icon and sound; repeats merged; 3 rows then "+N more";
+safety one by one, the other classes at once; STOPPs flash; acknowledged elsewhere goes."""
 
 import pytest
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from controlroom.core.worker import Alarm
+from controlroom.game.alarms import GAME, LINK, SAFETY, SECURITY, STORAGE
 from controlroom.game.events import make_event
 from controlroom.game.views import StateDelta, StoredView
-from controlroom.ui.panels.alarms import STYLE_FLASH_OFF, STYLE_FLASH_ON, AlarmBanner
+from controlroom.ui.panels.alarms import CLASS_COLOURS, CLASS_ICONS, FLASH_OFF, AlarmBanner, row_style
+from controlroom.ui.theme import MIN_CONTRAST, contrast
 
 
 @pytest.fixture
@@ -18,12 +22,15 @@ def sounds():
 def banner(qtbot, sounds):
     window = QWidget()          # the banner hides and shows itself only inside a window
     qtbot.addWidget(window)
-    banner = AlarmBanner(window, sound=lambda: sounds.append(1))
+    window.resize(1200, 200)
+    window.show()
+    banner = AlarmBanner(window, sound=sounds.append)
+    banner.resize(1200, 150)
     yield banner
 
 
 def texts(banner):
-    return [banner.rows[i].label.text() for i in banner.alarm_ids()]
+    return [row.label.full for row in banner.shown_rows()]
 
 
 def test_hidden_without_alarms_shown_with_one(banner, sounds):
@@ -32,23 +39,63 @@ def test_hidden_without_alarms_shown_with_one(banner, sounds):
     assert not banner.isHidden()
     assert banner.alarm_ids() == ["gateway:g1:5000"]
     assert texts(banner) == ["Gateway lost at 00:00:05: gateway g1 lost"]
-    assert sounds == [1]
+    row = banner.shown_rows()[0]
+    assert row.cls_label.text() == "LINK" and row.button.text() == "Acknowledge all link"
+    assert sounds == [LINK]
     assert not banner.is_flashing()
 
 
-def test_acknowledge_button_emits_the_id_and_removes_the_alarm(banner, qtbot):
-    banner.add_alarm(Alarm("storage:write", "storage", "disk full", 1000))
-    banner.add_alarm(Alarm("silent:marshal:M4:9000", "marshal_silent", "marshal M4 silent for 5 minutes", 9000))
-    assert banner.alarm_ids() == ["silent:marshal:M4:9000", "storage:write"]
+def test_each_class_has_its_colour_icon_word_and_sound(banner, sounds):
+    alarms = [Alarm("stopp:S1", "stopp", "STOPP S1 called (injury)", 1), Alarm("d:1:2", "death", "Aldo died", 2),
+              Alarm("rejected_auth:7:3", "rejected_auth", "bad tag", 3), Alarm("gateway:g1:4", "gateway_lost", "", 4)]
+    for alarm in alarms:
+        banner.add_alarm(alarm)
+    assert sounds == [SAFETY, GAME, SECURITY, LINK]
+    assert len({CLASS_COLOURS[c][0] for c in (SAFETY, GAME, SECURITY, LINK, STORAGE)}) == 5
+    assert len({CLASS_ICONS[c] for c in (SAFETY, GAME, SECURITY, LINK, STORAGE)}) == 5
+    shown = banner.shown_rows()
+    assert [r.cls_label.text() for r in shown] == ["SAFETY", "GAME", "RADIO SECURITY"]      # most urgent first
+    assert all(not r.icon.pixmap().isNull() for r in shown)
+    assert shown[2].styleSheet() == row_style(*CLASS_COLOURS[SECURITY])
+    assert banner.more.text() == "+1 more" and banner.more.isVisibleTo(banner)
+    # Every row's text reads on its colour (and a flashing one in its dark phase).
+    for background, text in [*CLASS_COLOURS.values(), FLASH_OFF]:
+        assert contrast(QColor(text), QColor(background)) >= MIN_CONTRAST, (background, text)
+
+
+def test_repeats_merge_into_one_row_with_a_count_and_one_sound(banner, sounds):
+    for i in range(5):
+        banner.add_alarm(Alarm(f"rejected_replay:1005:{1000 + i}", "rejected_replay", f"frame {i} of 1005", 1000 + i))
+    assert len(banner.shown_rows()) == 1 and sounds == [SECURITY]
+    assert texts(banner)[0].endswith("frame 4 of 1005 (\u00d75)")
+    assert banner.shown_rows()[0].height() < 2.5 * banner.fontMetrics().height()       # one line, not five rows
+
+
+def test_safety_is_acknowledged_one_by_one(banner, qtbot):
+    banner.add_alarm(Alarm("stopp:S1", "stopp", "STOPP S1", 1))
+    banner.add_alarm(Alarm("stopp:S2", "stopp", "STOPP S2", 2))
+    first = banner.shown_rows()[0]
+    assert first.button.text() == "Acknowledge"
     with qtbot.waitSignal(banner.acknowledged, timeout=1000) as blocker:
-        banner.rows["storage:write"].button.click()
-    assert blocker.args == ["storage:write"]
-    assert banner.alarm_ids() == ["silent:marshal:M4:9000"]
-    assert not banner.isHidden()
-    with qtbot.waitSignal(banner.acknowledged, timeout=1000) as blocker:
-        banner.rows["silent:marshal:M4:9000"].button.click()
-    assert blocker.args == ["silent:marshal:M4:9000"]
-    assert banner.isHidden()
+        first.button.click()
+    assert blocker.args == ["stopp:S2"]
+    assert banner.alarm_ids() == ["stopp:S1"]
+    with pytest.raises(ValueError):
+        banner.acknowledge_class(SAFETY)
+
+
+def test_other_classes_are_acknowledged_together(banner, qtbot):
+    banner.add_alarm(Alarm("rejected_auth:7:1", "rejected_auth", "bad tag from 7", 1))
+    banner.add_alarm(Alarm("rejected_unknown_device:9:2", "rejected_unknown_device", "who is 9", 2))
+    banner.add_alarm(Alarm("rejected_auth:7:3", "rejected_auth", "bad tag from 7", 3))
+    banner.add_alarm(Alarm("gateway:g1:4", "gateway_lost", "g1 lost", 4))
+    acked = []
+    banner.acknowledged.connect(acked.append)
+    security = next(r for r in banner.shown_rows() if r.state.cls == SECURITY)
+    assert security.button.text() == "Acknowledge all radio security"
+    security.button.click()
+    assert sorted(acked) == ["rejected_auth:7:1", "rejected_auth:7:3", "rejected_unknown_device:9:2"]
+    assert banner.alarm_ids() == ["gateway:g1:4"]
 
 
 def test_stopp_flashes_until_acknowledged(banner, qtbot):
@@ -56,9 +103,9 @@ def test_stopp_flashes_until_acknowledged(banner, qtbot):
     row = banner.rows["stopp:S1"]
     assert banner.is_flashing()
     assert texts(banner) == ["STOPP at 00:01:00: STOPP S1 called (injury)"]
-    assert row.styleSheet() == STYLE_FLASH_ON
-    qtbot.waitUntil(lambda: row.styleSheet() == STYLE_FLASH_OFF, timeout=2000)
-    qtbot.waitUntil(lambda: row.styleSheet() == STYLE_FLASH_ON, timeout=2000)
+    assert row.styleSheet() == row_style(*CLASS_COLOURS[SAFETY])
+    qtbot.waitUntil(lambda: row.styleSheet() == row_style(*FLASH_OFF), timeout=2000)
+    qtbot.waitUntil(lambda: row.styleSheet() == row_style(*CLASS_COLOURS[SAFETY]), timeout=2000)
     banner.acknowledge("stopp:S1")
     assert not banner.is_flashing()
     assert banner.isHidden()
@@ -68,16 +115,8 @@ def test_same_id_again_replaces_without_a_second_sound(banner, sounds):
     banner.add_alarm(Alarm("storage:write", "storage", "disk full", 1000))
     banner.add_alarm(Alarm("storage:write", "storage", "disk still full", 2000))
     assert banner.alarm_ids() == ["storage:write"]
-    assert "disk still full" in texts(banner)[0]
-    assert sounds == [1]
-
-
-def test_sound_hook_is_mutable(banner, sounds):
-    other = []
-    banner.sound = lambda: other.append("ding")
-    banner.add_alarm(Alarm("rejected_auth:7:1", "rejected_auth", "bad MAC from device 7", 1))
-    assert other == ["ding"] and sounds == []
-    assert texts(banner) == ["Forged radio frame at 00:00:00.001: bad MAC from device 7"]
+    assert "disk still full" in texts(banner)[0] and "\u00d7" not in texts(banner)[0]
+    assert sounds == [STORAGE]
 
 
 def test_acknowledged_elsewhere_is_removed_without_emitting(banner, qtbot):
@@ -90,22 +129,32 @@ def test_acknowledged_elsewhere_is_removed_without_emitting(banner, qtbot):
     assert not banner.is_flashing()
 
 
-def test_many_alarms_show_a_few_and_a_count(banner):
+def test_many_alarms_show_three_rows_and_how_many_more(banner):
     for i in range(8):
         banner.add_alarm(Alarm(f"gateway:g{i}:1", "gateway_lost", f"gateway g{i} lost", 1))
-    visible = [i for i in banner.alarm_ids() if not banner.rows[i].isHidden()]
-    assert visible == [f"gateway:g{i}:1" for i in range(7, 2, -1)]
-    assert banner.more.text() == "and 3 more alarm(s)"
+    assert [r.state.key for r in banner.shown_rows()] == [f"gateway_lost|gateway:g{i}" for i in (7, 6, 5)]
+    assert banner.more.text() == "+5 more"
+    banner.acknowledge_class(LINK)
+    assert banner.isHidden() and not banner.rows
 
 
-def test_default_sound_is_the_system_beep(qtbot):
-    from PySide6.QtWidgets import QApplication
+def test_a_long_message_is_cut_on_one_line_with_all_of_it_in_the_tooltip(banner):
+    long = "frame claiming to be from tracker 3002 has a wrong tag " * 10
+    banner.add_alarm(Alarm("rejected_auth:3002:1", "rejected_auth", long, 1))
+    row = banner.shown_rows()[0]
+    assert row.label.text().endswith("\u2026") and long.strip() in row.label.toolTip()
 
+
+def test_default_sound_plays_the_class_wav(qtbot):
     from controlroom.ui.panels import AlarmBanner as Exported
+    from controlroom.ui.panels.sound import AlarmSounds, sound_file
 
     window = QWidget()
     qtbot.addWidget(window)
     banner = Exported(window)
-    assert banner.sound == QApplication.beep
+    assert isinstance(banner.sound, AlarmSounds)
+    banner.sound.player = None                      # no process in this test: what would be played is recorded
     banner.add_alarm(Alarm("storage:open", "storage", "cannot open the game file", 0))
-    assert banner.alarm_ids() == ["storage:open"]
+    assert banner.alarm_ids() == ["storage:open"] and banner.sound.played == [STORAGE]
+    for cls in (SAFETY, GAME, SECURITY, LINK, STORAGE):
+        assert sound_file(cls).read_bytes()[:4] == b"RIFF"

@@ -3,7 +3,7 @@
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.store.game import GameStore
-from controlroom.ui.timer_owner import TimerOwnerLabel
+from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 
 def test_the_status_bar_names_the_timer_owner(qtbot, tmp_path):

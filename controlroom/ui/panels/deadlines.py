@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.panels.table import RowTable, read_only_view
@@ -162,6 +162,10 @@ class DeadlinePanel(QWidget):
     """
 
     REFRESH_MS = 500
+    #: The columns always shown whole (countdown, what, who); group and side only when there is room.
+    ALWAYS = (0, 1, 2)
+    #: The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.
+    scrolls_itself = True
 
     def __init__(self, now_ms: Callable[[], int], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -172,7 +176,16 @@ class DeadlinePanel(QWidget):
         font.setBold(True)
         self.title.setFont(font)
         self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.view = read_only_view(self, self.model)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)     # the name takes what is left
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        self.model.modelReset.connect(self.fit_columns)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.title)
@@ -183,6 +196,49 @@ class DeadlinePanel(QWidget):
         self.timer.timeout.connect(self.refresh)
         self.timer.start()
         self._update_summary()
+
+    def column_needs(self, column: int) -> int:
+        """Pixels a column needs to show its title and its widest text whole."""
+        return max(self.view.sizeHintForColumn(column), self.view.horizontalHeader().sectionSizeHint(column))
+
+    def needed_width(self) -> int:
+        """The width of the panel that shows countdown, what and name whole (for the window's layout)."""
+        sample = self.fontMetrics()
+        # Rows to come are measured by a long name and the longest word for what falls due.
+        name = sample.horizontalAdvance("Wolfgang Amadeus (1234)") + 12
+        what = max(sample.horizontalAdvance(word(DEADLINE_KINDS, k)) for k in ("dies", "wakes", "regains_hp",
+                                                                               "respawns")) + 12
+        clock = sample.horizontalAdvance("held 00:00:00") + 12
+        columns = [max(self.column_needs(c), need) for c, need in zip(self.ALWAYS, (clock, what, name))]
+        margins = self.layout().contentsMargins()
+        return (sum(columns) + self.view.verticalScrollBar().sizeHint().width() + 2 * self.view.frameWidth()
+                + margins.left() + margins.right())
+
+    def fit_columns(self) -> None:
+        """Show group and side only while countdown, what and name still fit whole."""
+        room = self.view.viewport().width()
+        used = sum(self.column_needs(c) for c in self.ALWAYS)
+        for column in (3, 4):
+            need = self.column_needs(column)
+            fits = used + need <= room
+            self.view.setColumnHidden(column, not fits)
+            if fits:
+                used += need
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.setMinimumWidth(self.needed_width())
+            self.fit_columns()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self.setMinimumWidth(self.needed_width())
+        self.fit_columns()
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Replace the deadlines of the characters in ``delta`` (all of them when ``delta.full``)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
@@ -127,6 +127,13 @@ class TimelinePanel(QWidget):
     """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""
 
     event_activated = Signal(int)
+    correct_requested = Signal(int)     # "Correct this report…" on a row: its seq
+    card_requested = Signal(int)        # "Player card" on a row about a player: the badge
+
+    #: Rows always shown: the window never makes the panel smaller than this.
+    MIN_ROWS = 5
+    #: The panel scrolls its own rows: the window puts it in a dock as it is.
+    scrolls_itself = True
 
     def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS) -> None:
         super().__init__(parent)
@@ -141,10 +148,37 @@ class TimelinePanel(QWidget):
         self.filter.textChanged.connect(self.proxy.setFilterFixedString)
         self.view = read_only_view(self, self.proxy, QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(self._activated)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._menu)
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)      # the details take what is left
+        for column in (0, 1, 4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
         layout.addWidget(self.view)
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
+        view = self.view
+        rows = view.verticalHeader().defaultSectionSize() * self.MIN_ROWS
+        view.setMinimumHeight(rows + view.horizontalHeader().sizeHint().height()
+                              + view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth())
+
+    #: Below this width the Source column is left out: the details need the room more.
+    SOURCE_MIN_WIDTH = 700
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_rows()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (following the newest when the view is at the bottom)."""
@@ -160,6 +194,29 @@ class TimelinePanel(QWidget):
 
     def set_filter(self, text: str) -> None:
         self.filter.setText(text)
+
+    def stored_at(self, index: QModelIndex) -> StoredView | None:
+        """The stored event of a row of the view."""
+        seq = self.proxy.data(index, SEQ_ROLE)
+        return next((s for s in reversed(self.model.rows) if s.seq == seq), None) if seq is not None else None
+
+    def menu_for(self, stored: StoredView) -> QMenu:
+        """The row's menu: correct it (unless already retracted or itself a correction), the player's card."""
+        menu = QMenu(self)
+        correct = menu.addAction(self.tr("Correct this report\u2026"))
+        correct.setEnabled(stored.seq not in self.model.retracted
+                           and stored.event.type not in ("retracted", "alarm_acknowledged"))
+        correct.triggered.connect(lambda _=False, seq=stored.seq: self.correct_requested.emit(seq))
+        badge = stored.event.data.get("badge")
+        if badge is not None:
+            card = menu.addAction(self.tr("Player card"))
+            card.triggered.connect(lambda _=False, b=badge: self.card_requested.emit(int(b)))
+        return menu
+
+    def _menu(self, pos) -> None:
+        stored = self.stored_at(self.view.indexAt(pos))
+        if stored is not None:
+            self.menu_for(stored).popup(self.view.viewport().mapToGlobal(pos))
 
     def _activated(self, index: QModelIndex) -> None:
         seq = self.proxy.data(index, SEQ_ROLE)

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QStackedWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QStackedWidget, QWidget
 
-from controlroom.ui.desk_common import DESKS, game_clock, wire_desk
-from controlroom.ui.desk_valhalla import ValhallaDesk
-from controlroom.ui.desk_weapons import WeaponDesk
+from controlroom.ui.desks.common import DESKS, game_clock
+from controlroom.ui.desks.valhalla import ValhallaDesk
+from controlroom.ui.desks.weapons import WeaponDesk
 
 
 class DeskSwitch(QObject):
-    """The window's centre: the map or one of the desks (View, Desk); a desk hides the docks but the alarms."""
+    """The window's centre: the map or one of the desks (View, Desk); a desk hides the docks but the alarms.
+
+    The desks are wired to the core by ui/app.py (``wire_desks``).
+    """
 
     def __init__(self, window: QMainWindow, core, map_widget: QWidget) -> None:
         super().__init__(window)
@@ -20,11 +23,18 @@ class DeskSwitch(QObject):
         self.stack = QStackedWidget(window)
         self.stack.setObjectName("desks")
         self.desks: dict[str, QWidget] = {"map": map_widget}
+        self.pages: dict[str, QWidget] = {"map": map_widget}     # what the stack holds: a desk in its scroll area
         self.stack.addWidget(map_widget)
         for name, desk in (("valhalla", ValhallaDesk(game_clock(core))), ("weapons", WeaponDesk())):
-            wire_desk(desk, core)
             self.desks[name] = desk
-            self.stack.addWidget(desk)
+            # A desk scrolls on a small screen rather than make the whole window too big for it.
+            page = QScrollArea(self.stack)
+            page.setObjectName(f"desk_{name}")
+            page.setWidgetResizable(True)
+            page.setFrameShape(QFrame.Shape.NoFrame)
+            page.setWidget(desk)
+            self.pages[name] = page
+            self.stack.addWidget(page)
         self.current = "map"
         self._hidden_docks: list[QDockWidget] = []
         self.actions: dict[str, QAction] = {}
@@ -58,11 +68,15 @@ class DeskSwitch(QObject):
         elif name == "map":
             self.restore_docks()
         self.current = name
-        self.stack.setCurrentWidget(self.desks[name])
+        self.stack.setCurrentWidget(self.pages[name])
         self.actions[name].setChecked(True)
         focus = getattr(self.desks[name], "first_field", None)
         if focus is not None:
             focus.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def shown(self) -> QWidget:
+        """The map or the desk in the middle of the window now."""
+        return self.desks[self.current]
 
     def restore_docks(self) -> None:
         """Show again the docks a desk hid (before the window's layout is saved, too)."""

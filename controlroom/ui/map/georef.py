@@ -3,7 +3,7 @@
 OK writes a world file (foo.png -> foo.pgw), foo.prj and GDAL's
 foo.png.aux.xml beside the image, in the UTM zone of the points, so that
 QGIS and GDAL open the image in place too.  A map whose coordinate system
-nothing names is never guessed (controlroom.ui.map_open asks).
+nothing names is never guessed (controlroom.ui.map.open asks).
 """
 
 from __future__ import annotations

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import collections
+import math
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 
 from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.view import MapView
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MapLayers", text)
+
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", "destroyed": "#000000",
@@ -38,6 +44,8 @@ class MapLayers:
         self.trail_ms = trail_minutes * 60_000
         self._trails: dict[str, collections.deque] = {}    # source -> (t, x, y) of its recent positions
         self._trails_changed = True                # the trails layer is set again only when a kept point changed
+        self.fell_at: dict[int, tuple[float, float, str]] = {}  # badge -> (lat, lon, how known) where it fell
+        self._positions: dict = {}
 
     @property
     def projection(self) -> MapFrame | None:
@@ -78,9 +86,34 @@ class MapLayers:
             alarm = stored.event.data.get("alarm", "") if stored.event.type == "alarm_acknowledged" else ""
             if alarm.startswith("stopp:"):
                 self.unacknowledged.discard(alarm[len("stopp:"):])
+        self._positions = (delta.field or {}).get("positions", {})
+        self._fallen(delta)
         self._sides = delta.sides
         self._now = delta.t
         self._draw(delta.field or {})
+
+    #: A marshal's own position stands for a casualty's when heard this recently before the report.
+    MARSHAL_FIX_MS = 120_000
+
+    def _fallen(self, delta: StateDelta) -> None:
+        """Where each casualty fell: the report's own position, else its marshal's position at the time."""
+        for stored in delta.events:
+            e = stored.event
+            badge = e.data.get("badge")
+            if badge is None or e.type in ("position", "heartbeat", "weapon_inspected", "armour_set", "hp_set"):
+                continue
+            if e.type in ("respawned", "valhalla_checkin"):
+                self.fell_at.pop(badge, None)
+                continue
+            if e.data.get("lat") is not None and e.data.get("lon") is not None:
+                self.fell_at[badge] = (e.data["lat"], e.data["lon"], "reported")
+                continue
+            heard = self._positions.get(e.source)
+            if heard is not None and abs(e.t - heard[0]) <= self.MARSHAL_FIX_MS and badge not in self.fell_at:
+                self.fell_at[badge] = (heard[1], heard[2], "marshal")
+        for ch in delta.characters:
+            if ch.condition == "active":
+                self.fell_at.pop(ch.badge, None)
 
     def _count(self, delta: StateDelta) -> None:
         # Counts per group come from the characters; a delta carries only those that changed,
@@ -95,7 +128,7 @@ class MapLayers:
 
     def _draw(self, field: dict) -> None:
         positions = field.get("positions", {})
-        groups, marshals, trackers, siege = [], [], [], []
+        groups, marshals, trackers, siege, labels = [], [], [], [], []
         where_group: dict[str, tuple[float, float]] = {}
         stopp_ll = list(self.stopps.values())
         lats = [p[1] for p in positions.values()] + [s[0] for s in stopp_ll]
@@ -115,6 +148,7 @@ class MapLayers:
                 up, down, dead = self.group_counts.get(group, [0, 0, 0])
                 side = self.side_of_group.get(group, "?")
                 groups.append((x, y, self._colour(side), f"{group} ({side}): {up} up, {down} down, {dead} dead"))
+                labels.append((x, y, f"{group} {up}\u2191 {down}\u2193 {dead}\u2020", -(down + dead), group))
             elif info.get("engine"):
                 status = field.get("siege", {}).get(info["engine"], (0, "moved"))[1]
                 siege.append((x, y, SIEGE_COLOURS.get(status, "#555555"), f"{info['engine']}: {status}"))
@@ -127,7 +161,10 @@ class MapLayers:
                 trackers.append((x, y, "#7f7f7f", info.get("label") or source))
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
-        self._set("casualties", self._casualties(where_group))
+        # Labels: the groups with most fallen first (they win a crowded spot), then by name.
+        self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda l: (l[3], l[4]))])
+        self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
+        self._set("casualties", self._casualties(where_group, frame))
         if self._trails_changed:
             self._trails_changed = False
             self._set("trails", self._trail_points())
@@ -141,6 +178,23 @@ class MapLayers:
                                  for side, c in getattr(self, "_sides", {}).items())
             vx, vy = frame.to_local(*self.valhalla)
             self._set("valhalla", [(vx, vy, "#444444", f"Valhalla: {per_side}")])
+
+    def group_xy(self, group: str) -> tuple[float, float] | None:
+        """Where a group's tracker was last heard, in frame metres."""
+        for source, info in self.devices.items():
+            trail = self._trails.get(source)
+            if info.get("group") == group and trail:
+                return trail[-1][1], trail[-1][2]
+        return None
+
+    def badge_xy(self, badge: int) -> tuple[float, float] | None:
+        """Where a player is: where they fell when known, else where their group is."""
+        fell = self.fell_at.get(badge)
+        if fell is not None and self.projection is not None:
+            x, y = self.projection.to_local(fell[0], fell[1])
+            return float(x), float(y)
+        group = self._conditions.get(badge, (None,))[0]
+        return self.group_xy(group) if group else None
 
     def where(self, event) -> tuple[float, float] | None:
         """Map position of an event: its own latitude and longitude, or where its character's group is."""
@@ -179,17 +233,33 @@ class MapLayers:
             out += [(x, y, colour, source) for _t, x, y in list(trail)[:-1]]
         return out
 
-    def _casualties(self, where_group: dict[str, tuple[float, float]]) -> list[tuple]:
-        """The fallen of each group, scattered around the group's last position (not yet on the field)."""
+    def _casualties(self, where_group: dict[str, tuple[float, float]], frame: MapFrame) -> list[tuple]:
+        """The fallen: where they fell when known; else in a ring "near group", around the group's marker."""
         out = []
-        for badge, (group, condition) in self._conditions.items():
-            if condition == "active" or group not in where_group:
+        near: dict[str, int] = {}
+        for badge, (group, condition) in sorted(self._conditions.items()):
+            if condition == "active":
+                continue
+            colour = "#7f0000" if condition == "dead" else "#e65100"
+            state = condition.replace("_", " ")
+            fell = self.fell_at.get(badge)
+            if fell is not None:
+                x, y = frame.to_local(fell[0], fell[1])
+                how = _tr("where reported") if fell[2] == "reported" else _tr("at the reporting marshal")
+                out.append((float(x), float(y), colour, _tr("badge {badge}: {state} ({how})").format(
+                    badge=badge, state=state, how=how)))
+                continue
+            if group not in where_group:
                 continue
             gx, gy = where_group[group]
-            # A fixed scatter per badge, so markers do not jump between repaints.
-            dx, dy = ((badge * 7919) % 61) - 30, ((badge * 104729) % 61) - 30
-            out.append((gx + dx, gy + dy, "#7f0000" if condition == "dead" else "#e65100",
-                        f"badge {badge}: {condition.replace('_', ' ')}"))
+            k = near[group] = near.get(group, -1) + 1
+            # Near the group: evenly on a ring 15 m out (a second ring further for many), never random.
+            ring, slot = divmod(k, 12)
+            angle = 2 * math.pi * (slot + 0.5 * ring) / 12
+            r = 15.0 + 8.0 * ring
+            out.append((gx + r * math.cos(angle), gy + r * math.sin(angle), colour,
+                        _tr("badge {badge}: {state} (near group {group}, no position reported)").format(
+                            badge=badge, state=state, group=group)))
         return out
 
     def _set(self, name: str, points: list[tuple]) -> None:

@@ -9,14 +9,15 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QImage, QImageReader, QPen, QTransform
 
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import Piece, place_pieces
 from controlroom.geo.source import MapError, MapSource, open_map
 from controlroom.geo.worldfile import WorldFile
-from controlroom.ui.map_tiles import TileLayer, qimage_to_array
+from controlroom.ui.map.labels import place_labels
+from controlroom.ui.map.tiles import TileLayer, qimage_to_array
 
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
 
@@ -37,6 +38,15 @@ _LAYER_STYLE = {
     "groups": ("o", 12, "#3f51b5"),
     "marshals": ("t", 11, "#fdd835"),
 }
+
+#: How dark night mode makes the map (the overlay's opacity), and the levels offered in View.
+NIGHT_DIM = 0.5
+DIM_LEVELS = (0.3, 0.5, 0.7)
+#: The night overlay's half-size in metres: more than any field.
+_OVERLAY_HALF = 1e7
+
+#: Group labels hide when the map shows more metres per screen pixel than this (zoomed far out).
+LABEL_MAX_M_PER_PX = 4.0
 
 #: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
 PAINT_HZ = 8.0
@@ -160,9 +170,127 @@ class MapView(pg.PlotWidget):
             for name in reversed(LAYER_NAMES):
                 layers_menu.addAction(self._layer_actions[name])
 
+        # Night: a dark overlay between the map and the markers, its darkness adjustable.
+        from PySide6.QtWidgets import QGraphicsRectItem
+
+        self.night = False
+        self.dim = NIGHT_DIM
+        self.overlay = QGraphicsRectItem(-_OVERLAY_HALF, -_OVERLAY_HALF, 2 * _OVERLAY_HALF, 2 * _OVERLAY_HALF)
+        self.overlay.setPen(self._no_pen)
+        self.overlay.setZValue(-50)
+        self.overlay.setVisible(False)
+        self._vb.addItem(self.overlay, ignoreBounds=True)
+        self._set_overlay()
+
+        # Group labels (name and counts) beside their markers, placed so that none covers another.
+        self._labels: list[tuple[float, float, str]] = []          # (x, y, text) in frame metres
+        self._label_items: list[pg.TextItem] = []
+        self._labels_dirty = False
+        self._label_fills = (pg.mkBrush(255, 255, 255, 200), pg.mkBrush(0, 0, 0, 190))     # day, night
+        self._vb.sigRangeChanged.connect(self._range_changed)
+        from controlroom.ui.map.legend import MapLegend
+
+        self.legend = MapLegend(self)
+        self.legend.move(8, 8)
+
         self._timer = QTimer(self)
         self._timer.setInterval(max(1, round(1000.0 / paint_hz)))
         self._timer.timeout.connect(self._repaint_dirty)
+
+    # ---- night --------------------------------------------------------------------------
+
+    def set_night(self, on: bool) -> None:
+        """Night: a dark background and the map dimmed by the overlay (its darkness: :meth:`set_dim`)."""
+        self.night = bool(on)
+        self.setBackground("#101010" if on else "w")
+        axis_colour = "#c8c8c8" if on else "#404040"
+        for name in ("bottom", "left"):
+            axis = self.getPlotItem().getAxis(name)
+            axis.setPen(axis_colour)
+            axis.setTextPen(axis_colour)
+        self.overlay.setVisible(self.night)
+        self.legend.set_night(self.night)
+        self._range_changed()                   # the labels take night colours
+
+    def set_dim(self, fraction: float) -> None:
+        """How dark the night overlay makes the map: 0 (not at all) to 0.9."""
+        self.dim = min(0.9, max(0.0, float(fraction)))
+        self._set_overlay()
+
+    def _set_overlay(self) -> None:
+        self.overlay.setBrush(QBrush(QColor(0, 0, 0, round(255 * self.dim))))
+
+    # ---- group labels ---------------------------------------------------------------------
+
+    def set_labels(self, labels: Sequence[tuple[float, float, str]]) -> None:
+        """Labels at points (x, y) in frame metres, most important first; placed on the next repaint."""
+        self._labels = [(float(x), float(y), str(t)) for x, y, t in labels]
+        self._labels_dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def metres_per_pixel(self) -> float:
+        """How many metres of the field one screen pixel shows now."""
+        (x0, x1), _ = self._vb.viewRange()
+        width = max(1, self._vb.width())
+        return (x1 - x0) / width
+
+    def shown_labels(self) -> list[pg.TextItem]:
+        """The label items on the map now (placed and not hidden)."""
+        return [item for item in self._label_items if item.isVisible()]
+
+    def _range_changed(self, *_args) -> None:
+        self._labels_dirty = True
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _place_labels(self) -> None:
+        self._labels_dirty = False
+        while len(self._label_items) < len(self._labels):
+            item = pg.TextItem(anchor=(0, 0), color=(0, 0, 0), fill=pg.mkBrush(255, 255, 255, 200))
+            item.setZValue(40)
+            self._vb.addItem(item, ignoreBounds=True)
+            self._label_items.append(item)
+        far = self.metres_per_pixel() > LABEL_MAX_M_PER_PX or not self.is_layer_visible("groups")
+        text_colour, fill = ((230, 230, 230), self._label_fills[1]) if self.night else \
+            ((0, 0, 0), self._label_fills[0])
+        anchors, sizes = [], []
+        self._vb.updateMatrix()                                  # (the view's range may have just changed)
+        to_device = self._vb.childGroup.deviceTransform_()      # frame metres -> screen pixels (None: no screen)
+        if to_device is None or self._vb.scene() is None or not self._vb.scene().views():
+            far = True
+        recolour = getattr(self, "_labels_night", None) != self.night
+        self._labels_night = self.night
+        for item, (x, y, text) in zip(self._label_items, self._labels):
+            if item.textItem.toPlainText() != text:
+                item.setText(text, color=text_colour)
+            elif recolour:
+                item.setColor(text_colour)
+            item.fill = fill
+            if far:
+                continue
+            point = to_device.map(QPointF(x, y))
+            anchors.append((point.x(), point.y()))
+            rect = item.textItem.boundingRect()
+            sizes.append((rect.width(), rect.height()))
+        for item in self._label_items[len(self._labels):]:
+            item.setVisible(False)
+        if far or not self._labels:
+            for item in self._label_items:
+                item.setVisible(False)
+            return
+        view_rect = self._vb.mapRectToDevice(self._vb.rect()) if self._vb.scene() is not None else None
+        from controlroom.ui.map.labels import Box
+
+        bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
+        boxes = place_labels(anchors, sizes, markers=anchors, view=bounds)
+        from_device, _invertible = to_device.inverted()
+        for item, box in zip(self._label_items, boxes):
+            if box is None:
+                item.setVisible(False)
+                continue
+            item.setPos(from_device.map(QPointF(box.x, box.y)))
+            item.setVisible(True)
 
     # ---- layers -----------------------------------------------------------------------
 
@@ -269,6 +397,9 @@ class MapView(pg.PlotWidget):
 
     def _repaint_dirty(self) -> None:
         painted = False
+        if self._labels_dirty:
+            self._place_labels()
+            painted = True
         for layer in self._layers.values():
             # A hidden layer stays dirty and is painted when shown again.
             if not layer.dirty or not layer.item.isVisible():

@@ -126,7 +126,7 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
     Returns None when the game master cancels or the file cannot be used
     (after saying why).
     """
-    from controlroom.ui.georef import GeorefDialog
+    from controlroom.ui.map.georef import GeorefDialog
 
     path = Path(path)
     for _attempt in range(2):

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.armour_materials import BODY, HELMET, PieceCheck, check_armour, failures, measure_key
 from controlroom.rules.profile import ProfileError, RulesProfile, default_profile
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
 
 MATERIAL_LINES = 5          # the material verdict's box: longer verdicts scroll inside it
 NOT_MEASURED = 0.0          # a thickness box at 0 shows "not measured"

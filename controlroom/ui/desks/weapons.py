@@ -10,9 +10,9 @@ from controlroom.game.events import EventError, validate
 from controlroom.game.views import CharacterView, StateDelta, StoredView
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import ProfileError, RulesProfile
-from controlroom.ui.desk_armour import ArmourForm
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, describe, parse_badge, say
-from controlroom.ui.desk_inspection import KINDS, InspectionForm
+from controlroom.ui.desks.armour import ArmourForm
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, describe, parse_badge, say
+from controlroom.ui.desks.inspection import KINDS, InspectionForm
 from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import tr, word
 
@@ -64,6 +64,7 @@ class WeaponDesk(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.characters: dict[int, CharacterView] = {}
+        self.armour_of: int | None = None        # the badge whose stored armour the armour form was filled with
         layout = QVBoxLayout(self)
         layout.addWidget(bigger(QLabel(self.tr("Weapon-check desk"), self), 2.0, bold=True))
         row = QHBoxLayout()
@@ -163,6 +164,8 @@ class WeaponDesk(QWidget):
     def _update(self, *_args) -> None:
         c = self.character()
         text = self.badge_field.text().strip()
+        if c is not None and c.badge != self.armour_of:
+            self.fill_armour(c)
         if c is not None:
             failed = self.failed_tags(c.badge)
             line = describe(self, c) + "\n" + self.tr("Armour points {0} of {1}").format(c.ap, c.max_ap)
@@ -174,6 +177,13 @@ class WeaponDesk(QWidget):
         verdict = self.inspection.verdict()
         self.record_button.setEnabled(c is not None and bool(self.tag.text().strip()) and not isinstance(verdict, str))
         self.armour_button.setEnabled(c is not None and not isinstance(self.armour.points(), str))
+
+    def fill_armour(self, c: CharacterView) -> None:
+        """The armour form shows the player's armour as last recorded (so Record armour keeps what is not changed)."""
+        self.armour_of = c.badge                # first: filling the form calls _update again
+        a = c.armour or {}
+        self.armour.set_armour(helmet=a.get("helmet"), pieces=tuple(a.get("pieces", ())),
+                               inadequate=bool(a.get("inadequate")), ap=a.get("ap"), measures=a.get("measures") or {})
 
     # -- commands --------------------------------------------------------------
     def record_inspection(self) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 from controlroom.game.character import RuleWarning
 from controlroom.game.clock import format_time
 from controlroom.game.views import CharacterView, StateDelta
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, PENDING_STYLE, bigger, describe, parse_badge, say
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, PENDING_STYLE, bigger, describe, parse_badge, say
 from controlroom.ui.panels.table import read_only_view
 from controlroom.ui.panels.valhalla import FallenModel, ValhallaData
 from controlroom.ui.panels.words import CONDITIONS, countdown, word

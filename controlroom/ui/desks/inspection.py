@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
 from controlroom.rules.inspection import Verdict
 from controlroom.rules.inspection_kinds import WEAPON_KINDS, inspect_measures, material_choices, measures_of
 from controlroom.rules.inspection_limits import InspectionLimits
-from controlroom.ui.desk_common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
+from controlroom.rules.inspection_limits import material_words
+from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
 from controlroom.ui.panels.words import tr, word
 
 VERDICT_LINES = 8          # the verdict's box: longer verdicts scroll inside it
@@ -109,7 +110,7 @@ class InspectionForm(QWidget):
             else:
                 box = QComboBox(self.fields_box)
                 for material in material_choices(kind, m.name, self.limits):
-                    box.addItem(material.replace("_", " "), material)
+                    box.addItem(material_words(material), material)
                 box.currentIndexChanged.connect(self._changed)
                 self.form.addRow(tr(MEASURES.get(m.name, m.name)), box)
             bigger(box, 1.2)

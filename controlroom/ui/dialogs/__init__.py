@@ -1,0 +1,1 @@
+"""The window's dialogs: correcting a report, a player's card, finding a player or a group."""

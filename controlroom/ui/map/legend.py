@@ -1,0 +1,61 @@
+"""MapLegend: the sides' colours and what each symbol of the map means, in a corner of the map."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+# symbol, colour, what it is (translated when shown)
+SYMBOLS = (
+    ("\u25b2", "#fdd835", "marshal"),
+    ("\u25c6", "#7f7f7f", "tracker"),
+    ("\u25a0", "#8d6e63", "siege engine"),
+    ("\u2605", "#e53935", "STOPP"),
+    ("\u2715", "#e65100", "down"),
+    ("\u2715", "#7f0000", "dead"),
+    ("\u2b22", "#9e9e9e", "Valhalla"),
+)
+
+
+class MapLegend(QLabel):
+    """Sides in their colours, the map's symbols, and how a group's label reads; updated as sides appear."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("map_legend")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.sides: dict[str, str] = {}
+        self.night = False
+        self._words = {
+            "marshal": self.tr("marshal"), "tracker": self.tr("tracker"), "siege engine": self.tr("siege engine"),
+            "STOPP": self.tr("STOPP"), "down": self.tr("down"), "dead": self.tr("dead"), "Valhalla": self.tr("Valhalla"),
+        }
+        self._render()
+
+    def set_sides(self, sides: dict[str, str]) -> None:
+        """The sides and their colours (side -> '#rrggbb')."""
+        if sides != self.sides:
+            self.sides = dict(sides)
+            self._render()
+
+    def set_night(self, on: bool) -> None:
+        self.night = bool(on)
+        self._render()
+
+    def _render(self) -> None:
+        text_colour, background = ("#e6e6e6", "rgba(0,0,0,200)") if self.night else ("#000000", "rgba(255,255,255,215)")
+        self.setStyleSheet(f"QLabel#map_legend {{ color: {text_colour}; background: {background}; "
+                           "border-radius: 4px; padding: 4px; }")
+        sides = "<br>".join(f'<span style="color:{c}">\u25cf</span> {html.escape(s)}' for s, c in self.sides.items())
+        cells = [f'<span style="color:{c}">{sym}</span>&nbsp;{html.escape(self._words[w])}' for sym, c, w in SYMBOLS]
+        half = (len(cells) + 1) // 2
+        symbols = "<br>".join(cells[:half]), "<br>".join(cells[half:])
+        how = html.escape(self.tr("Group: name up\u2191 down\u2193 dead\u2020"))
+        self.setText(f"<table cellspacing=0 cellpadding=1><tr><td colspan=3><b>{html.escape(self.tr('Sides'))}</b></td></tr>"
+                     f"<tr><td valign=top>{sides or html.escape(self.tr('(none yet)'))}</td>"
+                     f"<td valign=top>&nbsp;&nbsp;{symbols[0]}</td><td valign=top>&nbsp;&nbsp;{symbols[1]}</td></tr>"
+                     f"<tr><td colspan=3><i>{how}</i></td></tr></table>")
+        self.adjustSize()

@@ -1,0 +1,129 @@
+"""Groups read at a glance: labels with name and counts that avoid each other and hide far out; a legend;
+casualties where they fell, or drawn near their group."""
+
+import numpy as np
+from panel_game import ROSTER
+from PySide6.QtCore import QRectF
+
+from controlroom.game.clock import parse_time
+from controlroom.game.events import make_event
+from controlroom.game.state import GameState
+from controlroom.game.views import StoredView, make_delta
+from controlroom.geo.frame import MapFrame
+from controlroom.ui.map.labels import Box, place_labels
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import LABEL_MAX_M_PER_PX, MapView
+
+
+def test_labels_take_the_first_free_side_and_give_up_when_crowded():
+    boxes = place_labels([(100, 100), (100, 104)], [(60, 14), (60, 14)], gap=8, markers=[(100, 100), (100, 104)])
+    assert boxes[0] == Box(108, 93, 60, 14)                    # right of its marker
+    assert boxes[1].x + boxes[1].w <= 100 - 8 + 1e-9           # the next one goes left
+    assert not boxes[0].overlaps(boxes[1])
+    crowd = place_labels([(100, 100)] * 6, [(60, 14)] * 6)
+    assert sum(b is not None for b in crowd) == 4 and crowd[4] is None
+    inside = place_labels([(195, 50)], [(60, 14)], view=Box(0, 0, 200, 100))
+    assert inside[0].x + inside[0].w <= 200                    # not off the view's right edge: left instead
+
+
+def _view(qtbot):
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _rects(view):
+    return [item.mapRectToScene(item.boundingRect()) for item in view.shown_labels()]
+
+
+def test_map_labels_never_overlap_and_hide_far_out(qtbot):
+    view = _view(qtbot)
+    view.getViewBox().setRange(QRectF(-200, -150, 400, 300), padding=0)
+    points = [(0, 0, "Wolves 10\u2191 2\u2193 1\u2020"), (5, 3, "Ravens 8\u2191 0\u2193 0\u2020"),
+              (-4, 2, "Bears 3\u2191 1\u2193 0\u2020"), (100, 50, "Lions 9\u2191 0\u2193 0\u2020")]
+    view.set_labels(points)
+    view.flush()
+    rects = _rects(view)
+    assert len(rects) == 4
+    for a in range(len(rects)):
+        for b in range(a + 1, len(rects)):
+            assert not rects[a].intersects(rects[b]), (a, b)
+    assert {item.textItem.toPlainText() for item in view.shown_labels()} == {t for *_xy, t in points}
+    view.getViewBox().setRange(QRectF(-5000, -4000, 10000, 8000), padding=0)          # far out
+    view.flush()
+    assert view.metres_per_pixel() > LABEL_MAX_M_PER_PX and view.shown_labels() == []
+    view.getViewBox().setRange(QRectF(-200, -150, 400, 300), padding=0)
+    view.flush()
+    assert len(view.shown_labels()) == 4
+    view.set_layer_visible("groups", False)              # no group markers: no group labels
+    view._range_changed()
+    view.flush()
+    assert view.shown_labels() == []
+
+
+def feed(state, *events, full=False):
+    """Fold (time, type, source, fields) events; the delta of what changed, with the events themselves."""
+    stored = []
+    for i, (t, type_, source, fields) in enumerate(events):
+        event = make_event(parse_time(t), type_, source, **fields)
+        state.apply(event)
+        stored.append(StoredView(len(stored) + 1, 0, event))
+    badges, stopps = state.take_dirty()
+    return make_delta(state, badges, stopps, events=stored, full=full)
+
+
+def test_groups_carry_name_and_counts_and_the_legend_names_the_sides(qtbot):
+    view = _view(qtbot)
+    layers = MapLayers(view, view.projection)
+    layers.set_devices({"tracker:5": {"group": "Wolves"}, "tracker:6": {"group": "Ravens"}})
+    state = GameState(ROSTER)
+    layers.apply(feed(state, ("00:00:10", "position", "tracker:5", {"device": 5, "lat": 58.381, "lon": 26.721}),
+                      ("00:00:11", "position", "tracker:6", {"device": 6, "lat": 58.379, "lon": 26.719}),
+                      ("00:00:20", "down", "marshal:M1", {"badge": 1}),
+                      ("00:00:30", "died", "marshal:M1", {"badge": 2}), full=True))
+    view.fit_to_field()
+    view.flush()
+    texts = sorted(t for *_xy, t in view._labels)
+    assert texts == ["Ravens 2\u2191 0\u2193 0\u2020", "Wolves 0\u2191 1\u2193 1\u2020"]
+    assert [t for *_xy, t in view._labels][0].startswith("Wolves")          # most fallen first
+    assert len(view.shown_labels()) == 2
+    legend = view.legend.text()
+    assert "North" in legend and "South" in legend and layers.side_colour["North"] in legend
+    assert "marshal" in legend and "dead" in legend
+
+
+def test_a_casualty_sits_where_it_was_reported_else_near_its_group(qtbot):
+    view = _view(qtbot)
+    frame = view.projection
+    layers = MapLayers(view, frame)
+    layers.set_devices({"marshal:M1": {"role": "marshal"}, "tracker:5": {"group": "Wolves"}})
+    state = GameState(ROSTER)
+    # Aldo goes down; the report has no position and the marshal's handset none yet: near his group.
+    layers.apply(feed(state, ("00:00:05", "position", "tracker:5", {"device": 5, "lat": 58.381, "lon": 26.721}),
+                      ("00:00:10", "down", "marshal:M1", {"badge": 1})))
+    view.flush()
+    x, y = view.layer_item("casualties").getData()
+    gx, gy = frame.to_local(58.381, 26.721)
+    assert len(x) == 1 and 10 <= np.hypot(x[0] - gx, y[0] - gy) <= 30
+    assert "near group Wolves" in view.label_of("casualties", 0)
+    first = (float(x[0]), float(y[0]))
+    layers.apply(feed(state, ("00:00:12", "position", "tracker:5", {"device": 5, "lat": 58.381, "lon": 26.721})))
+    view.flush()
+    x, y = view.layer_item("casualties").getData()
+    assert (float(x[0]), float(y[0])) == first                                 # never jumps about
+    # The marshal's handset gives its position; then Birgit is reported down: she lies where the marshal stood.
+    layers.apply(feed(state, ("00:00:20", "position", "marshal:M1", {"device": 9, "lat": 58.3795, "lon": 26.7195}),
+                      ("00:00:30", "down", "marshal:M1", {"badge": 2})))
+    view.flush()
+    xs, ys = view.layer_item("casualties").getData()
+    labels = [view.label_of("casualties", i) for i in range(len(xs))]
+    at = labels.index("badge 2: unconscious (at the reporting marshal)")
+    mx, my = frame.to_local(58.3795, 26.7195)
+    assert abs(xs[at] - mx) < 0.5 and abs(ys[at] - my) < 0.5
+    # Up again: off the map.
+    layers.apply(feed(state, ("00:00:40", "healer_touch", "marshal:M1", {"badge": 2, "healer": 3})))
+    view.flush()
+    assert 2 not in layers.fell_at or state.characters[2].condition != "active"

@@ -1,0 +1,125 @@
+"""Night mode readable (contrast >= 4.5:1), the map dimmed by an adjustable overlay, clocks ticking each second."""
+
+import itertools
+
+import pytest
+from desk_game import new_game
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
+from controlroom.ui.app import build_window
+from controlroom.ui.panels.clocks import ClockBar
+from controlroom.ui.theme import DAY_TO_NIGHT, MIN_CONTRAST, NIGHT_PALETTE, TEXT_PAIRS, contrast, night_palette
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    core = CoreThread(new_game(tmp_path / "night.crgame"), VirtualClock(120_000), publish_interval_ms=20)
+    w = build_window(core, None, "night")
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(core.loaded, timeout=10_000):
+        core.start()
+    yield w
+    w.night_action.setChecked(False)
+    assert core.shutdown()
+
+
+def test_contrast_of_known_colours():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)      # the classic just-too-light grey
+
+
+def test_every_text_colour_of_the_night_palette_reads_at_4_5_to_1():
+    p = night_palette()
+    for text, background in TEXT_PAIRS:
+        ratio = contrast(p.color(text), p.color(background))
+        assert ratio >= MIN_CONTRAST, (text, background, ratio)
+    for role in (QPalette.ColorRole.WindowText, QPalette.ColorRole.Text, QPalette.ColorRole.ButtonText):
+        disabled = p.color(QPalette.ColorGroup.Disabled, role)
+        assert contrast(disabled, NIGHT_PALETTE[QPalette.ColorRole.Window]) >= MIN_CONTRAST
+    # Each message colour's night twin reads on the night window and on the night fields.
+    for night in set(DAY_TO_NIGHT.values()):
+        for background in (QPalette.ColorRole.Window, QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+            assert contrast(night, NIGHT_PALETTE[background]) >= MIN_CONTRAST, (night, background)
+
+
+def _texts(window):
+    app = QApplication.instance()
+    for widget in app.allWidgets():
+        if isinstance(widget, (QLabel, QAbstractButton, QLineEdit)) and widget.window() is window:
+            yield widget
+
+
+def test_night_mode_makes_every_text_of_the_window_and_desks_readable(window, qtbot):
+    controls = window.panels.panels["controls"]
+    controls._say(controls.entry_message, "wrong badge", error=True)        # a red message set by day ...
+    window.night_action.setChecked(True)
+    controls._say(controls.scenario_message, "started")                      # ... and a green one at night
+    window.desk_switch.show_desk("valhalla")                                # the desks are part of the window
+    window.desk_switch.show_desk("map")
+    qtbot.wait(50)                                                          # palette changes are delivered
+    background = QColor(NIGHT_PALETTE[QPalette.ColorRole.Window])
+    checked = 0
+    for widget in _texts(window):
+        widget.ensurePolished()
+        if not widget.isEnabled():
+            continue
+        palette = widget.palette()
+        fg = palette.color(widget.foregroundRole())
+        # Text on the window's colour, or on the field's (line edits, buttons), as the widget draws it.
+        bg = palette.color(widget.backgroundRole()) if isinstance(widget, (QLineEdit, QAbstractButton)) \
+            else background
+        if widget.objectName() == "alarm_text":
+            continue                                # alarm rows draw on their own colour: tested with the alarms
+        assert contrast(fg, bg) >= MIN_CONTRAST, (type(widget).__name__, widget.text(), fg.name(), bg.name())
+        if isinstance(widget, QLineEdit) and widget.placeholderText():
+            assert contrast(palette.color(QPalette.ColorRole.PlaceholderText), bg) >= MIN_CONTRAST, widget
+        checked += 1
+    assert checked > 30
+    # The Valhalla desk's badge field: its placeholder could not be seen at night (issue 15).
+    field = window.desk_switch.desks["valhalla"].badge_field
+    assert field.placeholderText() and contrast(field.palette().color(QPalette.ColorRole.PlaceholderText),
+                                                field.palette().color(QPalette.ColorRole.Base)) >= MIN_CONTRAST
+    assert "#ff8a80" in controls.entry_message.styleSheet() and "#81c784" in controls.scenario_message.styleSheet()
+    window.night_action.setChecked(False)
+    assert "#c9302c" in controls.entry_message.styleSheet()                 # by day again
+
+
+def test_night_dims_the_map_by_an_adjustable_overlay(window):
+    overlay = window.map.overlay
+    assert not overlay.isVisible()
+    window.night_action.setChecked(True)
+    assert overlay.isVisible() and overlay.zValue() > -100 and overlay.zValue() < window.map.layer_item("groups").zValue()
+    assert overlay.brush().color().alpha() == round(255 * 0.5)
+    window.dim_actions[0.7].trigger()
+    assert overlay.brush().color().alpha() == round(255 * 0.7)
+    window.close()                                          # the level is kept for the next start
+    assert QSettings().value("window/dim", type=float) == pytest.approx(0.7)
+    window.night_action.setChecked(False)
+    assert not overlay.isVisible()
+
+
+def test_clocks_tick_every_second_without_events(qtbot):
+    ticks = itertools.count(0, 1000)
+    game = lambda: next(ticks)          # noqa: E731: a game clock one second further on each reading
+    clocks = ClockBar(game)
+    qtbot.addWidget(clocks)
+    assert clocks.timer.isActive() and clocks.timer.interval() <= 1000
+    first = clocks.text()
+    qtbot.waitUntil(lambda: clocks.text() != first, timeout=2500)          # no delta came in between
+    assert clocks.text().startswith("Game 00:00:0") and "Wall " in clocks.text()
+
+
+def test_the_scenario_running_time_follows_the_game_clock(window, qtbot):
+    clocks = window.clocks
+    assert clocks.started == 0                                          # "Ford" started at 00:00:00
+    qtbot.waitUntil(lambda: "Ford: running 00:02:" in clocks.text(), timeout=3000)
+    assert clocks in window.statusBar().findChildren(ClockBar)

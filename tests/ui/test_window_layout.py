@@ -1,0 +1,98 @@
+"""The window on a laptop and on a big screen, in day, night and large text (issue 15).
+
+Each run is the demo in a real X window (Xvfb) of the screen's size, measured
+by window_probe.py: every panel's key widgets must lie on the screen, whole,
+at their minimum useful size.  The assertions are on geometry, not pixels.
+The same run saves the README's screenshots (docs/screenshots).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+SHOTS = HERE.parents[1] / "docs" / "screenshots"
+SIZES = ((1366, 768), (1920, 1080))
+MODES = ("day", "night", "large")
+
+pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None,
+                                reason="Xvfb is not installed (the quick-start test command installs it)")
+
+
+@pytest.fixture(scope="module", params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def screen(request):
+    """An X server of its own with one screen of the given size: (display, width, height)."""
+    w, h = request.param
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        number = f.readline().strip()
+    assert number, "Xvfb did not start"
+    yield f":{number}", w, h
+    xvfb.terminate()
+    xvfb.wait(10)
+
+
+def inside(rect, area) -> bool:
+    x, y, w, h = rect
+    ax, ay, aw, ah = area
+    return x >= ax and y >= ay and x + w <= ax + aw and y + h <= ay + ah
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_panel_fits_the_screen(screen, mode, tmp_path):
+    display, sw, sh = screen
+    env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb", XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"))
+    out, shot = tmp_path / "layout.json", tmp_path / "window.png"
+    flags = {"day": [], "night": ["night"], "large": ["large"]}[mode]
+    r = subprocess.run([sys.executable, str(HERE / "window_probe.py"), str(out), str(shot), "8", *flags],
+                       capture_output=True, text=True, timeout=180, env=env)
+    assert r.returncode == 0, r.stderr
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, SHOTS / f"window-{mode}-{sw}x{sh}.png")
+    m = json.loads(out.read_text())
+    screen_rect = m["screen"]
+    assert screen_rect[2:] == [sw, sh]
+    if mode == "large":
+        assert m["font_pt"] >= 14
+    # The window is on the screen, and could be made as small as 1280 x 720.
+    assert inside(m["frame"], screen_rect), m["frame"]
+    assert m["minimum"][0] <= 1280 and m["minimum"][1] <= 720, m["minimum"]
+    # The map keeps at least half the window's width and half its height.
+    wx, wy, ww, wh = m["window"]
+    mx, my, mw, mh = m["map"]
+    assert mw >= ww / 2 and mh >= wh / 2, (m["map"], m["window"])
+    assert inside(m["map"], screen_rect)
+    assert m["status"] is not None and inside(m["status"], screen_rect)
+    # The dying list: countdown, what and name, whole, on the screen.
+    dying = m["dying"]
+    assert dying["viewport"] is not None and inside(dying["viewport"], screen_rect), dying
+    assert dying["rows"] >= 1, "the demo has someone dying or waking by now"
+    for key in ("countdown", "what", "who"):
+        column = dying["columns"][key]
+        assert not column["hidden"], key
+        assert column["width"] >= column["needs"], (key, column)
+        assert column["x"] + column["width"] <= dying["viewport"][2], (key, column)
+    # Events: at least five rows in view.
+    events = m["events"]
+    assert events["viewport"] is not None and inside(events["viewport"], screen_rect), events
+    assert events["viewport"][3] >= 5 * events["row_height"], events
+    # Every tab's title is read whole.
+    for tab in m["tabs"]:
+        assert tab["width"] >= tab["needs"], tab
+        assert inside(tab["rect"], screen_rect), tab
+    # The game controls: no button's text is cut, and STOPP for everyone is in sight.
+    buttons = m["controls_buttons"]
+    assert buttons, "the game controls are shown"
+    for button in buttons:
+        assert button["width"] >= button["needs"], button
+    stopp = next(b for b in buttons if b["text"] == "STOPP for everyone")
+    assert stopp["shown"] and inside(stopp["rect"], screen_rect), stopp

@@ -1,0 +1,131 @@
+"""Run ``controlroom demo`` and, after a while, write the window's geometry as JSON and a screenshot.
+
+Used by test_window_layout.py under Xvfb:
+
+    python window_probe.py OUT.json SHOT.png SECONDS [night] [large]
+
+It measures what a game master sees: where each panel's key widgets lie on
+the screen, how much room the map has, which columns of the dying list are
+shown whole, how many rows Events shows, whether a button's or a tab's text
+is cut.  Nothing here decides pass or fail: the test does.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from PySide6.QtCore import QRect, QTimer
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QTabBar
+
+
+def rect(widget, r: QRect | None = None) -> list[int]:
+    """A widget's rectangle (or ``r`` in its coordinates) in screen coordinates: x, y, w, h."""
+    r = widget.rect() if r is None else r
+    top_left = widget.mapToGlobal(r.topLeft())
+    return [top_left.x(), top_left.y(), r.width(), r.height()]
+
+
+def shown(widget) -> bool:
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+def buttons(window) -> list[dict]:
+    """The game controls' buttons: where they are, and whether their text fits."""
+    out = []
+    for b in window.panels.panels["controls"].findChildren(QAbstractButton):
+        if b.isVisible():
+            out.append({"text": b.text(), "rect": rect(b), "width": b.width(),
+                        "needs": b.fontMetrics().horizontalAdvance(b.text()) + 8, "shown": shown(b)})
+    return out
+
+
+def measure(window) -> dict:
+    app = QApplication.instance()
+    screen = window.screen().availableGeometry()
+    panels = window.panels.panels
+    out = {
+        "screen": [screen.x(), screen.y(), screen.width(), screen.height()],
+        "window": rect(window),
+        "frame": [window.frameGeometry().x(), window.frameGeometry().y(), window.frameGeometry().width(),
+                  window.frameGeometry().height()],
+        "minimum": [window.minimumSizeHint().width(), window.minimumSizeHint().height()],
+        "map": rect(window.map),
+        "status": rect(window.statusBar()) if shown(window.statusBar()) else None,
+        "alarms": rect(window.panels.alarms) if shown(window.panels.alarms) else None,
+        "font_pt": app.font().pointSizeF(),
+        "docks": {d.objectName(): (rect(d) if shown(d) else None) for d in window.findChildren(QDockWidget)},
+    }
+    # The dying list: its viewport, and the columns it shows with the width each needs.
+    deadlines = panels["deadlines"]
+    view = deadlines.view
+    header = view.horizontalHeader()
+    columns = {}
+    for c in range(view.model().columnCount()):
+        key = ("countdown", "what", "who", "group", "side")[c]
+        columns[key] = {
+            "hidden": header.isSectionHidden(c),
+            "x": header.sectionViewportPosition(c),
+            "width": header.sectionSize(c),
+            "needs": max(view.sizeHintForColumn(c), header.sectionSizeHint(c)),
+        }
+    out["dying"] = {"viewport": rect(view.viewport()) if shown(view.viewport()) else None,
+                    "rows": view.model().rowCount(), "columns": columns}
+    timeline = panels["timeline"].view
+    out["events"] = {"viewport": rect(timeline.viewport()) if shown(timeline.viewport()) else None,
+                     "row_height": timeline.verticalHeader().defaultSectionSize()}
+    out["buttons"] = buttons(window)
+    tabs = []
+    for bar in window.findChildren(QTabBar):
+        if not bar.isVisible():
+            continue
+        for i in range(bar.count()):
+            tabs.append({"text": bar.tabText(i), "rect": rect(bar, bar.tabRect(i)),
+                         "needs": bar.fontMetrics().horizontalAdvance(bar.tabText(i)),
+                         "width": bar.tabRect(i).width()})
+    out["tabs"] = tabs
+    out["minimums"] = {w.objectName() or type(w).__name__: [w.minimumSizeHint().width(), w.minimumSizeHint().height(),
+                                                            w.minimumSize().width(), w.minimumSize().height()]
+                       for w in [*window.findChildren(QDockWidget), window.centralWidget(), window.map,
+                                 window.statusBar(), window.menuBar()]}
+    return out
+
+
+def main() -> int:
+    out_json, shot, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    night, large = "night" in sys.argv[4:], "large" in sys.argv[4:]
+    import controlroom.ui.app as app_module
+
+    original = app_module.run_window
+
+    def run_window(*args, before_start=None, **kwargs):
+        def prepare(core, window):
+            if before_start is not None:
+                before_start(core, window)
+            window.night_action.setChecked(night)
+            window.large_action.setChecked(large)
+
+            def probe():
+                data = measure(window)
+                window.grab().save(shot)
+                window.panels.docks["controls"].raise_()        # a tab in front on a laptop: bring it up
+
+                def controls():
+                    data["controls_buttons"] = buttons(window)
+                    with open(out_json, "w", encoding="utf-8") as f:
+                        json.dump(data, f, indent=1)
+                    window.close()
+
+                QTimer.singleShot(300, controls)
+
+            QTimer.singleShot(int(seconds * 1000), probe)
+        return original(*args, before_start=prepare, **kwargs)
+
+    app_module.run_window = run_window
+    from controlroom.cli import main as cli_main
+
+    return cli_main(["demo", "--speed", "30", "--duration", "30"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
