@@ -163,6 +163,16 @@ class MainWindow(QMainWindow):
             x, y = xy
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
+    @Slot(object)
+    def death_alarm(self, character) -> None:
+        """A death (CoreThread.character_died): a game alarm, all deaths merged into one row with a count."""
+        from controlroom.game.alarms import Alarm
+
+        t = self.core.game_time()
+        self.panels.alarms.add_alarm(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
+            "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
+                                                      group=character.group), t))
+
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
     UNDO_SECONDS = 60.0

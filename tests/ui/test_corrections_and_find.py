@@ -140,3 +140,14 @@ def test_find_opens_the_player_card_and_corrections_start_there(window, qtbot, g
     wait_stored(qtbot, game, lambda e: e.type == "retracted" and e.data.get("seq") == seq)
     qtbot.waitUntil(lambda: seq in card.retracted, timeout=5000)             # the card follows
     assert card.history.item(len(card.history_rows) - 1, 0).font().strikeOut()
+
+
+def test_deaths_raise_one_game_alarm_row_with_a_count(window, qtbot):
+    alarms = window.panels.alarms
+    alarms.sound.player = None                         # recorded, not played
+    enter(qtbot, window, "died", badge=1)
+    enter(qtbot, window, "died", badge=11)
+    qtbot.waitUntil(lambda: any(s.latest.kind == "death" and s.count == 2 for s in alarms.board.rows()), timeout=5000)
+    row = next(r for r in alarms.shown_rows() if r.state.latest.kind == "death")
+    assert row.cls_label.text() == "GAME" and "Gerd (11, Ravens) died" in row.label.full and "\u00d72" in row.label.full
+    assert row.button.text() == "Acknowledge all game"
