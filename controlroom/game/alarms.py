@@ -93,10 +93,12 @@ class SecurityFlood:
 PRIORITY = (SAFETY, STORAGE, GAME, SECURITY, LINK)
 #: Classes whose alarms are acknowledged one by one (never "all at once").
 ONE_BY_ONE = frozenset({SAFETY, STORAGE})
+#: Kinds merged into one row whatever their subject (each death is news, but one row says "×12").
+MERGE_BY_KIND = frozenset({"death", "late_report"})
 
 
 def merge_key(alarm: Alarm) -> str:
-    """Which row an alarm joins: each safety or storage alarm its own; others by kind and subject.
+    """Which row an alarm joins: each safety or storage alarm its own; deaths all one; others by kind and subject.
 
     Alarm ids end with the game time they were raised at (``rejected_replay:1005:3140``);
     without it, what is left names the kind and the subject (a device, a gateway, a marshal),
@@ -104,6 +106,8 @@ def merge_key(alarm: Alarm) -> str:
     """
     if alarm.cls in ONE_BY_ONE:
         return alarm.id
+    if alarm.kind in MERGE_BY_KIND:
+        return alarm.kind
     head, _sep, tail = alarm.id.rpartition(":")
     base = head if tail.isdigit() and head else alarm.id
     return f"{alarm.kind}|{base}"

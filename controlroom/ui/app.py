@@ -47,15 +47,20 @@ def wire(core, window: MainWindow) -> None:
     core.delta_published.connect(window.apply_delta)
     alarms = window.panels.alarms
     core.alarm_raised.connect(alarms.add_alarm)
+    core.character_died.connect(window.death_alarm)
     alarms.acknowledged.connect(core.acknowledge_requested)
     controls = window.panels.panels["controls"]
     controls.scenario_start.connect(core.scenario_start_requested)
     controls.scenario_end.connect(core.scenario_end_requested)
     controls.stopp_call.connect(core.global_stopp_requested)
     controls.stopp_lift.connect(core.stopp_lift_requested)
+    controls.manual_entry.connect(window.note_entry)          # first: Ctrl+Z knows it as this window's
     controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
     core.opened.connect(lambda info: controls.set_profile(info.profile))
     wire_desks(core, window.desk_switch)
+    for name, desk in window.desk_switch.desks.items():
+        if name != "map":
+            desk.entry.connect(window.note_entry)
 
 
 def wire_desks(core, switch) -> None:

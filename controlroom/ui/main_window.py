@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         self.characters: dict = {}                  # badge -> CharacterView, from the deltas
         self.cards: dict = {}                       # badge -> an open PlayerCard
         self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
+        self._sent: list[tuple[str, dict]] = []                # entries sent from this window, not yet stored
         self._fitted = False
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
@@ -163,24 +164,42 @@ class MainWindow(QMainWindow):
             x, y = xy
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
+    @Slot(object)
+    def death_alarm(self, character) -> None:
+        """A death (CoreThread.character_died): a game alarm, all deaths merged into one row with a count."""
+        from controlroom.game.alarms import Alarm
+
+        t = self.core.game_time()
+        self.panels.alarms.add_alarm(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
+            "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
+                                                      group=character.group), t))
+
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
     UNDO_SECONDS = 60.0
-    #: Events a game master does not "enter" (Ctrl+Z leaves them alone).
-    NOT_ENTRIES = frozenset({"retracted", "alarm_acknowledged"})
+    @Slot(str, object)
+    def note_entry(self, type_: str, fields) -> None:
+        """A report entered at this window (the voice-radio form, a desk): Ctrl+Z may take it back once stored."""
+        self._sent.append((type_, dict(fields)))
+        del self._sent[:-20]
 
     def _note_entries(self, delta) -> None:
         import time
 
         for stored in delta.events:
             event = stored.event
-            if event.source != "gm":
-                continue
             if event.type == "retracted":
                 if self._last_entry is not None and event.data.get("seq") == self._last_entry[0]:
                     self._last_entry = None
-            elif event.type not in self.NOT_ENTRIES and not delta.full:
-                self._last_entry = (stored.seq, time.monotonic())
+                continue
+            if not event.source.startswith("gm"):
+                continue
+            # Only what this window sent (another station's game master has their own Ctrl+Z).
+            for i, (type_, fields) in enumerate(self._sent):
+                if type_ == event.type and all(event.data.get(k) == v for k, v in fields.items()):
+                    del self._sent[i]
+                    self._last_entry = (stored.seq, time.monotonic())
+                    break
 
     @Slot()
     def undo_last_entry(self) -> None:
@@ -225,6 +244,7 @@ class MainWindow(QMainWindow):
         self.core.retract_requested.emit(seq, reason)
         if replacement is not None:
             type_, fields = replacement
+            self.note_entry(type_, fields)
             self.core.submit_requested.emit(type_, fields, "gm")
         self.status.setText(self.tr("The report is taken back: {reason}").format(reason=reason))
 

@@ -8,6 +8,8 @@ swapped for lighter ones of the same meaning while night mode is on.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
@@ -82,12 +84,16 @@ def contrast(a: QColor | str, b: QColor | str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+_TEXT_COLOUR = re.compile(r"(?<![-\w])(color\s*:\s*)(#[0-9a-fA-F]{6})")
+_NIGHT_TO_DAY = {}
+for _day, _night in DAY_TO_NIGHT.items():
+    _NIGHT_TO_DAY.setdefault(_night, _day)
+
+
 def night_style(style: str, night: bool) -> str:
-    """A style sheet with its message colours swapped for night (or back for day)."""
-    pairs = DAY_TO_NIGHT.items() if night else ((n, d) for d, n in DAY_TO_NIGHT.items())
-    for old, new in pairs:
-        style = style.replace(old, new)
-    return style
+    """A style sheet with its text colours swapped for night (or back for day); backgrounds stay as they are."""
+    table = DAY_TO_NIGHT if night else _NIGHT_TO_DAY
+    return _TEXT_COLOUR.sub(lambda m: m.group(1) + table.get(m.group(2).lower(), m.group(2)), style)
 
 
 class Theme(QObject):

@@ -63,3 +63,12 @@ def test_acknowledged_elsewhere_leaves_the_row_or_lowers_its_count():
     assert board.rows()[0].count == 1 and board.rows()[0].ids == ("gateway:g1:2",)
     assert board.remove_id("gateway:g1:2") and len(board) == 0
     assert not board.remove_id("nothing")
+
+
+def test_every_death_joins_one_row():
+    board = AlarmBoard()
+    for badge, t in ((1, 10), (2, 20), (11, 30)):
+        board.add(Alarm(f"death:{badge}:{t}", "death", f"badge {badge} died", t))
+    (row,) = board.rows()
+    assert row.count == 3 and row.latest.message == "badge 11 died" and row.cls == GAME
+    assert set(board.acknowledge_class(GAME)) == {"death:1:10", "death:2:20", "death:11:30"}

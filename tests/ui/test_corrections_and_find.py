@@ -38,10 +38,10 @@ def window(qtbot, tmp_path, game):
 
 
 def enter(qtbot, window, type_, **fields):
-    """A report entered by the game master (as the voice-radio form sends it); its stored seq."""
+    """A report entered by the game master on the voice-radio form; its stored seq."""
     timeline = window.panels.panels["timeline"].model
     before = timeline.last_seq
-    window.core.submit_requested.emit(type_, fields, "gm")
+    window.panels.panels["controls"].manual_entry.emit(type_, fields)
     qtbot.waitUntil(lambda: any(s.seq > before and s.event.type == type_ for s in timeline.rows), timeout=5000)
     return next(s.seq for s in timeline.rows if s.seq > before and s.event.type == type_)
 
@@ -91,6 +91,21 @@ def test_ctrl_z_takes_back_the_last_entry_within_a_minute(window, qtbot, game):
     assert next(e for e in stored(game) if e.type == "retracted").data["reason"] == "undone by the game master (Ctrl+Z)"
     window.undo_action.trigger()                                  # once only
     assert window.status.text().startswith("Nothing to undo")
+    # A report of another station's game master (or a radio) is not this window's to undo.
+    window.core.submit_requested.emit("down", {"badge": 12}, "gm")
+    model = window.panels.panels["timeline"].model
+    qtbot.waitUntil(lambda: any(s.event.data.get("badge") == 12 for s in model.rows), timeout=5000)
+    window.undo_action.trigger()
+    assert window.status.text().startswith("Nothing to undo")
+    # A desk's entry at this window is.
+    desk = window.desk_switch.desks["valhalla"]
+    desk.badge_field.setText("2")
+    desk.check_in()
+    qtbot.waitUntil(lambda: any(s.event.type == "valhalla_checkin" and s.event.source != "gm" for s in model.rows),
+                    timeout=5000)
+    window.undo_action.trigger()
+    wait_stored(qtbot, game, lambda e: e.type == "retracted" and e.data.get("seq") == max(
+        s.seq for s in model.rows if s.event.type == "valhalla_checkin"))
     # An entry older than a minute is not undone by Ctrl+Z.
     late = enter(qtbot, window, "down", badge=11)
     window._last_entry = (late, time.monotonic() - 61)
@@ -140,3 +155,14 @@ def test_find_opens_the_player_card_and_corrections_start_there(window, qtbot, g
     wait_stored(qtbot, game, lambda e: e.type == "retracted" and e.data.get("seq") == seq)
     qtbot.waitUntil(lambda: seq in card.retracted, timeout=5000)             # the card follows
     assert card.history.item(len(card.history_rows) - 1, 0).font().strikeOut()
+
+
+def test_deaths_raise_one_game_alarm_row_with_a_count(window, qtbot):
+    alarms = window.panels.alarms
+    alarms.sound.player = None                         # recorded, not played
+    enter(qtbot, window, "died", badge=1)
+    enter(qtbot, window, "died", badge=11)
+    qtbot.waitUntil(lambda: any(s.latest.kind == "death" and s.count == 2 for s in alarms.board.rows()), timeout=5000)
+    row = next(r for r in alarms.shown_rows() if r.state.latest.kind == "death")
+    assert row.cls_label.text() == "GAME" and "Gerd (11, Ravens) died" in row.label.full and "\u00d72" in row.label.full
+    assert row.button.text() == "Acknowledge all game"

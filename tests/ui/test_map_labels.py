@@ -3,7 +3,7 @@ casualties where they fell, or drawn near their group."""
 
 import numpy as np
 from panel_game import ROSTER
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRect, QRectF
 
 from controlroom.game.clock import parse_time
 from controlroom.game.events import make_event
@@ -127,3 +127,18 @@ def test_a_casualty_sits_where_it_was_reported_else_near_its_group(qtbot):
     layers.apply(feed(state, ("00:00:40", "healer_touch", "marshal:M1", {"badge": 2, "healer": 3})))
     view.flush()
     assert 2 not in layers.fell_at or state.characters[2].condition != "active"
+
+
+def test_no_label_goes_under_the_legend(qtbot):
+    view = _view(qtbot)
+    view.getViewBox().setRange(QRectF(-200, -150, 400, 300), padding=0)
+    legend = view.legend.geometry()
+    assert view.legend.isVisible() and legend.width() > 50
+    # A group right under the legend's corner: its label goes elsewhere, or not at all.
+    corner = view.getViewBox().mapDeviceToView(view.mapToScene(legend.center()))
+    view.set_labels([(corner.x(), corner.y(), "Wolves 10\u2191 2\u2193 1\u2020")])
+    view.flush()
+    for item in view.shown_labels():
+        top_left = view.mapFromScene(item.mapToScene(item.boundingRect().topLeft()))
+        bottom_right = view.mapFromScene(item.mapToScene(item.boundingRect().bottomRight()))
+        assert not legend.intersects(QRect(top_left, bottom_right))

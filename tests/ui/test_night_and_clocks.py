@@ -123,3 +123,14 @@ def test_the_scenario_running_time_follows_the_game_clock(window, qtbot):
     assert clocks.started == 0                                          # "Ford" started at 00:00:00
     qtbot.waitUntil(lambda: "Ford: running 00:02:" in clocks.text(), timeout=3000)
     assert clocks in window.statusBar().findChildren(ClockBar)
+
+
+def test_night_swaps_text_colours_only_never_a_background():
+    from controlroom.ui.panels.alarms import CLASS_COLOURS, row_style
+    from controlroom.ui.theme import night_style
+
+    safety = row_style(*CLASS_COLOURS["safety"])            # red background #c9302c, white text
+    assert night_style(safety, True) == safety
+    assert night_style("color: #c9302c; font-weight: bold;", True) == "color: #ff8a80; font-weight: bold;"
+    assert night_style("color: #ff8a80;", False) == "color: #c9302c;"
+    assert night_style("background-color: #c9302c;", True) == "background-color: #c9302c;"

@@ -54,14 +54,17 @@ class _Grid:
 
 def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[float, float]], gap: float = 9.0,
                  markers: Sequence[tuple[float, float]] = (), marker_radius: float = 6.0,
-                 view: Box | None = None) -> list[Box | None]:
+                 view: Box | None = None, obstacles: Sequence[Box] = ()) -> list[Box | None]:
     """A box for each label (in the order given, which is their priority), or None where none fits.
 
     A label goes on the first side of its marker where it overlaps no label
     already placed and no marker (``markers``, each a square of
-    ``marker_radius``); with ``view``, it must also lie inside the view.
+    ``marker_radius``) and no ``obstacles`` (the legend); with ``view``, it
+    must also lie inside the view.
     """
     taken = _Grid()
+    for box in obstacles:
+        taken.add(box)
     for mx, my in markers:
         taken.add(Box(mx - marker_radius, my - marker_radius, 2 * marker_radius, 2 * marker_radius))
     placed: list[Box | None] = []

@@ -283,7 +283,11 @@ class MapView(pg.PlotWidget):
         from controlroom.ui.map.labels import Box
 
         bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
-        boxes = place_labels(anchors, sizes, markers=anchors, view=bounds)
+        obstacles = []
+        if self.legend.isVisible():             # the legend sits over the map: no label under it
+            g = self.legend.geometry()
+            obstacles.append(Box(g.x(), g.y(), g.width(), g.height()))
+        boxes = place_labels(anchors, sizes, markers=anchors, view=bounds, obstacles=obstacles)
         from_device, _invertible = to_device.inverted()
         for item, box in zip(self._label_items, boxes):
             if box is None:

@@ -10,8 +10,10 @@ Windows the standard library's ``winsound``; elsewhere ``paplay``
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -42,7 +44,7 @@ class AlarmSounds(QObject):
         super().__init__(parent)
         self.player = player if player is not None else (None if sys.platform == "win32" else find_player())
         self.files = {cls: sound_file(cls) for cls in CLASSES}
-        self.processes: list[QProcess] = []
+        self.pids: list[int] = []           # players started (detached: nothing to clean up when the window closes)
         self.played: list[str] = []
         if self.player is None and sys.platform != "win32":
             log.warning("no sound player found (%s): alarms are shown but not heard", ", ".join(PLAYERS))
@@ -63,17 +65,34 @@ class AlarmSounds(QObject):
             return
         if self.player is None:
             return
-        process = QProcess(self)
-        process.finished.connect(self._finished)
-        process.start(self.player, [str(path)])
-        self.processes.append(process)
-
-    def _finished(self, *_args) -> None:
-        done = [p for p in self.processes if p.state() == QProcess.ProcessState.NotRunning]
-        for p in done:
-            self.processes.remove(p)
-            p.deleteLater()
+        ok, pid = QProcess.startDetached(self.player, [str(path)])
+        if not ok:
+            log.warning("the sound player %s could not be started", self.player)
+            return
+        self.pids = [p for p in self.pids if _running(p)] + [pid]
 
     def wait(self, ms: int = 5000) -> bool:
-        """Wait until every sound started has played (for tests and for closing)."""
-        return all(p.waitForFinished(ms) for p in list(self.processes))
+        """Wait until every sound started has played (for tests)."""
+        deadline = time.monotonic() + ms / 1000
+        while any(_running(p) for p in self.pids):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+
+def _running(pid: int) -> bool:
+    """Whether a process still runs (a detached player is not our child: its end is seen by its absence)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    if sys.platform.startswith("linux"):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                return f.read().split(")")[-1].split()[0] != "Z"        # a zombie has ended
+        except OSError:
+            return False
+    return True
