@@ -114,24 +114,30 @@ class AlarmRow(QFrame):
         self.set_state(state)
 
     def set_state(self, state: AlarmRowState) -> None:
+        """Show ``state``; only what changed is set again (a burst of merged repeats changes only the count)."""
+        previous = getattr(self, "state", None)
         self.state = state
         alarm = state.latest
-        size = self.fontMetrics().height()
-        self.icon.setPixmap(self.style().standardIcon(CLASS_ICONS.get(state.cls, CLASS_ICONS[GAME])).pixmap(size, size))
-        self.cls_label.setText(word(CLASS_WORDS, state.cls))
+        if previous is None or previous.cls != state.cls:
+            size = self.fontMetrics().height()
+            self.icon.setPixmap(self.style().standardIcon(CLASS_ICONS.get(state.cls, CLASS_ICONS[GAME])).pixmap(size, size))
+            self.cls_label.setText(word(CLASS_WORDS, state.cls))
+            self.button.setText(self.tr("Acknowledge") if state.cls in ONE_BY_ONE else word(ACK_ALL, state.cls))
         text = self.tr("{kind} at {time}: {message}").format(
             kind=word(ALARM_KINDS, alarm.kind), time=format_time(alarm.t), message=alarm.message)
         if state.count > 1:
             text = self.tr("{text} (\u00d7{count})").format(text=text, count=state.count)
         self.label.set_full_text(text)
-        self.button.setText(self.tr("Acknowledge") if state.cls in ONE_BY_ONE else word(ACK_ALL, state.cls))
         self.flashes = alarm.kind in FLASHING_KINDS
         self.set_lit(True)
 
     def set_lit(self, lit: bool) -> None:
         self.lit = lit
         colours = CLASS_COLOURS.get(self.state.cls, CLASS_COLOURS[GAME])
-        self.setStyleSheet(row_style(*(colours if lit or not self.flashes else FLASH_OFF)))
+        style = row_style(*(colours if lit or not self.flashes else FLASH_OFF))
+        if style != getattr(self, "_style", None):       # a style sheet set again restyles the whole row
+            self._style = style
+            self.setStyleSheet(style)
 
 
 class AlarmBanner(QWidget):

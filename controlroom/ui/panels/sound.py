@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess
 
-from controlroom.game.alarms import CLASSES
+from controlroom.game.alarms import CLASSES, SAFETY
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +46,21 @@ class AlarmSounds(QObject):
         self.files = {cls: sound_file(cls) for cls in CLASSES}
         self.pids: list[int] = []           # players started (detached: nothing to clean up when the window closes)
         self.played: list[str] = []
+        self._rang: dict[str, float] = {}   # class -> when it last rang (monotonic seconds)
         if self.player is None and sys.platform != "win32":
             log.warning("no sound player found (%s): alarms are shown but not heard", ", ".join(PLAYERS))
 
+    #: A class rings at most this often (seconds): a burst of new rows (a hundred marshals gone silent at once,
+    #: a volley of deaths) rings once, not a hundred players at a time.  Safety rings sooner again.
+    QUIET_S = {SAFETY: 0.5}
+    QUIET_DEFAULT_S = 2.0
+
     def __call__(self, cls: str) -> None:
+        now = time.monotonic()
+        last = self._rang.get(cls)
+        if last is not None and now - last < self.QUIET_S.get(cls, self.QUIET_DEFAULT_S):
+            return
+        self._rang[cls] = now
         self.play(cls)
 
     def play(self, cls: str) -> None:
