@@ -75,3 +75,21 @@ def test_the_contract_fails_when_game_imports_the_core(copy):
     assert done.returncode == 1, done.stdout
     assert "controlroom.game.state -> controlroom.core.worker" in done.stdout
     assert "rules, then game and geo, then radio and store, then report and sim, core, ui, commands, cli BROKEN" in done.stdout
+
+
+def test_every_module_imports():
+    """Every module of the package imports (a module moved without its importers fails here, not in the field)."""
+    import importlib
+    import pkgutil
+
+    import controlroom
+
+    broken = []
+    for info in pkgutil.walk_packages(controlroom.__path__, "controlroom."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:  # noqa: BLE001 - every failure is listed
+            broken.append(f"{info.name}: {type(exc).__name__}: {exc}")
+    assert broken == []

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from controlroom.game.clock import format_time
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.view import MapView
 from controlroom.ui.replay.layers import ReplayLayers
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ import collections
 
 import numpy as np
 
-from controlroom.ui.map_layers import MapLayers
+from controlroom.ui.map.layers import MapLayers
 
 SIEGE_PREFIX = "siege:"        # a siege engine placed by its own status report (no tracker on it)
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map_view import MapView
+from controlroom.ui.map.view import MapView
 from controlroom.ui.panels.deadlines import DeadlinePanel
 from controlroom.ui.panels.sides import SideSummaryBar
 from controlroom.ui.panels.timeline import TimelinePanel
