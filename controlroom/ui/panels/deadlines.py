@@ -107,6 +107,9 @@ class DeadlineModel(RowTable):
 
     # -- updates -------------------------------------------------------------
     def apply_delta(self, delta: StateDelta, now: int | None = None) -> None:
+        if not delta.full and not delta.characters:
+            self.set_now(delta.t if now is None else now)    # positions only: no deadline changed
+            return
         self.beginResetModel()
         self.table.apply(delta.full, delta.characters)
         self.rows = self.table.sorted_rows()

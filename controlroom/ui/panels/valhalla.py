@@ -193,8 +193,9 @@ class ValhallaPanel(QWidget):
         self.data.apply(delta)
         now = self.now_ms()
         self.group_model.now = self.fallen_model.now = now
-        self.group_model.set_rows(self.data.groups())
-        self.fallen_model.set_rows(self.data.fallen())
+        if delta.full or delta.characters:          # positions only: nobody fell or came back
+            self.group_model.set_rows(self.data.groups())
+            self.fallen_model.set_rows(self.data.fallen())
         self._update_sides()
 
     def refresh(self) -> None:
