@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -47,6 +48,9 @@ _OVERLAY_HALF = 1e7
 
 #: Group labels hide when the map shows more metres per screen pixel than this (zoomed far out).
 LABEL_MAX_M_PER_PX = 4.0
+# New positions place the labels again at most this often (ms); a zoom or pan places them at once.  Placing
+# 400 groups' labels takes tens of milliseconds: at every delta of a busy battle it kept the window late.
+LABEL_REPLACE_MS = 1000
 
 #: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
 PAINT_HZ = 8.0
@@ -241,6 +245,7 @@ class MapView(pg.PlotWidget):
 
     def _range_changed(self, *_args) -> None:
         self._labels_dirty = True
+        self._labels_now = True                 # the view moved: labels follow at once
         if not self._timer.isActive():
             self._timer.start()
 
@@ -391,7 +396,8 @@ class MapView(pg.PlotWidget):
         return self._layers[self._check(name)].dirty
 
     def flush(self) -> None:
-        """Paint dirty visible layers now instead of on the next tick."""
+        """Paint dirty visible layers, and place the labels, now instead of on the next tick."""
+        self._labels_now = True
         self._repaint_dirty()
 
     def _mark_dirty(self, layer: _Layer) -> None:
@@ -402,8 +408,14 @@ class MapView(pg.PlotWidget):
     def _repaint_dirty(self) -> None:
         painted = False
         if self._labels_dirty:
-            self._place_labels()
-            painted = True
+            now = time.monotonic()
+            if getattr(self, "_labels_now", True) or now - getattr(self, "_labels_at", 0.0) >= LABEL_REPLACE_MS / 1000:
+                self._labels_now = False
+                self._labels_at = now
+                self._place_labels()
+                painted = True
+            else:
+                painted = True                  # placed on a later tick: the timer keeps running
         for layer in self._layers.values():
             # A hidden layer stays dirty and is painted when shown again.
             if not layer.dirty or not layer.item.isVisible():
