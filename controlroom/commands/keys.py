@@ -29,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--engine", help="the siege engine a tracker is mounted on")
     new.add_argument("--marshal", help="the marshal carrying a handset")
     new.add_argument("--new-key", action="store_true", help="replace the device's key (a lost or stolen device)")
+    new.add_argument("--meshtastic", metavar="NODE_ID",
+                     help="the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)")
     ls = sub.add_parser("list", help="list the registered devices (keys are never shown)")
     ls.add_argument("--db", metavar="GAME", required=True)
     ex = sub.add_parser("export", help="write the provisioning file for one device")
@@ -93,12 +95,14 @@ def run(args: argparse.Namespace) -> int:
         with GameStore.open(args.db, create=args.keys_command == "new") as store:
             if args.keys_command == "new":
                 dev = register_device(store, args.device, args.role, args.label, args.group, args.engine,
-                                      args.marshal, replace_key=args.new_key)
-                print(f"device {dev.id} registered as {dev.role}" + (f" ({dev.label})" if dev.label else ""))
+                                      args.marshal, replace_key=args.new_key, meshtastic=args.meshtastic)
+                print(f"device {dev.id} registered as {dev.role}" + (f" ({dev.label})" if dev.label else "")
+                      + (f", Meshtastic node {dev.meshtastic}" if dev.meshtastic else ""))
             elif args.keys_command == "list":
                 for dev in devices(store).values():
                     where = dev.group or dev.siege_engine or dev.marshal or ""
-                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}")
+                    mesh = f"  meshtastic {dev.meshtastic}" if dev.meshtastic else ""
+                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}{mesh}".rstrip())
             else:
                 dev = devices(store).get(args.device)
                 if dev is None:

@@ -263,3 +263,10 @@ def test_background_checkpoints_keep_the_log_small_and_complete(tmp_path):
     store.close()
     with GameStore.open(path, create=False) as again:
         assert again.log.count() == 500 and again.integrity_ok()
+
+
+def test_the_path_and_trust_of_a_report_are_stored_with_it(game):
+    from controlroom.game.devices import VIA_MESH_CHANNEL, VIA_MESH_PKI
+    game.log.append([(down(1000), RadioMeta(7, 0x1A2B3C4D, -80.0, 5.5, ("mesh:!0a1b2c3d",), VIA_MESH_CHANNEL)),
+                     (down(1100, 2), RadioMeta(7, 0x1A2B3C4E, via=VIA_MESH_PKI)), (down(1200, 3), RadioMeta(8, 1))])
+    assert [s.radio.via for s in game.log.read()] == [VIA_MESH_CHANNEL, VIA_MESH_PKI, None]

@@ -65,3 +65,34 @@ def test_keys_never_appear_in_a_devices_repr(tmp_path):
     with GameStore.open(db) as store:
         dev = devices(store)[7]
     assert dev.key.hex() not in repr(dev) and dev.key.hex() not in str(dev)
+
+
+def test_a_meshtastic_node_is_registered_with_the_device(tmp_path, capsys):
+    db = str(tmp_path / "k.crgame")
+    with GameStore.open(db) as store:
+        store.save_roster([Member(1, "A", "North", "Wolves")])
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!A1B2C3D4"]) == 0
+    assert "Meshtastic node !a1b2c3d4" in capsys.readouterr().out
+    assert main(["keys", "new", "22", "--role", "tracker", "--db", db, "--group", "Wolves",
+                 "--meshtastic", "0a0b0c0d"]) == 0
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--label", "Phone 21"]) == 0
+    with GameStore.open(db) as store:
+        found = devices(store)
+    assert found[21].meshtastic == "!a1b2c3d4" and found[21].node_num == 0xA1B2C3D4     # kept when re-registered
+    assert found[22].meshtastic == "!0a0b0c0d" and found[22].group == "Wolves"
+    capsys.readouterr()
+    assert main(["keys", "list", "--db", db]) == 0
+    assert "meshtastic !a1b2c3d4" in capsys.readouterr().out
+
+
+def test_bad_or_taken_meshtastic_node_ids_are_refused(tmp_path, capsys):
+    db = str(tmp_path / "k.crgame")
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2"]) == 1
+    assert "'!' and 8 hex digits" in capsys.readouterr().err
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2c3d4"]) == 0
+    assert main(["keys", "new", "22", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2c3d4"]) == 1
+    assert "Meshtastic node !a1b2c3d4 is device 21 already" in capsys.readouterr().err
+    assert main(["keys", "new", "3", "--role", "gateway", "--db", db, "--meshtastic", "!01020304"]) == 1
+    assert "--port meshtastic:PORT" in capsys.readouterr().err
+    with GameStore.open(db) as store:
+        assert sorted(devices(store)) == [21]
