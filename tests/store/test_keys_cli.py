@@ -96,3 +96,19 @@ def test_bad_or_taken_meshtastic_node_ids_are_refused(tmp_path, capsys):
     assert "--port meshtastic:PORT" in capsys.readouterr().err
     with GameStore.open(db) as store:
         assert sorted(devices(store)) == [21]
+
+
+def test_the_organiser_can_require_pki_direct_messages(tmp_path, capsys):
+    from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY
+
+    db = str(tmp_path / "k.crgame")
+    GameStore.open(db).close()
+    assert main(["keys", "meshtastic", "--db", db]) == 0
+    assert "channel messages and direct messages" in capsys.readouterr().out
+    assert main(["keys", "meshtastic", "--db", db, "--require-pki"]) == 0
+    assert "PKI direct messages only" in capsys.readouterr().out
+    with GameStore.open(db) as store:
+        assert store.meta(REQUIRE_PKI_KEY) == "1"
+    assert main(["keys", "meshtastic", "--db", db, "--allow-channel"]) == 0
+    with GameStore.open(db) as store:
+        assert store.meta(REQUIRE_PKI_KEY) == "0"
