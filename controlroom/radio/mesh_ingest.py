@@ -188,8 +188,11 @@ class MeshIngest:
                 return MeshOutcome(REFUSED_ROLE, dev, reply=self._reply(
                     heard, f"? device {dev.id} is a {dev.role}: it sends positions and headcounts"))
             mine = [s for s in state.stopps if s.startswith(f"{dev.id}-")]
+            tag = f"{heard.packet_id & 0xFFFF:04x}"         # short, to type in a LIFT; longer if it was used
+            if f"{dev.id}-{tag}" in state.stopps:
+                tag = f"{heard.packet_id & 0xFFFFFFFF:08x}"
             report = to_report(cmd, badges=state.characters, groups=state.roster.groups().keys(), device=dev.id,
-                               device_group=dev.group, tag=f"{heard.packet_id & 0xFFFF:04x}", now_ms=now_ms,
+                               device_group=dev.group, tag=tag, now_ms=now_ms,
                                active_stopps=state.active_stopps, mine=mine)
         except TextError as exc:
             return MeshOutcome(BAD_TEXT, dev, reply=self._reply(heard, str(exc)), detail=str(exc))

@@ -252,3 +252,61 @@ def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
     assert ("stopp_called", "marshal:21", VIA_MESH_CHANNEL) in events
     assert sum(1 for e in events if e[0] == "down") == 1
     assert not [t for t in threading.enumerate() if t.name.startswith("meshtastic /dev")]
+
+
+def test_sim_meshtastic_and_a_headless_station_end_to_end(tmp_path):
+    """``sim --pty --meshtastic`` plays a battle through a fake node; a headless station stores and answers it."""
+    pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
+    import json
+    import signal
+    import subprocess
+    import sys
+    from collections import Counter
+
+    from controlroom.store.devices import devices
+    from controlroom.store.game import GameStore
+
+    def cli(*args):
+        return [sys.executable, "-m", "controlroom", *args]
+
+    game, truth_file, stats_file = tmp_path / "mesh.crgame", tmp_path / "truth.json", tmp_path / "stats.json"
+    sim = subprocess.Popen(cli("sim", "--pty", "--meshtastic", "--db", str(game), "--sides", "2", "--groups", "4",
+                               "--players", "40", "--seed", "5", "--speed", "200", "--duration", "20",
+                               "--loss", "0.05", "--drain", "2", "--truth", str(truth_file), "--quiet"),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    station = None
+    try:
+        port = sim.stdout.readline().strip()
+        assert port.startswith("meshtastic:/dev/"), sim.stderr.read()
+        station = subprocess.Popen(cli("headless", "--db", str(game), "--speed", "200", "--quiet",
+                                       "--stats-json", str(stats_file), "--port", port),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _out, sim_err = sim.communicate(timeout=240)
+        assert sim.returncode == 0, sim_err
+        station.send_signal(signal.SIGTERM)
+        _out, st_err = station.communicate(timeout=60)
+        assert station.returncode == 0, st_err
+    finally:
+        for proc in (sim, station):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    truth = json.loads(truth_file.read_text())
+    stats = json.loads(stats_file.read_text())
+    assert truth["complete"] and truth["sent_texts"] > 20 and truth["sent_positions"] > 20
+    assert truth["sent_pki"] > 0 and truth["sent_channel"] > 0 and truth["sent_copies"] > 0
+    mesh = stats["meshtastic"]["total"]
+    assert mesh["duplicates"] == truth["sent_copies"]
+    assert mesh["unknown_node"] == 0 and mesh["refused_role"] == 0
+    errors = truth["answers_error"]
+    # The only reports refused: a LIFT whose STOPP was lost on air.
+    assert all(e == "? no STOPP of yours is on: LIFT <id>" for e in errors), errors
+    assert mesh["accepted"] == truth["sent_positions"] + truth["sent_texts"] - len(errors)
+    assert truth["answers_ok"] == truth["sent_texts"] - len(errors)      # every stored report was confirmed
+    with GameStore.open(game, create=False) as store:
+        assert all(d.meshtastic for d in devices(store).values() if d.role in ("marshal", "tracker"))
+        stored = list(store.log.read())
+    vias = Counter(s.radio.via for s in stored if s.radio is not None)
+    assert vias["meshtastic/pki"] > 0 and vias["meshtastic/channel"] > 0 and set(vias) <= {
+        "meshtastic/pki", "meshtastic/channel"}
+    assert sum(vias.values()) == mesh["accepted"]
