@@ -7,13 +7,17 @@ topics (on its publishing thread); this link turns them into
 ``mesh_ingest.MeshHeard`` and hands them on, as the serial gateway links hand
 on lines.  Answers are sent with ``sendText``: to the sender for a direct
 message (the node encrypts it with the sender's key when it has it, PKI), on
-the same channel for a channel message.  A lost node is tried again every
-few seconds until the link is stopped.
+the same channel for a channel message.  The package sleeps 100 ms after
+every write to the node (and waits while the node's transmit queue is full),
+so answers are handed to a sender thread of the link's own: the core's
+thread only queues them.  A lost node is tried again every few seconds until
+the link is stopped.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 from typing import Callable
 
@@ -93,6 +97,8 @@ class MeshtasticLink:
         self._stop = threading.Event()
         self._lost = threading.Event()
         self._thread: threading.Thread | None = None
+        self._sender: threading.Thread | None = None
+        self._outbox: queue.Queue = queue.Queue()
         self._pub = None
         self.sent = 0
         self.send_failed = 0
@@ -101,23 +107,34 @@ class MeshtasticLink:
     # -- life cycle ------------------------------------------------------------------
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"meshtastic {self.target}", daemon=True)
+        self._sender = threading.Thread(target=self._send_loop, name=f"meshtastic {self.target} sender", daemon=True)
         self._thread.start()
+        self._sender.start()
 
     def request_stop(self) -> None:
         self._stop.set()
         self._lost.set()
+        self._outbox.put(None)
 
     def join(self, timeout: float = 5.0) -> bool:
-        if self._thread is not None:
-            self._thread.join(timeout)
-            return not self._thread.is_alive()
-        return True
+        alive = False
+        for thread in (self._thread, self._sender):
+            if thread is not None:
+                thread.join(timeout)
+                alive = alive or thread.is_alive()
+        return not alive
 
     def stop(self, timeout: float = 5.0) -> bool:
         self.request_stop()
         return self.join(timeout)
 
     def _run(self) -> None:
+        try:
+            self._connect_loop()
+        finally:
+            self._outbox.put(None)          # the sender thread ends with the link
+
+    def _connect_loop(self) -> None:
         try:
             SerialInterface, TCPInterface, pub = import_meshtastic()
         except MeshtasticMissing as exc:
@@ -190,21 +207,30 @@ class MeshtasticLink:
 
     # -- from the core's thread -------------------------------------------------------------
     def send(self, reply: MeshReply) -> bool:
-        """Send an answer; False when the node is not connected or the write failed."""
-        with self._lock:
-            iface = self.iface
+        """Queue an answer for the sender thread; False when the node is not connected (another may take it)."""
+        if self.iface is None or self._stop.is_set():
+            return False
+        self._outbox.put(reply)
+        return True
+
+    def _send_loop(self) -> None:
+        while True:
+            reply = self._outbox.get()
+            if reply is None or self._stop.is_set():
+                return
+            with self._lock:
+                iface = self.iface
             if iface is None:
                 self.send_failed += 1
-                return False
+                log.warning("answer to %s not sent: the node at %s is lost", node_name(reply.to), self.target)
+                continue
             try:
                 iface.sendText(reply.text, destinationId=reply.to if reply.to != BROADCAST else "^all",
                                channelIndex=reply.channel)
-            except Exception as exc:    # noqa: BLE001 - a broken link must not stop the core
+                self.sent += 1
+            except Exception as exc:    # noqa: BLE001 - a broken link: counted, logged, the link goes on
                 self.send_failed += 1
                 log.warning("answer to %s through %s not sent: %s", node_name(reply.to), self.name, exc)
-                return False
-        self.sent += 1
-        return True
 
     def stats(self) -> dict:
         return {"heard": self.heard, "sent": self.sent, "send_failed": self.send_failed, "gateway": self.gateway}
