@@ -310,3 +310,40 @@ def test_sim_meshtastic_and_a_headless_station_end_to_end(tmp_path):
     assert vias["meshtastic/pki"] > 0 and vias["meshtastic/channel"] > 0 and set(vias) <= {
         "meshtastic/pki", "meshtastic/channel"}
     assert sum(vias.values()) == mesh["accepted"]
+
+
+def test_a_game_that_requires_pki_refuses_channel_reports_at_the_station(qtbot, tmp_path):
+    """The organiser's setting (keys meshtastic --require-pki) is read when the station opens the game."""
+    pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
+    from controlroom.cli import main
+    from controlroom.core.station import Station
+    from controlroom.game.clock import VirtualClock
+    from controlroom.radio.meshtastic_fake import FakeNode
+    from controlroom.store.devices import register_device
+    from controlroom.store.game import GameStore
+
+    db = tmp_path / "pki.crgame"
+    with GameStore.open(db) as store:
+        store.save_roster(MEMBERS)
+        register_device(store, 21, "marshal", "Phone 21", meshtastic="!c0ffee01")
+    assert main(["keys", "meshtastic", "--db", str(db), "--require-pki"]) == 0
+    node = FakeNode(GW, ((PHONE, "Marshal 21", "M21"),))
+    station = Station(str(db), [node.url], VirtualClock(NOW))
+    states = []
+    station.core.link_changed.connect(lambda *a: states.append(a[1]))
+    try:
+        with qtbot.waitSignal(station.core.loaded, timeout=10_000):
+            station.start()
+        qtbot.waitUntil(lambda: "up" in states, timeout=20_000)
+        node.text(PHONE, "D 1", channel=0)
+        node.text(PHONE, "D 2", to=GW, pki=True)
+        sent = node.device.wait_sent(2, timeout=15)
+    finally:
+        station.shutdown()
+        node.close()
+    assert sorted(sent) == sorted([(BROADCAST, 0, "? this game takes reports only as direct messages (PKI): "
+                                                  "send to the station's node"),
+                                   (PHONE, 0, "OK: 2 down 14:02")])
+    with GameStore.open(db, create=False) as store:
+        assert [(s.event.type, s.event.data, s.radio.via) for s in store.log.read()] == [
+            ("down", {"badge": 2}, VIA_MESH_PKI)]
