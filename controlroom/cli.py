@@ -56,7 +56,9 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
     window = parser.add_argument_group("the window (when no command is given)")
     window.add_argument("--db", metavar="GAME", help="the game to open (default: the last one, or ask)")
     window.add_argument("--port", action="append", default=[], metavar="URL",
-                        help="a gateway's serial port; repeat for several (kept with the game: next time --db alone opens them)")
+                        help="a gateway's serial port, or a stock Meshtastic node (meshtastic:/dev/ttyACM0, "
+                             "meshtastic-tcp:HOST); repeat for several (kept with the game: next time --db alone "
+                             "opens them)")
     window.add_argument("--map", metavar="MAP",
                         help="the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or "
                              "MBTiles (kept with the game: next time --db alone shows it)")

@@ -50,15 +50,21 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+BUNDLED_EXTRAS = ("meshtastic",)       # optional extras the bundle holds (stock Meshtastic nodes)
+
+
 def top_level() -> list[str]:
-    """What the bundle is made of: the project's dependencies and its ``bundle`` extra (the pinned PyInstaller)."""
+    """What the bundle is made of: the project's dependencies, the extras it bundles and its ``bundle`` extra
+    (the pinned PyInstaller)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return [*project["dependencies"], *project["optional-dependencies"]["bundle"]]
+    return [*runtime(), *project["optional-dependencies"]["bundle"]]
 
 
 def runtime() -> list[str]:
-    """What the program needs at run time (what the bundle holds besides controlroom): the project's dependencies."""
-    return list(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"])
+    """What the program needs at run time (what the bundle holds besides controlroom): the project's
+    dependencies and the extras the bundle holds."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [*project["dependencies"], *(r for extra in BUNDLED_EXTRAS for r in project["optional-dependencies"][extra])]
 
 
 def read_lock(path: Path = LOCK) -> list[tuple[str, str, str]]:
@@ -88,11 +94,13 @@ TARGETS = {
 }
 
 
-def _pip_report(requirements: list[str], tmp: Path, target: str | None) -> list[dict]:
+def _pip_report(requirements: list[str], tmp: Path, target: str | None, no_deps: bool = False) -> list[dict]:
     reqs, report = tmp / "top.txt", tmp / "report.json"
     reqs.write_text("\n".join(requirements) + "\n", encoding="utf-8")
     cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
            "--disable-pip-version-check", "--report", str(report), "-r", str(reqs)]
+    if no_deps:
+        cmd.append("--no-deps")
     if target is not None:
         version = f"{sys.version_info.major}.{sys.version_info.minor}"
         cmd += ["--platform", TARGETS[target][0], "--python-version", version, "--only-binary=:all:",
@@ -127,8 +135,11 @@ def resolve(target: str | None = None) -> dict[str, str]:
 
     requirements = top_level()
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(10):
-            items = _pip_report(requirements, Path(tmp), target)
+        # For another platform the dependencies are followed here, layer by layer (``--no-deps``), with the
+        # markers evaluated for the target: pip would evaluate them for this machine, and pull in what only
+        # this one needs (bleak's ``dbus-fast; platform_system == "Linux"``, which has no Windows wheels).
+        for _ in range(20):
+            items = _pip_report(requirements, Path(tmp), target, no_deps=target is not None)
             if target is None:
                 break
             environment = {**default_environment(), **TARGETS[target][1]}

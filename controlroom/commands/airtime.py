@@ -17,16 +17,21 @@ HELP = ("LoRa time on air of one handset frame; with --plan, check duty cycle, "
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     radio = parser.add_argument_group("radio settings")
-    radio.add_argument("--sf", type=int, required=True, metavar="N",
-                       help="spreading factor, 7..12 (6 needs --implicit-header)")
-    radio.add_argument("--bw", type=float, default=125.0, metavar="KHZ",
+    radio.add_argument("--sf", type=int, metavar="N",
+                       help="spreading factor, 7..12 (6 needs --implicit-header); or give --meshtastic")
+    radio.add_argument("--bw", type=float, metavar="KHZ",
                        help="bandwidth in kHz (default 125)")
-    radio.add_argument("--cr", type=int, default=1, choices=(1, 2, 3, 4),
+    radio.add_argument("--cr", type=int, choices=(1, 2, 3, 4),
                        help="coding rate 1..4 meaning 4/5..4/8 (default 1)")
-    radio.add_argument("--preamble", type=int, default=8, metavar="N",
+    radio.add_argument("--preamble", type=int, metavar="N",
                        help="preamble symbols (default 8)")
-    radio.add_argument("--payload", type=int, default=24, metavar="BYTES",
+    radio.add_argument("--payload", type=int, metavar="BYTES",
                        help="frame payload in bytes, 0..255 (default 24)")
+    radio.add_argument("--meshtastic", metavar="PRESET",
+                       help="a stock Meshtastic modem preset (" + ", ".join(_airtime.MESHTASTIC_PRESETS)
+                            + "): its SF, bandwidth, coding rate and 16-symbol preamble; payload "
+                            f"{_airtime.MESHTASTIC_PAYLOADS['text']} bytes (a text report) unless given; "
+                            "plans in EU868 use sub-band g3 unless given")
     radio.add_argument("--implicit-header", action="store_true",
                        help="no LoRa header (time on air only; plans assume explicit)")
     radio.add_argument("--no-crc", action="store_true",
@@ -47,10 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="channels the handsets spread over (default 1)")
 
 
-def _airtime_lines(air: _airtime.AirtimeResult) -> list[str]:
+def _airtime_lines(air: _airtime.AirtimeResult, preset: str | None = None) -> list[str]:
     header = "explicit header" if air.explicit_header else "implicit header"
     crc = "CRC on" if air.crc else "CRC off"
-    return [
+    return ([f"Meshtastic preset {_airtime.meshtastic_preset(preset).name}"] if preset else []) + [
         f"LoRa SF{air.sf} / {air.bw_khz:g} kHz / CR {air.coding_rate}, "
         f"{air.preamble}-symbol preamble, {header}, {crc}",
         f"  payload              {air.payload_bytes} bytes",
@@ -93,7 +98,27 @@ def _plan_lines(p: _plan.Plan) -> list[str]:
     return lines
 
 
+def _settings(args: argparse.Namespace) -> None:
+    """Fill in the radio settings: from --meshtastic's preset, else the LoRa defaults (explicit options win)."""
+    defaults = {"bw": 125.0, "cr": 1, "preamble": 8, "payload": 24}
+    if args.meshtastic:
+        try:
+            p = _airtime.meshtastic_preset(args.meshtastic)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        defaults = {"sf": p.sf, "bw": p.bw_khz, "cr": p.cr, "preamble": _airtime.MESHTASTIC_PREAMBLE,
+                    "payload": _airtime.MESHTASTIC_PAYLOADS["text"]}
+        if args.sub_band is None and args.region == "EU868":
+            args.sub_band = _airtime.MESHTASTIC_EU868_SUB_BAND
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.sf is None:
+        raise CliError("give --sf N (a LoRa spreading factor) or --meshtastic PRESET")
+
+
 def run(args: argparse.Namespace) -> int:
+    _settings(args)
     want_plan = args.plan or args.devices is not None or args.interval is not None
     if want_plan and (args.devices is None or args.interval is None):
         print("controlroom airtime: a plan needs both --devices N and --interval SECONDS",
@@ -119,13 +144,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.json:
         data: dict = {"airtime": air.to_dict(),
+                      **({"meshtastic_preset": _airtime.meshtastic_preset(args.meshtastic).name}
+                         if args.meshtastic else {}),
                       "max_frames_per_second": 1000.0 / air.total_ms}
         if result is not None:
             data["plan"] = result.to_dict()
         data["ok"] = result.ok if result is not None else True
         print(json.dumps(data, indent=2))
         return 0
-    lines = _airtime_lines(air)
+    lines = _airtime_lines(air, args.meshtastic)
     if result is not None:
         lines += _plan_lines(result)
     print("\n".join(lines))

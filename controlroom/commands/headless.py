@@ -21,7 +21,8 @@ HELP = "Run a game without a window: rule timers, storage (and radio gateways, w
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="GAME", help="the game: a file or a database URL (default: the user's game file)")
     parser.add_argument("--port", action="append", default=[], metavar="URL",
-                        help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); repeat for several")
+                        help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID), or a stock "
+                             "Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); repeat for several")
     parser.add_argument("--speed", type=float, default=None,
                         help="game seconds per real second (a fast simulation); default: real time, kept across restarts")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="stop cleanly after this many real seconds")
@@ -112,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
         total = radio.pop("total", {})
         stats = {**{k: total.get(k, 0) for k in STAT_KEYS}, "per_gateway": radio,
                  "links": station.stats(), "health": core.stats.get("health", {})}
+        if "meshtastic" in core.stats:
+            stats["meshtastic"] = core.stats["meshtastic"]
         with open(args.stats_json, "w", encoding="utf-8") as f:
             json.dump(stats, f, indent=2)
     sys.stdout.flush()

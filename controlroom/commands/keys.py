@@ -29,6 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--engine", help="the siege engine a tracker is mounted on")
     new.add_argument("--marshal", help="the marshal carrying a handset")
     new.add_argument("--new-key", action="store_true", help="replace the device's key (a lost or stolen device)")
+    new.add_argument("--meshtastic", metavar="NODE_ID",
+                     help="the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)")
+    mesh = sub.add_parser("meshtastic", help="whether Meshtastic reports must be PKI direct messages (docs/meshtastic.md)")
+    mesh.add_argument("--db", metavar="GAME", required=True)
+    how = mesh.add_mutually_exclusive_group()
+    how.add_argument("--require-pki", action="store_true",
+                     help="take text reports only as direct messages encrypted to the station's node (firmware 2.5+)")
+    how.add_argument("--allow-channel", action="store_true",
+                     help="take text reports on a channel too (the default; marked as weaker in the window)")
     ls = sub.add_parser("list", help="list the registered devices (keys are never shown)")
     ls.add_argument("--db", metavar="GAME", required=True)
     ex = sub.add_parser("export", help="write the provisioning file for one device")
@@ -93,12 +102,24 @@ def run(args: argparse.Namespace) -> int:
         with GameStore.open(args.db, create=args.keys_command == "new") as store:
             if args.keys_command == "new":
                 dev = register_device(store, args.device, args.role, args.label, args.group, args.engine,
-                                      args.marshal, replace_key=args.new_key)
-                print(f"device {dev.id} registered as {dev.role}" + (f" ({dev.label})" if dev.label else ""))
+                                      args.marshal, replace_key=args.new_key, meshtastic=args.meshtastic)
+                print(f"device {dev.id} registered as {dev.role}" + (f" ({dev.label})" if dev.label else "")
+                      + (f", Meshtastic node {dev.meshtastic}" if dev.meshtastic else ""))
+            elif args.keys_command == "meshtastic":
+                from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY
+
+                if args.require_pki or args.allow_channel:
+                    store.set_meta(REQUIRE_PKI_KEY, "1" if args.require_pki else "0")
+                required = store.meta(REQUIRE_PKI_KEY) == "1"
+                print("Meshtastic reports: " + ("PKI direct messages only (channel messages are refused)" if required
+                      else "channel messages and direct messages (channel ones are marked as weaker)")
+                      + ("; a running station reads this when the game is opened" if args.require_pki
+                         or args.allow_channel else ""))
             elif args.keys_command == "list":
                 for dev in devices(store).values():
                     where = dev.group or dev.siege_engine or dev.marshal or ""
-                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}")
+                    mesh = f"  meshtastic {dev.meshtastic}" if dev.meshtastic else ""
+                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}{mesh}".rstrip())
             else:
                 dev = devices(store).get(args.device)
                 if dev is None:

@@ -56,6 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="real seconds to wait for the last acks after the battle (3)")
     parser.add_argument("--truth", metavar="FILE.json", help="write what was sent to the station here at the end")
     parser.add_argument("--quiet", action="store_true", help="print only the first line (the ports)")
+    # -- stock Meshtastic (issue 21; radio/meshtastic_sim.py) --
+    parser.add_argument("--meshtastic", action="store_true",
+                        help="phones and trackers report through one fake stock Meshtastic node on a pty instead "
+                             "(with --pty; the first line is its port, meshtastic:/dev/pts/N; needs the meshtastic extra)")
 
 
 def _check(args: argparse.Namespace) -> tuple[float, float]:
@@ -157,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.store.roster_csv import RosterImportError
 
     origin = _check(args)
+    if args.meshtastic and not args.pty:
+        raise CliError("--meshtastic plays a fake node on a pseudo-terminal: give --pty")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
     try:
         battle, notes = prepare(args, seed, origin)
@@ -164,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.roster}:\n  " + "\n  ".join(exc.problems)) from None
     except (StoreError, ProfileError, ValueError, OSError) as exc:
         raise CliError(str(exc)) from None
+    if args.meshtastic:
+        return _run_meshtastic(args, battle, notes, seed)
     try:
         ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
     except Exception as exc:  # noqa: BLE001 - pyserial raises several kinds
@@ -194,6 +202,48 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CliError(f"cannot write {args.truth}: {exc.strerror or exc}") from None
         say(f"truth written to {args.truth}")
+    return 0
+
+
+def _run_meshtastic(args, battle, notes, seed) -> int:
+    """The battle through a fake stock Meshtastic node (docs/meshtastic.md)."""
+    from controlroom.commands.errors import CliError
+    from controlroom.radio.meshtastic_sim import MeshtasticBattle, node_of
+
+    if args.db is not None:             # every simulated handset and tracker is a phone or node: !c0de00NN
+        from controlroom.store.devices import register_device
+        from controlroom.store.errors import StoreError
+        from controlroom.store.game import GameStore
+
+        try:
+            with GameStore.open(args.db) as store:
+                for d in battle.devices:
+                    if d.role in ("marshal", "tracker"):
+                        register_device(store, d.id, d.role, d.label, group=d.group, siege_engine=d.siege_engine,
+                                        marshal=d.marshal, key=d.key or None, meshtastic=node_of(d.id))
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+    try:
+        sim = MeshtasticBattle(battle, speed=args.speed, loss=args.loss, seed=seed, drain=args.drain,
+                               progress=(lambda text: None) if args.quiet else (lambda text: print(text, flush=True)))
+    except ImportError as exc:
+        raise CliError(str(exc)) from None
+    print(sim.url, flush=True)
+    if not args.quiet:
+        for note in notes:
+            print(note, flush=True)
+    old = {sig: signal.signal(sig, lambda *_: sim.stop()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        truth = sim.run()
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        sim.close()
+    if args.truth:
+        try:
+            _write_json(args.truth, truth)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.truth}: {exc.strerror or exc}") from None
     return 0
 
 

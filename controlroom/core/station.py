@@ -16,6 +16,8 @@ from PySide6.QtCore import QObject, Slot
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
+from controlroom.radio.mesh_ingest import MeshReply
+from controlroom.radio.meshtastic_link import MeshtasticLink, is_meshtastic_url
 from controlroom.radio.transport import GatewaySet, check_url
 
 # A gateway that has gone is looked for again after 1, 2, 4 ... 30 s (a lasting session starts it afresh).
@@ -38,6 +40,9 @@ class Station(QObject):
         self._lock = threading.Lock()
         self._heard: list[tuple] = []
         self._signalled = False
+        self.mesh_links: dict[str, MeshtasticLink] = {}     # stock Meshtastic nodes (docs/meshtastic.md)
+        self._mesh_heard: list = []
+        self._mesh_signalled = False
         self.core = CoreThread(db, clock, parent=self, acks=self.send_ack, ports=ports, **core_options)
         self.core.opened.connect(self._start_links)
 
@@ -48,17 +53,45 @@ class Station(QObject):
         """Stop the gateways (nothing more is heard), then store what was heard and stop the core."""
         if self.gateways is not None:
             self.gateways.stop()
+        for link in self.mesh_links.values():
+            link.request_stop()
+        for link in self.mesh_links.values():
+            link.join()
         return self.core.shutdown(timeout_ms)
 
     def stats(self) -> dict:
-        return self.gateways.stats() if self.gateways is not None else {}
+        out = self.gateways.stats() if self.gateways is not None else {}
+        for name, link in self.mesh_links.items():
+            out = {**out, name: link.stats()}
+        return out
 
     @Slot(object)
     def _start_links(self, info) -> None:
-        if not info.ports or self.gateways is not None:
+        if not info.ports or self.gateways is not None or self.mesh_links:
             return
-        self.gateways = GatewaySet(list(info.ports), self._on_line, self._on_state, **self.link_options)
+        serial_ports = [p for p in info.ports if not is_meshtastic_url(p)]
+        for url in info.ports:
+            if is_meshtastic_url(url) and url not in self.mesh_links:
+                self.mesh_links[url] = MeshtasticLink(url, self._on_mesh, self._on_state)
+        self.gateways = GatewaySet(serial_ports, self._on_line, self._on_state, **self.link_options)
         self.gateways.start()
+        for link in self.mesh_links.values():
+            link.start()
+
+    def _on_mesh(self, link: str, heard) -> None:
+        """A Meshtastic packet (on the meshtastic package's thread): queued for the core, in bunches."""
+        with self._lock:
+            self._mesh_heard.append(heard)
+            if self._mesh_signalled:
+                return
+            self._mesh_signalled = True
+        self.core.mesh_heard.emit(_MeshTake(self))
+
+    def take_mesh(self) -> list:
+        with self._lock:
+            heard, self._mesh_heard = self._mesh_heard, []
+            self._mesh_signalled = False
+        return heard
 
     # -- from the reader threads: only emit (Qt queues the call into the core's thread) ------------
     def _on_line(self, link: str, item) -> None:
@@ -107,8 +140,17 @@ class Station(QObject):
         return heard
 
     # -- from the core's thread -----------------------------------------------------------------
-    def send_ack(self, gateway: int, ack: bytes) -> None:
-        """Into the TX queue of the gateway that heard the frame; if that one is not ours, of any gateway up."""
+    def send_ack(self, gateway: int, ack) -> None:
+        """Through the gateway that heard the frame; if that one is not ours, through any gateway up.
+
+        An answer to a Meshtastic message (MeshReply) goes back through the node that heard it, or any other.
+        """
+        if isinstance(ack, MeshReply):
+            first = self.mesh_links.get(ack.link)
+            for link in ([first] if first else []) + [m for m in self.mesh_links.values() if m is not first]:
+                if link.send(ack):
+                    return
+            return
         gateways = self.gateways
         if gateways is None:
             return
@@ -118,6 +160,18 @@ class Station(QObject):
         for link in gateways.links.values():
             if link.send_frame(ack):
                 return
+
+
+class _MeshTake:
+    """Iterating it takes the station's pending Meshtastic packets (in the core's thread)."""
+
+    __slots__ = ("station",)
+
+    def __init__(self, station: Station) -> None:
+        self.station = station
+
+    def __iter__(self):
+        return iter(self.station.take_mesh())
 
 
 class _Take:

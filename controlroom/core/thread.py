@@ -51,6 +51,7 @@ class CoreThread(QObject):
     frames_heard = Signal(object)                          # [(gateway, rssi, snr, frame bytes), ...]
     line_rejected = Signal(str, str, str)                  # gateway id (or link name), reason, detail
     link_changed = Signal(str, str, str)                   # link, state, detail
+    mesh_heard = Signal(object)                            # [radio.mesh_ingest.MeshHeard, ...]
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:
         super().__init__(parent)
@@ -83,6 +84,7 @@ class CoreThread(QObject):
             (self.frames_heard, w.frames_received),
             (self.line_rejected, w.line_rejected),
             (self.link_changed, w.link_changed),
+            (self.mesh_heard, w.mesh_received),
         ):
             signal.connect(slot, _Q)
         for name in MIRRORED:

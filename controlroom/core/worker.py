@@ -40,6 +40,7 @@ from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
 from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
+from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED, REQUIRE_PKI_KEY, MeshIngest
 from controlroom.rules.profile import ProfileError, RulesProfile
 from controlroom.store.devices import devices
 from controlroom.store.errors import StoreError
@@ -56,7 +57,7 @@ EPOCH_KEY = "clock_epoch_unix_ms"
 DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
-AckSink = Callable[[int, bytes], None]       # (gateway, ack frame): thread-safe
+AckSink = Callable[[int, Any], None]         # (gateway, ack frame bytes or a radio.mesh_ingest.MeshReply): thread-safe
 
 
 class GameInfo(NamedTuple):
@@ -131,6 +132,7 @@ class CoreWorker(QObject):
         self.store: GameStore | None = None
         self.fold: Fold | None = None
         self.ingest: Ingest | None = None
+        self.mesh: MeshIngest | None = None
         self.authority: TimerAuthority | None = None
         self.links: dict[str, tuple[str, str]] = {}
         self.lateness_ms: collections.deque[float] = collections.deque(maxlen=100_000)
@@ -213,12 +215,14 @@ class CoreWorker(QObject):
         self._spool = spool
         self.fold = self.store.open_fold()
         self._last_seq = self.store.log.last_seq()
-        self._opening_events = [StoredView(s.seq, s.wall, s.event)
+        self._opening_events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
                                 for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
         # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
         last = int(self.store.meta(DOWNLINK_KEY) or 0)
         self.store.set_meta(DOWNLINK_KEY, str(last + DownlinkCounter.BLOCK))
-        self.ingest = Ingest(devices(self.store), downlink=DownlinkCounter(last, save=self._downlink_save))
+        known = devices(self.store)
+        self.ingest = Ingest(known, downlink=DownlinkCounter(last, save=self._downlink_save))
+        self.mesh = MeshIngest(known, require_pki=self.store.meta(REQUIRE_PKI_KEY) == "1")
         highest, heard = self.store.log.radio_counters()
         self.ingest.remember(highest, heard, self.state.t)
         self.store.checkpoint_in_background()
@@ -395,6 +399,31 @@ class CoreWorker(QObject):
         except Exception as exc:            # noqa: BLE001 - the acks still go out; a restart may repeat counters
             log.error("storing the downlink counter: %s", exc)
 
+    @Slot(object)
+    def mesh_received(self, packets) -> None:
+        """Packets Meshtastic nodes heard (``radio.mesh_ingest.MeshHeard``): events, and answers once stored.
+
+        A message that is no report is answered at once (``? ...``); a report
+        is answered when it is stored, like every acknowledgement.
+        """
+        if self.fold is None or self._stopping:
+            return
+        now = self.clock.now_ms()
+        for heard in packets:
+            out = self.mesh.receive(heard, now, self.fold.state)
+            if out.verdict != MESH_ACCEPTED:
+                if out.reply is not None:
+                    self._send_ack(-1, out.reply)
+                continue
+            type_, fields, source = out.event
+            try:
+                data = validate(type_, fields)
+            except EventError as exc:
+                self.input_rejected.emit(f"{source}: {exc}")
+                continue
+            self._receive(Incoming(type_, data, source, out.radio, [(-1, out.reply)] if out.reply else []))
+        self._request_publish()
+
     @Slot(str, str, str)
     def line_rejected(self, gateway: str, reason: str, detail: str = "") -> None:
         """A serial line from a gateway that failed its checksum, did not parse, or named another gateway."""
@@ -473,8 +502,10 @@ class CoreWorker(QObject):
         for item in inbox:
             t, pos, radio = now, None, item.radio
             if radio is not None:
-                radio = self.ingest.best(radio)         # copies heard by other gateways meanwhile
-                place = fold.place(radio.device, radio.counter, now, self._happened(item.pressed_ms, now))
+                if radio.via is None:                   # (a Meshtastic packet id says nothing of order)
+                    radio = self.ingest.best(radio)     # copies heard by other gateways meanwhile
+                place = fold.place(radio.device if radio.via is None else None, radio.counter, now,
+                                   self._happened(item.pressed_ms, now))
                 if place is not None:
                     pos, t = place
                 if item.source.startswith(("marshal:", "tracker:")):
@@ -554,7 +585,7 @@ class CoreWorker(QObject):
                 self._silent.discard(s.event.source)
         may_fire = self.authority is not None and self.authority.may_fire
         out = fold.confirm(items, may_fire)
-        self._stored += [StoredView(s.seq, s.wall, s.event) for s, _t in items]
+        self._stored += [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None) for s, _t in items]
         if out.refolded:
             self._after_refold(out)
         if out.corrections:
@@ -719,4 +750,7 @@ class CoreWorker(QObject):
                   "pending": len(self.fold.schedule) if self.fold is not None else 0,
                   "unstored": self.unstored, "timers": self.authority.state if self.authority else ALONE,
                   "queued": self.queued, "dropped_deadlines": self.dropped_deadlines}
-        return {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}
+        out = {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}
+        if getattr(self, "mesh", None) is not None and self.mesh.counts:
+            out["meshtastic"] = self.mesh.stats()
+        return out

@@ -50,6 +50,7 @@ class StoredView(NamedTuple):
     seq: int
     wall: int
     event: Event
+    via: str | None = None         # how a radio report came, if not as our own frame (game.devices.VIA_*)
 
 
 class StateDelta(NamedTuple):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["BANDWIDTHS_KHZ", "LDRO_SYMBOL_MS", "AirtimeResult", "max_frames_per_second", "time_on_air"]
+__all__ = ["BANDWIDTHS_KHZ", "LDRO_SYMBOL_MS", "AirtimeResult", "MESHTASTIC_PRESETS", "max_frames_per_second",
+           "meshtastic_preset", "time_on_air"]
 
 # Nominal bandwidth (as written in datasheets) -> exact value in kHz (500 kHz / 2**n or /3).
 _BANDWIDTHS = {
@@ -120,3 +121,44 @@ def max_frames_per_second(payload_bytes: int, sf: int, bw_khz: float, **kwargs) 
     Keyword arguments are passed to :func:`time_on_air`.
     """
     return 1000.0 / time_on_air(payload_bytes, sf, bw_khz, **kwargs).total_ms
+
+
+# -- Meshtastic's modem presets (issue 21: stock Meshtastic nodes as a second radio path) --------------------------
+@dataclass(frozen=True, slots=True)
+class MeshtasticPreset:
+    """A stock Meshtastic modem preset: its LoRa settings (firmware src/mesh/RadioInterface.cpp, not 'wide' LoRa)."""
+
+    name: str
+    sf: int
+    bw_khz: float
+    cr: int                    # 1..4 means coding rate 4/5..4/8, as elsewhere in this module
+
+
+MESHTASTIC_PRESETS = {p.name: p for p in (
+    MeshtasticPreset("SHORT_TURBO", 7, 500.0, 1),
+    MeshtasticPreset("SHORT_FAST", 7, 250.0, 1),
+    MeshtasticPreset("SHORT_SLOW", 8, 250.0, 1),
+    MeshtasticPreset("MEDIUM_FAST", 9, 250.0, 1),
+    MeshtasticPreset("MEDIUM_SLOW", 10, 250.0, 1),
+    MeshtasticPreset("LONG_FAST", 11, 250.0, 1),            # the firmware's default
+    MeshtasticPreset("LONG_MODERATE", 11, 125.0, 4),
+    MeshtasticPreset("LONG_SLOW", 12, 125.0, 4),
+)}
+MESHTASTIC_PREAMBLE = 16        # symbols, whatever the preset (RadioInterface.h)
+# Bytes on air: a 16-byte header, then the encrypted Data protobuf (AES-CTR keeps its length); a PKI
+# direct message adds 12 (an 8-byte tag and 4 bytes of nonce).  Measured with the meshtastic package's
+# protobufs: Data of the text "D 123" is 9 bytes; of a phone's position (lat, lon, altitude, time,
+# source, sats, precision, speed, track, PDOP) 40 bytes; of the answer "OK: 123 down 14:02" 22 bytes.
+MESHTASTIC_HEADER_BYTES = 16
+MESHTASTIC_PKI_BYTES = 12
+MESHTASTIC_PAYLOADS = {"text": 16 + 9, "position": 16 + 40, "answer": 16 + 22}
+MESHTASTIC_EU868_SUB_BAND = "g3"   # EU_868: 869.4-869.65 MHz, 10 % duty cycle (the default slot 869.525 MHz)
+
+
+def meshtastic_preset(name: str) -> MeshtasticPreset:
+    """A preset by name: ``LONG_FAST``, ``LongFast`` or ``long-fast``; ValueError listing the known ones."""
+    key = "".join(ch for ch in str(name).upper() if ch.isalnum())
+    for preset in MESHTASTIC_PRESETS.values():
+        if preset.name.replace("_", "") == key:
+            return preset
+    raise ValueError(f"unknown Meshtastic modem preset {name!r} (known: {', '.join(MESHTASTIC_PRESETS)})")

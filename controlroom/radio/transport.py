@@ -112,13 +112,19 @@ def check_url(url):
         raise ValueError("a gateway port is a device (/dev/ttyUSB0, COM5) or a URL, not %r" % (url,))
     if parse_usb_url(url) is not None:
         return
+    # -- a stock Meshtastic node (issue 21; radio/meshtastic_link.py) --
+    from controlroom.radio import meshtastic_link
+    if meshtastic_link.is_meshtastic_url(url):
+        meshtastic_link.parse_url(url)
+        return
+    # --
     scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", url)
     if "://" not in url and (scheme is None or len(scheme.group(1)) == 1):
         return                  # a device path or name (a Windows drive letter is no scheme)
     if "://" not in url:
         raise ValueError("unknown kind of gateway port %r: %r is no scheme this station knows (a device such as "
                          "/dev/ttyUSB0 or COM5, or socket://HOST:PORT, rfc2217://HOST:PORT, loop://, "
-                         "usb:VID:PID[:SERIAL])" % (url, scheme.group(1) + ":"))
+                         "usb:VID:PID[:SERIAL], meshtastic:DEVICE, meshtastic-tcp:HOST)" % (url, scheme.group(1) + ":"))
     scheme = url.split("://", 1)[0].lower()
     import importlib
 
@@ -128,7 +134,8 @@ def check_url(url):
             return
         except ImportError:
             continue
-    known = ("socket://HOST:PORT", "rfc2217://HOST:PORT", "loop://", "usb:VID:PID[:SERIAL]")
+    known = ("socket://HOST:PORT", "rfc2217://HOST:PORT", "loop://", "usb:VID:PID[:SERIAL]",
+             "meshtastic:DEVICE", "meshtastic-tcp:HOST")
     raise ValueError("unknown kind of gateway port %r (a device such as /dev/ttyUSB0 or COM5, or %s)"
                      % (url, ", ".join(known)))
 

@@ -82,6 +82,7 @@ def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = N
         "rssi": radio.rssi if radio else None,
         "snr": radio.snr if radio else None,
         "gateways": ",".join(radio.gateways) if radio and radio.gateways else None,
+        "via": radio.via if radio else None,
     }
 
 
@@ -93,7 +94,7 @@ def _stored(m) -> StoredEvent:
     radio = None
     if m["device"] is not None:
         gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
-        radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws)
+        radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws, m["via"])
     return StoredEvent(m["seq"], Event(m["t"], m["type"], json.loads(m["payload"]), m["source"]), m["wall"], radio,
                        m["pos"])
 

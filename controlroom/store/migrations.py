@@ -119,11 +119,21 @@ def _v4_fold_position(op: Operations) -> None:
     op.create_index("ix_events_pos", "events", ["pos"])
 
 
+def _v5_meshtastic(op: Operations) -> None:
+    """Stock Meshtastic nodes as devices (their node id), and how each radio report came (path and trust)."""
+    with op.batch_alter_table("devices") as batch:
+        batch.add_column(sa.Column("meshtastic", sa.String(16)))
+        batch.create_unique_constraint("uq_devices_meshtastic", ["meshtastic"])
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("via", sa.String(32)))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
     (3, "map kept with the game", _v3_maps),
     (4, "fold position", _v4_fold_position),
+    (5, "meshtastic nodes and report paths", _v5_meshtastic),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -69,6 +69,8 @@ class Device(SQLModel, table=True):
     group_id: int | None = Field(default=None, foreign_key="groups.id")
     siege_engine_id: int | None = Field(default=None, foreign_key="siege_engines.id")
     key_hex: str = Field(max_length=128)
+    # A stock Meshtastic node this device is ("!a1b2c3d4"), reporting through the Meshtastic path.
+    meshtastic: str | None = Field(default=None, sa_column=Column(String(16), nullable=True, unique=True))
 
 
 class EventRow(SQLModel, table=True):
@@ -87,6 +89,8 @@ class EventRow(SQLModel, table=True):
     rssi: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     snr: float | None = Field(default=None, sa_column=Column(Float, nullable=True))
     gateways: str | None = Field(default=None, max_length=200)
+    # How a radio report came when not as our own authenticated frame (game.devices.VIA_*): None for those.
+    via: str | None = Field(default=None, max_length=32)
     # Where the event folds when it happened before events stored earlier (a late report, a
     # correction): a position between two seqs.  None: it folds at its own seq.
     pos: float | None = Field(default=None, sa_column=Column(Float, nullable=True, index=True))

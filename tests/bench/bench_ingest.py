@@ -19,6 +19,11 @@ Baselines in the same run: the single-channel physical limit of LoRa at SF7
 package's own serial reader fed the same number of position packets by a fake
 device (tests/bench/meshtastic_peer.py; skipped, and said so, when meshtastic
 is not installed: `pip install meshtastic`, for the benchmark only).
+4. the Meshtastic path (issue 21, ``meshtastic_path``): positions and text
+   reports from phones through a fake stock node, the ``meshtastic`` package's
+   reader and the station's Meshtastic link: positions stored per second (its
+   ceiling is the package's reader, measured in the same run) and the answer
+   latency of texts at 5 a second (report written to "OK: ..." read back).
 Targets (issues 5 and 14): >= 5,000 frames/s; >= 1.5 x the meshtastic reader;
 stored p99 < 50 ms; ack p99 < 50 ms.
 """
@@ -218,6 +223,95 @@ def disk_sync_cost(folder: Path, commits: int = 300) -> dict:
             "commit_off_p50_ms": pct(out["OFF"], 0.5), "commit_off_p99_ms": pct(out["OFF"], 0.99)}
 
 
+# -- the Meshtastic path (issue 21): a stock node's packets through the meshtastic package into the core -----------
+def meshtastic_path(folder: Path, packets: int = 5000, reports: int = 100, rate: float = 5.0) -> dict:
+    """Positions and text reports from phones, through a fake Meshtastic node on a pty, the ``meshtastic``
+    package's SerialInterface and the station's link, into the core; stored per second and answer latency.
+
+    1. ``packets`` POSITION_APP packets written at once: packets stored per second, from the first byte written
+       to the last event stored;
+    2. ``reports`` texts ("D 17") at ``rate`` a second: from the packet written to the answer ("OK: ...") read
+       back by the node (the answer leaves once the event is committed).
+    Raises ImportError when meshtastic is not installed.
+    """
+    from controlroom.radio.meshtastic_fake import FakeNode, position_packet, text_packet
+
+    path = str(folder / "mesh.crgame")
+    phones = {d: 0xC0DE0000 + d for d in range(1, 121)}
+    with GameStore.open(path) as store:
+        store.save_roster([Member(b, f"P{b}", "North", f"G{b % 10}") for b in range(1, 201)])
+        for d, num in phones.items():
+            register_device(store, d, "tracker" if d <= 100 else "marshal", f"N{d}", meshtastic=num)
+    node = FakeNode(remotes=tuple((num, f"N{d}", f"N{d:03d}") for d, num in phones.items()))
+    app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
+    station = Station(path, [node.url], VirtualClock(10**9))
+    core = station.core
+    stored_at: list[tuple[int, float]] = []
+    states: list[str] = []
+    core.events_stored.connect(lambda seq: stored_at.append((seq, time.perf_counter())))
+    core.link_changed.connect(lambda _l, state, _d: states.append(state))
+    core.loaded.connect(lambda _d: app.quit())
+    station.start()
+    app.exec()
+    poll = QTimer()
+
+    def run_until(done, limit_s):
+        deadline = time.perf_counter() + limit_s
+
+        def check():
+            if done() or time.perf_counter() > deadline:
+                app.quit()
+        poll.timeout.connect(check)
+        poll.start(20)
+        app.exec()
+        poll.stop()
+        poll.timeout.disconnect(check)
+
+    try:
+        run_until(lambda: "up" in states, 30)
+        if "up" not in states:
+            raise SystemExit("the station did not connect to the fake Meshtastic node")
+        stream = b"".join(position_packet(phones[1 + i % 100], 583_800_000 + i % 9000, 267_200_000 + i % 7000,
+                                          0x6000_0000 + i) for i in range(packets))
+        node.device.send(stream, load=True)
+        run_until(lambda: stored_at and stored_at[-1][0] >= packets, 300)
+        first = node.device.first_load_write
+        done_at = next((t for seq, t in stored_at if seq >= packets), None)
+        span = (done_at - first) if done_at and first else float("nan")
+        written: list[float] = []
+
+        def writer():
+            t0 = time.perf_counter()
+            for i in range(reports):
+                wait = t0 + i / rate - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                written.append(time.perf_counter())
+                node.device.send(text_packet(phones[101 + i % 20], f"D {1 + i % 200}", 0x7000_0000 + i))
+
+        answered: list[float] = []
+        real = node.device._on_to_radio
+
+        def on_to_radio(body):      # the answer's arrival, timed in the node's thread
+            before = len(node.device.sent)
+            real(body)
+            if len(node.device.sent) > before:
+                answered.append(time.perf_counter())
+        node.device._on_to_radio = on_to_radio
+        w = threading.Thread(target=writer, name="bench-mesh-writer")
+        w.start()
+        run_until(lambda: len(answered) >= reports, 120)
+        w.join()
+    finally:
+        station.shutdown()
+        node.close()
+    lat = [(a - t) * 1000 for t, a in zip(written, answered)]      # answers come back in order (one node, FIFO)
+    ok = sum(1 for _to, _ch, text in node.device.sent if text.startswith("OK:"))
+    return {"packets": packets, "stored_per_s": round(packets / span, 1) if span == span else None,
+            "reports": reports, "rate_per_s": rate, "answered_ok": ok, "answer_p50_ms": pct(lat, 0.5),
+            "answer_p99_ms": pct(lat, 0.99), "answer_max_ms": pct(lat, 1.0)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=40_000)
@@ -269,6 +363,16 @@ def main() -> int:
     except (ImportError, SystemExit, RuntimeError) as exc:     # RuntimeError: meshtastic_peer.MeshtasticMissing
         result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, for the benchmark only"}
         print(result["meshtastic"]["skipped"], file=sys.stderr)
+    try:                                                        # issue 21: the Meshtastic path's own rate
+        result["meshtastic_path"] = mesh = meshtastic_path(tmp)
+        peer_rate = result.get("meshtastic", {}).get("packets_per_s")
+        if peer_rate and mesh["stored_per_s"]:      # the package's reader alone, same run: the path's ceiling
+            mesh["ratio_to_meshtastic_reader"] = round(mesh["stored_per_s"] / peer_rate, 2)
+        print(f"Meshtastic path: {mesh['stored_per_s']} positions stored/s through the meshtastic package; "
+              f"texts at {mesh['rate_per_s']:g}/s answered p50 {mesh['answer_p50_ms']} ms, "
+              f"p99 {mesh['answer_p99_ms']} ms ({mesh['answered_ok']}/{mesh['reports']} OK)", file=sys.stderr)
+    except ImportError as exc:
+        result["meshtastic_path"] = {"skipped": f"meshtastic is not installed ({exc})"}
     result["targets"] = {
         "frames_per_s_min": 5000, "throughput_ok": throughput >= 5000,
         "latency_p99_ms_max": 50, "latency_ok": (pct(lat, 0.99) or 1e9) < 50,

@@ -38,10 +38,8 @@ non-zero with a one-line message if meshtastic is not installed.
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
-import select
 import sys
 import threading
 import time
@@ -49,13 +47,12 @@ import tty
 
 INSTALL_HINT = "meshtastic is not installed: pip install meshtastic (benchmark only)"
 
-START1 = 0x94
-START2 = 0xC3
-MAX_FRAME = 512                     # MAX_TO_FROM_RADIO_SIZE in meshtastic.stream_interface
+# The fake device lives in the package now (controlroom sim --meshtastic plays it too).
+from controlroom.radio.meshtastic_fake import (  # noqa: E402
+    BROADCAST_NUM, LOCAL_NUM, MAX_FRAME, REMOTE_NUM, START1, START2, FakeDevice, frame, position_stream,
+)
+from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401
 
-LOCAL_NUM = 0x0A1B2C3D              # the node the "USB device" is
-REMOTE_NUM = 0x11223344             # the node whose positions it forwards
-BROADCAST_NUM = 0xFFFFFFFF
 PUBLISHING_THREAD = "publishing"    # meshtastic's import-time daemon thread, lives as long as the process
 
 
@@ -73,158 +70,6 @@ def _import_meshtastic():
     except ImportError as exc:     # ModuleNotFoundError included
         raise MeshtasticMissing(INSTALL_HINT) from exc
     return version("meshtastic"), mesh_pb2, portnums_pb2, SerialInterface, pub
-
-
-def frame(message) -> bytes:
-    body = message.SerializeToString()
-    if len(body) > MAX_FRAME:
-        raise ValueError(f"frame of {len(body)} bytes exceeds meshtastic's {MAX_FRAME}")
-    return bytes((START1, START2, len(body) >> 8, len(body) & 0xFF)) + body
-
-
-def _handshake_frames(mesh_pb2, config_id: int) -> bytes:
-    out = []
-    from_id = 1
-    m = mesh_pb2.FromRadio(id=from_id)
-    m.my_info.my_node_num = LOCAL_NUM
-    m.my_info.nodedb_count = 2
-    out.append(frame(m))
-    for num, long_name, short in ((LOCAL_NUM, "Control room gateway", "CRGW"),
-                                  (REMOTE_NUM, "Field marshal 7", "FM07")):
-        from_id += 1
-        m = mesh_pb2.FromRadio(id=from_id)
-        m.node_info.num = num
-        m.node_info.user.id = f"!{num:08x}"
-        m.node_info.user.long_name = long_name
-        m.node_info.user.short_name = short
-        m.node_info.last_heard = int(time.time())
-        out.append(frame(m))
-    from_id += 1
-    out.append(frame(mesh_pb2.FromRadio(id=from_id, config_complete_id=config_id)))
-    return b"".join(out)
-
-
-def position_stream(mesh_pb2, portnums_pb2, packets: int, first_from_id: int = 100) -> bytes:
-    """N framed FromRadio position packets from REMOTE_NUM, all distinct (ids, coordinates, times)."""
-    out = []
-    t0 = int(time.time())
-    lat0, lon0 = 523_702_000, 48_952_000       # ~52.37 N, 4.90 E, in 1e-7 degrees
-    for i in range(packets):
-        pos = mesh_pb2.Position(latitude_i=lat0 + (i * 37) % 20_000,
-                                longitude_i=lon0 + (i * 53) % 20_000,
-                                time=t0 + i)
-        pkt = mesh_pb2.MeshPacket(**{"from": REMOTE_NUM}, to=BROADCAST_NUM, id=0x10000 + i,
-                                  rx_time=t0 + i, rx_snr=6.25, rx_rssi=-71,
-                                  hop_limit=3, hop_start=3)
-        pkt.decoded.portnum = portnums_pb2.PortNum.POSITION_APP
-        pkt.decoded.payload = pos.SerializeToString()
-        out.append(frame(mesh_pb2.FromRadio(id=first_from_id + i, packet=pkt)))
-    return b"".join(out)
-
-
-class FakeDevice(threading.Thread):
-    """Plays the radio on the pty master: parses ToRadio frames, answers the config
-    request, and streams queued bytes out as fast as the pty takes them."""
-
-    def __init__(self, master: int, mesh_pb2):
-        super().__init__(name="fake-meshtastic-device", daemon=True)
-        self.master = master
-        self.mesh_pb2 = mesh_pb2
-        self.stop = threading.Event()
-        self.handshake_sent = threading.Event()
-        self.load_done = threading.Event()
-        self._lock = threading.Lock()
-        self._pending: list[tuple[bytes, bool]] = []   # (data, is_load)
-        self._rx = bytearray()
-        self.to_radio: list[str] = []                  # kinds of ToRadio received, in order
-        self.config_id: int | None = None
-        self.first_load_write: float | None = None
-        self.load_written_at: float | None = None
-        self.error: BaseException | None = None
-
-    def send(self, data: bytes, load: bool = False) -> None:
-        with self._lock:
-            self._pending.append((data, load))
-
-    # -- ToRadio side (host -> device)
-    def _on_to_radio(self, body: bytes) -> None:
-        msg = self.mesh_pb2.ToRadio()
-        msg.ParseFromString(body)
-        kind = msg.WhichOneof("payload_variant") or "empty"
-        self.to_radio.append(kind)
-        if kind == "want_config_id":
-            self.config_id = msg.want_config_id
-            self.send(_handshake_frames(self.mesh_pb2, msg.want_config_id))
-            self.handshake_sent.set()
-
-    def _parse_rx(self) -> None:
-        buf = self._rx
-        while True:
-            start = buf.find(bytes((START1, START2)))
-            if start < 0:
-                # keep a trailing START1 that may be followed by START2 in the next read
-                del buf[:max(0, len(buf) - 1)]
-                return
-            del buf[:start]
-            if len(buf) < 4:
-                return
-            length = (buf[2] << 8) | buf[3]
-            if length > MAX_FRAME:
-                del buf[:2]
-                continue
-            if len(buf) < 4 + length:
-                return
-            body = bytes(buf[4:4 + length])
-            del buf[:4 + length]
-            self._on_to_radio(body)
-
-    # -- main loop
-    def run(self) -> None:
-        try:
-            self._loop()
-        except BaseException as exc:       # reported by the caller, never swallowed
-            self.error = exc
-
-    def _loop(self) -> None:
-        poller = select.poll()
-        out = memoryview(b"")
-        out_is_load = False
-        while not self.stop.is_set():
-            if not out:
-                with self._lock:
-                    if self._pending:
-                        data, out_is_load = self._pending.pop(0)
-                        out = memoryview(data)
-            poller.register(self.master, select.POLLIN | (select.POLLOUT if out else 0))
-            events = poller.poll(50)
-            for _fd, ev in events:
-                if ev & select.POLLIN:
-                    try:
-                        chunk = os.read(self.master, 65536)
-                    except BlockingIOError:
-                        chunk = b""
-                    except OSError as exc:      # EIO: every slave fd closed
-                        if exc.errno == errno.EIO:
-                            return
-                        raise
-                    if chunk:
-                        self._rx += chunk
-                        self._parse_rx()
-                if ev & select.POLLOUT and out:
-                    try:
-                        n = os.write(self.master, out)
-                    except BlockingIOError:     # EAGAIN: the pty is full, poll again
-                        n = 0
-                    if n:
-                        if out_is_load and self.first_load_write is None:
-                            self.first_load_write = time.perf_counter()
-                        out = out[n:]
-                        if not out and out_is_load:
-                            self.load_written_at = time.perf_counter()
-                            self.load_done.set()
-                if ev & (select.POLLHUP | select.POLLERR) and not ev & select.POLLIN:
-                    time.sleep(0.01)            # slave not (yet / any more) open
-            poller.unregister(self.master)
 
 
 def measure_meshtastic(packets: int = 20000, timeout_s: float = 120) -> dict:

@@ -296,6 +296,37 @@ def test_cli_bad_values_are_cli_errors():
 def test_cli_argparse_rejects_bad_choices(capsys):
     with pytest.raises(SystemExit):
         _run(["--sf", "7", "--cr", "5"])
-    with pytest.raises(SystemExit):
-        _run(["--cr", "1"])                    # --sf is required
+    with pytest.raises(CliError, match="give --sf N"):
+        _run(["--cr", "1"])                    # --sf is required (unless --meshtastic gives a preset)
     capsys.readouterr()
+
+
+def test_meshtastic_presets_are_the_firmware_settings():
+    from controlroom.radio.airtime import MESHTASTIC_PRESETS, meshtastic_preset
+
+    p = meshtastic_preset("LongFast")
+    assert (p.name, p.sf, p.bw_khz, p.cr) == ("LONG_FAST", 11, 250.0, 1)
+    assert meshtastic_preset("long-slow") == MESHTASTIC_PRESETS["LONG_SLOW"]
+    assert (MESHTASTIC_PRESETS["LONG_SLOW"].sf, MESHTASTIC_PRESETS["LONG_SLOW"].cr) == (12, 4)
+    assert MESHTASTIC_PRESETS["SHORT_TURBO"].bw_khz == 500.0
+    with pytest.raises(ValueError, match="unknown Meshtastic modem preset 'FAST'.*LONG_FAST"):
+        meshtastic_preset("FAST")
+
+
+def test_cli_meshtastic_preset(capsys):
+    assert _run(["--meshtastic", "LONG_FAST"]) == 0
+    out = capsys.readouterr().out
+    assert "Meshtastic preset LONG_FAST" in out and "SF11 / 250 kHz / CR 4/5, 16-symbol preamble" in out
+    assert "payload              25 bytes" in out
+    # The same by hand: SF11, 250 kHz, 4/5, 16 symbols, 25 bytes.
+    by_hand = time_on_air(25, 11, 250.0, cr=1, preamble=16)
+    assert f"{by_hand.total_ms:.3f} ms" in out
+    assert _run(["--meshtastic", "LONG_FAST", "--payload", "56", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["meshtastic_preset"] == "LONG_FAST" and data["airtime"]["payload_bytes"] == 56
+    assert _run(["--meshtastic", "MEDIUM_FAST", "--plan", "--devices", "30", "--interval", "120"]) == 0
+    assert "EU868 g3" in capsys.readouterr().out           # Meshtastic's EU_868 slot: 869.4-869.65 MHz, 10 %
+    with pytest.raises(CliError, match="give --sf N"):
+        _run([])
+    with pytest.raises(CliError, match="unknown Meshtastic modem preset"):
+        _run(["--meshtastic", "FASTEST"])

@@ -263,3 +263,32 @@ def test_background_checkpoints_keep_the_log_small_and_complete(tmp_path):
     store.close()
     with GameStore.open(path, create=False) as again:
         assert again.log.count() == 500 and again.integrity_ok()
+
+
+def test_the_path_and_trust_of_a_report_are_stored_with_it(game):
+    from controlroom.game.devices import VIA_MESH_CHANNEL, VIA_MESH_PKI
+    game.log.append([(down(1000), RadioMeta(7, 0x1A2B3C4D, -80.0, 5.5, ("mesh:!0a1b2c3d",), VIA_MESH_CHANNEL)),
+                     (down(1100, 2), RadioMeta(7, 0x1A2B3C4E, via=VIA_MESH_PKI)), (down(1200, 3), RadioMeta(8, 1))])
+    assert [s.radio.via for s in game.log.read()] == [VIA_MESH_CHANNEL, VIA_MESH_PKI, None]
+
+
+def test_the_local_queue_keeps_the_path_of_a_report(tmp_path):
+    import json as _json
+    import sqlite3 as _sqlite3
+
+    from controlroom.game.devices import VIA_MESH_PKI
+    from controlroom.store.spool import Spool
+
+    spool = Spool(tmp_path / "q.queue")
+    spool.put([(down(1000), RadioMeta(7, 99, -80.0, 5.0, ("mesh:!0a1b2c3d",), VIA_MESH_PKI)),
+               (down(1100, 2), RadioMeta(8, 1, None, None, ("1",)))], [None, None])
+    assert [q.radio for q in spool.items()] == [RadioMeta(7, 99, -80.0, 5.0, ("mesh:!0a1b2c3d",), VIA_MESH_PKI),
+                                               RadioMeta(8, 1, None, None, ("1",))]
+    # A queue kept by an earlier version (radio as five fields) is still read.
+    con = _sqlite3.connect(tmp_path / "q.queue")
+    old = {"t": 5, "type": "down", "data": {"badge": 3}, "source": "marshal:9", "radio": [9, 4, None, None, ["2"]],
+           "epoch": None}
+    con.execute("INSERT INTO queued (item) VALUES (?)", (_json.dumps(old),))
+    con.commit()
+    con.close()
+    assert spool.items()[-1].radio == RadioMeta(9, 4, None, None, ("2",))

@@ -65,3 +65,50 @@ def test_keys_never_appear_in_a_devices_repr(tmp_path):
     with GameStore.open(db) as store:
         dev = devices(store)[7]
     assert dev.key.hex() not in repr(dev) and dev.key.hex() not in str(dev)
+
+
+def test_a_meshtastic_node_is_registered_with_the_device(tmp_path, capsys):
+    db = str(tmp_path / "k.crgame")
+    with GameStore.open(db) as store:
+        store.save_roster([Member(1, "A", "North", "Wolves")])
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!A1B2C3D4"]) == 0
+    assert "Meshtastic node !a1b2c3d4" in capsys.readouterr().out
+    assert main(["keys", "new", "22", "--role", "tracker", "--db", db, "--group", "Wolves",
+                 "--meshtastic", "0a0b0c0d"]) == 0
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--label", "Phone 21"]) == 0
+    with GameStore.open(db) as store:
+        found = devices(store)
+    assert found[21].meshtastic == "!a1b2c3d4" and found[21].node_num == 0xA1B2C3D4     # kept when re-registered
+    assert found[22].meshtastic == "!0a0b0c0d" and found[22].group == "Wolves"
+    capsys.readouterr()
+    assert main(["keys", "list", "--db", db]) == 0
+    assert "meshtastic !a1b2c3d4" in capsys.readouterr().out
+
+
+def test_bad_or_taken_meshtastic_node_ids_are_refused(tmp_path, capsys):
+    db = str(tmp_path / "k.crgame")
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2"]) == 1
+    assert "'!' and 8 hex digits" in capsys.readouterr().err
+    assert main(["keys", "new", "21", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2c3d4"]) == 0
+    assert main(["keys", "new", "22", "--role", "marshal", "--db", db, "--meshtastic", "!a1b2c3d4"]) == 1
+    assert "Meshtastic node !a1b2c3d4 is device 21 already" in capsys.readouterr().err
+    assert main(["keys", "new", "3", "--role", "gateway", "--db", db, "--meshtastic", "!01020304"]) == 1
+    assert "--port meshtastic:PORT" in capsys.readouterr().err
+    with GameStore.open(db) as store:
+        assert sorted(devices(store)) == [21]
+
+
+def test_the_organiser_can_require_pki_direct_messages(tmp_path, capsys):
+    from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY
+
+    db = str(tmp_path / "k.crgame")
+    GameStore.open(db).close()
+    assert main(["keys", "meshtastic", "--db", db]) == 0
+    assert "channel messages and direct messages" in capsys.readouterr().out
+    assert main(["keys", "meshtastic", "--db", db, "--require-pki"]) == 0
+    assert "PKI direct messages only" in capsys.readouterr().out
+    with GameStore.open(db) as store:
+        assert store.meta(REQUIRE_PKI_KEY) == "1"
+    assert main(["keys", "meshtastic", "--db", db, "--allow-channel"]) == 0
+    with GameStore.open(db) as store:
+        assert store.meta(REQUIRE_PKI_KEY) == "0"

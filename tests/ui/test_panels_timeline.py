@@ -104,3 +104,17 @@ def test_retracted_rows_are_struck_out(panel):
     font = panel.model.data(panel.model.index(0, 1), Qt.ItemDataRole.FontRole)
     assert font.strikeOut()
     assert panel.model.data(panel.model.index(1, 1), Qt.ItemDataRole.FontRole) is None
+
+
+def test_reports_on_a_meshtastic_channel_are_marked_as_weaker(panel):
+    from controlroom.game.devices import VIA_MESH_CHANNEL, VIA_MESH_PKI
+
+    state = GameState(ROSTER)
+    channel = StoredView(1, 1, make_event(1000, "down", "marshal:21", badge=1), VIA_MESH_CHANNEL)
+    pki = StoredView(2, 2, make_event(2000, "down", "marshal:21", badge=11), VIA_MESH_PKI)
+    ours = stored(3, 3000, "down", badge=1)
+    panel.apply_delta(delta_of(state, channel, pki, ours))
+    assert shown(panel, 4) == ["marshal:21 (channel key)", "marshal:21", "marshal:M1"]
+    tip = panel.proxy.data(panel.proxy.index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    assert "Meshtastic channel" in tip
+    assert panel.proxy.data(panel.proxy.index(1, 4), Qt.ItemDataRole.ToolTipRole) is None

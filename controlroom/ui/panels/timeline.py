@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
+from controlroom.game.devices import WEAKER_TRUST
 from controlroom.game.views import StateDelta, StoredView
 from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import EVENT_TYPES, tr, who, word
@@ -104,6 +105,9 @@ class TimelineModel(RowTable):
             return font
         if role == Qt.ItemDataRole.ToolTipRole and stored.seq in self.retracted:
             return self.tr("Retracted: a wrong report, left out of the game.")
+        if role == Qt.ItemDataRole.ToolTipRole and stored.via in WEAKER_TRUST:
+            return self.tr("Sent on a Meshtastic channel: anyone holding the channel's key could have sent it "
+                           "in this name.")
         return None
 
     def _text(self, stored: StoredView, column: str) -> str:
@@ -120,6 +124,8 @@ class TimelineModel(RowTable):
             return who(name, badge) if name else str(badge)
         if column == "details":
             return details(event.data)
+        if stored.via in WEAKER_TRUST:          # a Meshtastic channel message: weaker than our own signed frames
+            return event.source + " " + self.tr("(channel key)")
         return event.source
 
 
