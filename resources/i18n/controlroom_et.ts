@@ -168,8 +168,8 @@
       <translation>avatav mäng (vaikimisi viimane, või küsitakse)</translation>
     </message>
     <message>
-      <source>a gateway's serial port; repeat for several (kept with the game: next time --db alone opens them)</source>
-      <translation>lüüsi jadaport; mitme puhul korda (jäetakse mänguga meelde: järgmisel korral avab --db üksi need)</translation>
+      <source>a gateway's serial port, or a stock Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); repeat for several (kept with the game: next time --db alone opens them)</source>
+      <translation>lüüsi jadaport või tavaline Meshtastici sõlm (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); mitme puhul korda (jäetakse mänguga meelde: järgmisel korral avab --db üksi need)</translation>
     </message>
     <message>
       <source>the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or MBTiles (kept with the game: next time --db alone shows it)</source>
@@ -260,8 +260,8 @@
       <translation>plaan</translation>
     </message>
     <message>
-      <source>spreading factor, 7..12 (6 needs --implicit-header)</source>
-      <translation>hajutustegur, 7..12 (6 vajab --implicit-header'it)</translation>
+      <source>spreading factor, 7..12 (6 needs --implicit-header); or give --meshtastic</source>
+      <translation>hajutustegur, 7..12 (6 vajab --implicit-header'it); või anna --meshtastic</translation>
     </message>
     <message>
       <source>bandwidth in kHz (default 125)</source>
@@ -278,6 +278,10 @@
     <message>
       <source>frame payload in bytes, 0..255 (default 24)</source>
       <translation>kaadri andmeosa baitides, 0..255 (vaikimisi 24)</translation>
+    </message>
+    <message>
+      <source>a stock Meshtastic modem preset (SHORT_TURBO, SHORT_FAST, SHORT_SLOW, MEDIUM_FAST, MEDIUM_SLOW, LONG_FAST, LONG_MODERATE, LONG_SLOW): its SF, bandwidth, coding rate and 16-symbol preamble; payload 25 bytes (a text report) unless given; plans in EU868 use sub-band g3 unless given</source>
+      <translation>tavaline Meshtastici modemi eelseadistus (SHORT_TURBO, SHORT_FAST, SHORT_SLOW, MEDIUM_FAST, MEDIUM_SLOW, LONG_FAST, LONG_MODERATE, LONG_SLOW): selle hajutustegur, ribalaius, kodeerimiskiirus ja 16-sümboliline preambul; andmeosa 25 baiti (tekstiteade), kui pole antud; EU868 plaanid kasutavad alamsagedusala g3, kui pole antud</translation>
     </message>
     <message>
       <source>no LoRa header (time on air only; plans assume explicit)</source>
@@ -356,8 +360,8 @@
       <translation>mäng: fail või andmebaasi URL (vaikimisi kasutaja mängufail)</translation>
     </message>
     <message>
-      <source>a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); repeat for several</source>
-      <translation>LoRa-lüüsi jadaport (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID); mitme puhul korda</translation>
+      <source>a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID), or a stock Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); repeat for several</source>
+      <translation>LoRa-lüüsi jadaport (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID) või tavaline Meshtastici sõlm (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); mitme puhul korda</translation>
     </message>
     <message>
       <source>game seconds per real second (a fast simulation); default: real time, kept across restarts</source>
@@ -382,6 +386,10 @@
     <message>
       <source>register a device with a fresh key (re-running keeps the key)</source>
       <translation>registreeri seade uue võtmega (uuesti käivitamine jätab võtme samaks)</translation>
+    </message>
+    <message>
+      <source>whether Meshtastic reports must be PKI direct messages (docs/meshtastic.md)</source>
+      <translation>kas Meshtasticu teated peavad olema PKI otsesõnumid (docs/meshtastic.md)</translation>
     </message>
     <message>
       <source>list the registered devices (keys are never shown)</source>
@@ -414,6 +422,18 @@
     <message>
       <source>replace the device's key (a lost or stolen device)</source>
       <translation>asenda seadme võti (kadunud või varastatud seade)</translation>
+    </message>
+    <message>
+      <source>the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)</source>
+      <translation>seade on tavaline Meshtastici sõlm või telefon, nt '!a1b2c3d4' (docs/meshtastic.md)</translation>
+    </message>
+    <message>
+      <source>take text reports only as direct messages encrypted to the station's node (firmware 2.5+)</source>
+      <translation>võta tekstiteateid vastu ainult jaama sõlmele krüpteeritud otsesõnumitena (püsivara 2.5+)</translation>
+    </message>
+    <message>
+      <source>take text reports on a channel too (the default; marked as weaker in the window)</source>
+      <translation>võta tekstiteateid vastu ka kanalil (vaikimisi; aknas märgitud nõrgemaks)</translation>
     </message>
     <message>
       <source>radio plan: region (default EU868)</source>
@@ -530,6 +550,10 @@
     <message>
       <source>print only the first line (the ports)</source>
       <translation>trüki ainult esimene rida (pordid)</translation>
+    </message>
+    <message>
+      <source>phones and trackers report through one fake stock Meshtastic node on a pty instead (with --pty; the first line is its port, meshtastic:/dev/pts/N; needs the meshtastic extra)</source>
+      <translation>telefonid ja jälgijad teatavad hoopis ühe võlts-Meshtastici sõlme kaudu pty-l (koos --pty-ga; esimene rida on selle port, meshtastic:/dev/pts/N; vajab meshtastic-lisa)</translation>
     </message>
     <message>
       <source>the demo game file (default: a fresh one in the user's data folder)</source>
