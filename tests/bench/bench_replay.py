@@ -65,7 +65,7 @@ def measure_window(seeker, moments: list[int]) -> dict:
 
     app = application()
     game = ReplayGame(seeker, seeker.name, "the benchmark's game")
-    window = ReplayWindow(lambda: game, "bench")
+    window = ReplayWindow(lambda: game, "bench", freeze_loaded=True)     # as `controlroom --replay` runs it
     window.show()
     shown: list = []
     window.moment_shown.connect(shown.append)
