@@ -276,3 +276,26 @@ def test_the_video_dialog_makes_the_video_asked_for(window, qtbot, tmp_path):
 def test_replay_needs_the_game(capsys):
     assert main(["--replay"]) == 1
     assert "--replay needs the game: --db GAME" in capsys.readouterr().err
+
+
+def test_playback_shows_moments_when_the_worker_is_slower_than_the_ticks(window, qtbot, monkeypatch):
+    """A game so big that a moment takes longer than a tick still plays: the answers are shown as they come."""
+    import controlroom.ui.replay.worker as worker_module
+
+    w = window
+    seek_and_wait(qtbot, w, w.range[0] + 60_000)
+    slow = worker_module.moment_of
+
+    def slow_moment(seeker, t, *args):
+        time.sleep(0.35)                # three ticks and more
+        return slow(seeker, t, *args)
+
+    monkeypatch.setattr(worker_module, "moment_of", slow_moment)
+    shown = []
+    w.moment_shown.connect(shown.append)
+    w.set_speed(60)
+    w.set_playing(True)
+    qtbot.waitUntil(lambda: len(shown) >= 3, timeout=10_000)
+    w.set_playing(False)
+    assert shown == sorted(shown) and len(set(shown)) == len(shown)
+    qtbot.waitUntil(lambda: w.moment.t == w.t, timeout=10_000)

@@ -264,8 +264,9 @@ class ReplayWindow(QMainWindow):
 
     @Slot(object)
     def _show(self, moment: Moment) -> None:
-        if moment.t != self.t:
-            return                  # an older request answered late: the newer one follows
+        # Every moment the worker answers is shown, also one asked for before the newest: while playing
+        # a big game, the worker takes longer than a tick, and waiting for the newest would show nothing.
+        # (The worker skips requests that a newer one replaced before it began them.)
         t0 = time.perf_counter()
         self.moment = moment
         self.layers.show_moment(moment)
