@@ -103,10 +103,10 @@ class Seeker:
                 apply(event)
             if not self.events:
                 checkpoints.append(self._take(state))
+            self._work = snapshot.restore(checkpoints[0])       # the state each seek restores into
         finally:
             if was_enabled:
                 gc.enable()
-        self._work = snapshot.restore(checkpoints[0])
         return state
 
     def _take(self, state: GameState) -> snapshot.Snapshot:

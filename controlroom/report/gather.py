@@ -7,6 +7,8 @@ from typing import Callable
 
 import sqlalchemy as sa
 
+from controlroom.report.field_map import field_map
+from controlroom.report.log_read import _walls, marshal_names
 from controlroom.report.model import Report, build_report
 from controlroom.game.roster import Member
 from controlroom.game.devices import DeviceInfo
@@ -28,11 +30,6 @@ def engine_sides(store: GameStore, members: list[Member], devs: dict[int, Device
     return {**by_tracker, **own}
 
 
-def marshal_names(devs: dict[int, DeviceInfo]) -> dict[int, str]:
-    """Who carries each radio device, by device id: the marshal's name, else the device's label."""
-    return {d.id: d.marshal or d.label for d in devs.values() if d.marshal or d.label}
-
-
 def load_report(store: GameStore, scenario: str | None = None,
                 progress: Callable[[int, int], bool] | None = None) -> Report:
     """Fold the stored game (retracted events left out) into the report's figures."""
@@ -51,25 +48,15 @@ def load_report(store: GameStore, scenario: str | None = None,
                 yield seq, wall, event
 
     try:
-        return build_report(
+        report = build_report(
             store.name, members, store.profile(), items(), scenario=scenario,
             marshals=marshal_names(devs), engine_sides=engine_sides(store, members, devs),
             total=store.log.count(), progress=progress, retracted=wrong,
         )
     finally:
         walls.close()       # (a database cursor left open would linger until garbage collection)
-
-
-def _walls(store: GameStore):
-    """The wall time of every stored event, in log order (read beside the log's fast path)."""
-    q = sa.select(EVENTS.c.wall).order_by(EVENTS.c.seq)
-    with store.engine.connect() as conn:
-        result = conn.execution_options(yield_per=20_000).execute(q)
-        try:
-            for (wall,) in result:
-                yield wall
-        finally:
-            result.close()
+    report.field_map = field_map(store, scenario, progress=progress)     # a game with a map: its map page
+    return report
 
 
 def scenario_names(store: GameStore) -> list[str]:

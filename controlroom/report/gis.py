@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 from controlroom.game.events import Event
 from controlroom.game.state import GameState
 from controlroom.geo.gis import POSITION_GROUP, POSITION_OWN, POSITION_REPORTER, GisLayers, Place, Track, TrackPoint
-from controlroom.report.gather import _walls, marshal_names
+from controlroom.report.log_read import _walls, marshal_names
 from controlroom.report.model import ReportCancelled, UnknownScenario, reporter, what_happened
 from controlroom.store.devices import DeviceInfo, devices
 from controlroom.store.game import GameStore

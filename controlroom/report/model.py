@@ -209,6 +209,7 @@ class Report:
     deaths_over_time: list[tuple[int, str]] = field(default_factory=list)   # (t, side), in time order
     end_counts: dict[str, dict[str, int]] = field(default_factory=dict)     # per side, at the end of the log
     marshals: dict[int, str] = field(default_factory=dict)                  # device id -> who carries it
+    field_map: object = None        # report.field_map.FieldMap: casualties on the game's map (None: no map)
 
     @property
     def date(self) -> str:

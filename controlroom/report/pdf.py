@@ -251,8 +251,9 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
     lister = ListingPainter(body.width(), body.height(), writer)
     lists = listings(report)
     list_pages = [lister.layout(x) for x in lists]
-    pages = doc_pages + sum(list_pages)
-    # Which listing and which of its pages each page after the document's shows.
+    map_pages = 1 if report.field_map is not None else 0      # casualties on the field map, after the document
+    pages = doc_pages + map_pages + sum(list_pages)
+    # Which listing and which of its pages each page after the document's (and the map's) shows.
     later = [(x, k) for x, n in zip(lists, list_pages) for k in range(n)]
 
     stamp = f"{report.game} · {report.scope} · {report.date}"
@@ -282,10 +283,16 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
             if page < doc_pages:
                 painter.translate(0, header_h - page * body.height())
                 doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
+            elif page < doc_pages + map_pages:
+                from controlroom.report.pdf_field_map import draw_field_map
+
+                painter.translate(0, header_h)
+                painter.setClipRect(body)
+                draw_field_map(painter, report.field_map, body.width(), body.height(), SIDE_COLOURS, RESOLUTION)
             else:
                 painter.translate(0, header_h)
                 painter.setClipRect(body)
-                listing, k = later[page - doc_pages]
+                listing, k = later[page - doc_pages - map_pages]
                 lister.draw_page(painter, listing, k)
             painter.restore()
     except BaseException:

@@ -55,8 +55,9 @@ def battle_events(players: int, n_events: int, seed: int = 19) -> tuple[list, li
     return members, out
 
 
-def store_battle(path: Path | str, players: int = 300, n_events: int = 4000, seed: int = 19) -> Path:
-    """Write the battle into a game file (or database URL), with its devices; the path."""
+def store_battle(path: Path | str, players: int = 300, n_events: int = 4000, seed: int = 19,
+                 with_map: bool = False) -> Path:
+    """Write the battle into a game file (or database URL), with its devices (and the demo's field map); the path."""
     from controlroom.store.devices import register_device
     from controlroom.store.game import GameStore
 
@@ -69,6 +70,13 @@ def store_battle(path: Path | str, players: int = 300, n_events: int = 4000, see
         register_device(store, 200, "tracker", label="Ram", siege_engine="Ram")
         for i in range(0, len(events), 2000):
             store.log.append(events[i:i + 2000])
+        if with_map:
+            from controlroom.geo.source import open_map
+            from controlroom.store.maps import save_map
+
+            field = open_map(Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png")
+            save_map(store, field.path, field.kind, field.crs.to_wkt(), field.world.as_lines(), field.width,
+                     field.height)
         # A correction: the first strike was a wrong report.
         first_strike = next(s for s, e in store.log.events() if e.type == "strike")
         store.log.append([make_event(events[-1].t, "retracted", "gm", seq=first_strike, reason="wrong badge")])

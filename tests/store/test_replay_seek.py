@@ -112,3 +112,21 @@ def test_an_empty_database_is_no_game_and_stays_empty(pg_url):
         open_replay(pg_url)
     with pytest.raises(StoreError, match="holds no game"):
         open_read_only(pg_url)
+
+
+def test_the_seekers_schedule_fires_as_the_rebuilt_one(battle, tmp_path):
+    """seek._rebuild (only the characters with deadlines, heaped at once) gives Schedule.rebuild's order."""
+    from controlroom.game.scheduler import Schedule
+    from controlroom.game.seek import _rebuild
+
+    s = open_replay(battle, every=500, maps_folder=tmp_path).seeker
+    for k in range(1, 8):
+        state = s.state_after(len(s) * k // 8)
+        ours, theirs = Schedule(), Schedule()
+        _rebuild(ours, state)
+        theirs.rebuild(state)
+        assert list(ours) == list(theirs) and len(ours) > 0
+        while theirs.next_due() is not None:
+            assert ours.next_due() == theirs.next_due()
+            assert ours.pop() == theirs.pop()
+        assert ours.next_due() is None

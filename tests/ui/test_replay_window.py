@@ -247,3 +247,55 @@ def test_a_video_of_another_kind_is_refused_in_words(window, tmp_path):
 
     with pytest.raises(ValueError, match=r"a video is \.mp4 or \.gif, not \.avi"):
         VideoExport(window.worker, tmp_path / "battle.avi", [0], 5, (640, 360), {})
+
+
+def test_the_video_dialog_makes_the_video_asked_for(window, qtbot, tmp_path):
+    from PIL import Image
+
+    from controlroom.ui.replay.export import VIDEO_SIZES, VideoDialog
+
+    w = window
+    dialog = VideoDialog(w)
+    qtbot.addWidget(dialog)
+    path = tmp_path / "from the dialog.gif"
+    dialog.path.setText(str(path))
+    start = w.facts.moments["stopp"][0]
+    dialog.start.setText(format_time(start - start % 1000))
+    dialog.end.setText(format_time(start - start % 1000 + 60_000))
+    dialog.speed.setValue(30)
+    dialog.fps.setValue(2)
+    dialog.size.setCurrentIndex(VIDEO_SIZES.index((640, 360)))
+    assert dialog.info.text() == "5 frames, 2 s of video"
+    with qtbot.waitSignal(dialog.accepted, timeout=60_000):
+        dialog.begin()
+    with Image.open(path) as gif:
+        assert gif.size == (640, 360) and gif.n_frames == 5
+    assert str(path) in w.status.text()
+
+
+def test_replay_needs_the_game(capsys):
+    assert main(["--replay"]) == 1
+    assert "--replay needs the game: --db GAME" in capsys.readouterr().err
+
+
+def test_playback_shows_moments_when_the_worker_is_slower_than_the_ticks(window, qtbot, monkeypatch):
+    """A game so big that a moment takes longer than a tick still plays: the answers are shown as they come."""
+    import controlroom.ui.replay.worker as worker_module
+
+    w = window
+    seek_and_wait(qtbot, w, w.range[0] + 60_000)
+    slow = worker_module.moment_of
+
+    def slow_moment(seeker, t, *args):
+        time.sleep(0.35)                # three ticks and more
+        return slow(seeker, t, *args)
+
+    monkeypatch.setattr(worker_module, "moment_of", slow_moment)
+    shown = []
+    w.moment_shown.connect(shown.append)
+    w.set_speed(60)
+    w.set_playing(True)
+    qtbot.waitUntil(lambda: len(shown) >= 3, timeout=10_000)
+    w.set_playing(False)
+    assert shown == sorted(shown) and len(set(shown)) == len(shown)
+    qtbot.waitUntil(lambda: w.moment.t == w.t, timeout=10_000)

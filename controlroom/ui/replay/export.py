@@ -258,7 +258,7 @@ class VideoDialog(QDialog):
         form.addRow(self.tr("Frames a second:"), self.fps)
         self.size = QComboBox()
         for w, h in VIDEO_SIZES:
-            self.size.addItem(f"{w} × {h}", (w, h))
+            self.size.addItem(f"{w} × {h}")
         form.addRow(self.tr("Size:"), self.size)
         self.info = QLabel()
         form.addRow(self.info)
@@ -311,7 +311,7 @@ class VideoDialog(QDialog):
         w = self.window_
         try:
             self.export = VideoExport(w.worker, path, frame_times(span[0], span[1], self.speed.value(), self.fps.value()),
-                                      self.fps.value(), self.size.currentData(), w.facts.devices, like=w.map,
+                                      self.fps.value(), VIDEO_SIZES[self.size.currentIndex()], w.facts.devices, like=w.map,
                                       parent=self)
         except (ValueError, OSError, RuntimeError) as exc:
             self.info.setText(self.tr("The video cannot be made: {error}").format(error=exc))

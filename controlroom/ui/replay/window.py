@@ -45,8 +45,12 @@ class ReplayWindow(QMainWindow):
 
     moment_shown = Signal(int)          # the moment now on the map and in the panels (ms)
 
-    def __init__(self, loader: Callable[[], object], title: str = "") -> None:
+    def __init__(self, loader: Callable[[], object], title: str = "", *, freeze_loaded: bool = False) -> None:
+        """``freeze_loaded``: in a program of its own, once the game is read, the garbage collector stops
+        walking it (``gc.freeze``): its checkpoints live as long as the window, and a collection that
+        walked them would hold a moment up for a second."""
         super().__init__()
+        self.freeze_loaded = freeze_loaded
         self.setWindowTitle(self.tr("Replay (read-only)") + (f": {title}" if title else ""))
         self.facts: GameFacts | None = None
         self.moment: Moment | None = None
@@ -178,6 +182,11 @@ class ReplayWindow(QMainWindow):
     # -- the game read -------------------------------------------------------------------
     @Slot(object)
     def _loaded(self, facts: GameFacts) -> None:
+        if self.freeze_loaded:
+            import gc
+
+            gc.collect()
+            gc.freeze()
         self.facts = facts
         self.layers.set_devices(facts.devices)
         self._show_map(facts)
@@ -255,8 +264,9 @@ class ReplayWindow(QMainWindow):
 
     @Slot(object)
     def _show(self, moment: Moment) -> None:
-        if moment.t != self.t:
-            return                  # an older request answered late: the newer one follows
+        # Every moment the worker answers is shown, also one asked for before the newest: while playing
+        # a big game, the worker takes longer than a tick, and waiting for the newest would show nothing.
+        # (The worker skips requests that a newer one replaced before it began them.)
         t0 = time.perf_counter()
         self.moment = moment
         self.layers.show_moment(moment)

@@ -1,0 +1,78 @@
+"""Where each side's casualties fell, on the game's field map: the figures of the report's map page.
+
+The casualties are placed as the GIS export places them (``report/gis.py``):
+at the event's own position, else its reporter's or its group's last fix.
+Only a game with a map kept in it (an image or a GeoTIFF) gets the page; the
+points are given in the map's pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from controlroom.geo.source import MapError, restore_map
+from controlroom.paths import data_dir
+from controlroom.report.gis import load_gis
+from controlroom.store.errors import StoreError
+from controlroom.store.game import GameStore
+from controlroom.store.maps import current_map, map_file
+
+DEATHS = frozenset({"died", "permanent_kill"})
+FALLS = frozenset({"down", "knocked_out"})
+
+
+@dataclass(slots=True)
+class FieldMap:
+    """The map page's figures: the map's file and size, and per side the casualties in its pixels."""
+
+    name: str
+    path: Path
+    kind: str
+    width: int
+    height: int
+    # side -> [(column, row, "death" or "fall")]: pixel positions from the image's top-left corner
+    sides: dict[str, list[tuple[float, float, str]]] = field(default_factory=dict)
+    outside: int = 0            # placed, but off the map
+
+
+def casualty_kind(event_type: str) -> str | None:
+    if event_type in DEATHS:
+        return "death"
+    if event_type in FALLS:
+        return "fall"
+    return None
+
+
+def field_map(store: GameStore, scenario: str | None = None, maps_folder: Path | None = None,
+              progress: Callable[[int, int], bool] | None = None) -> FieldMap | None:
+    """The casualties of the game (or scenario) on its map; None when the game keeps no map it can draw.
+
+    The map kept in the game is written once into ``maps_folder`` (this
+    laptop's data folder by default), never into the game.
+    """
+    try:
+        stored = current_map(store)
+        if stored is None or stored.kind == "mbtiles":
+            return None         # MBTiles are tiles for the screen, not one picture for a page
+        path = map_file(store, stored, maps_folder or data_dir() / "maps")
+        source = restore_map(path, stored.kind, stored.width, stored.height, stored.world, stored.crs, store.where)
+    except (StoreError, MapError, OSError):
+        return None
+    layers = load_gis(store, scenario, progress)
+    out = FieldMap(stored.name, path, stored.kind, stored.width, stored.height)
+    for side in sorted({m.side for m in store.roster()}):
+        out.sides[side] = []
+    for place in layers.places:
+        if place.kind != "casualty" or not place.properties.get("counted", True):
+            continue
+        kind = casualty_kind(place.properties.get("event", ""))
+        if kind is None:
+            continue
+        col, row = source.locate(place.lat, place.lon)
+        if not source.contains(float(col), float(row)):
+            out.outside += 1
+            continue
+        out.sides.setdefault(place.properties.get("side", "?"), []).append((float(col), float(row), kind))
+    return out
