@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QCoreApplication, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QWidget,
@@ -562,7 +562,7 @@ class _Panels:
         self.panels: dict = {}
         self.window = window
         # Alarms across the whole top of the window, above map and panels.
-        top = QDockWidget(window.tr("Alarms"), window)
+        top = QDockWidget(QCoreApplication.translate("MainWindow", "Alarms"), window)
         top.setObjectName("dock_alarms")
         top.setTitleBarWidget(QWidget())
         top.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
@@ -573,12 +573,12 @@ class _Panels:
         now = core.game_time
         # Short titles: on a laptop they are the tabs of one column, and must be read whole.
         for name, panel, title in (
-            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking")),
-            ("timeline", TimelinePanel(), window.tr("Events")),
-            ("controls", GameControls(), window.tr("Controls")),
-            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla")),
-            ("siege", SiegePanel(), window.tr("Siege")),
-            ("radio", RadioPanel(now_ms=now), window.tr("Radio")),
+            ("deadlines", DeadlinePanel(now_ms=now), QCoreApplication.translate("MainWindow", "Dying and waking")),
+            ("timeline", TimelinePanel(), QCoreApplication.translate("MainWindow", "Events")),
+            ("controls", GameControls(), QCoreApplication.translate("MainWindow", "Controls")),
+            ("valhalla", ValhallaPanel(now_ms=now), QCoreApplication.translate("MainWindow", "Valhalla")),
+            ("siege", SiegePanel(), QCoreApplication.translate("MainWindow", "Siege")),
+            ("radio", RadioPanel(now_ms=now), QCoreApplication.translate("MainWindow", "Radio")),
         ):
             self._dock(name, panel, title)
         self.arrange(compact=False)

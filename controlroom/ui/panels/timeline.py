@@ -37,7 +37,7 @@ def details(data) -> str:
         if isinstance(value, (list, tuple)):
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, bool):
-            value = tr("yes") if value else tr("no")
+            value = QCoreApplication.translate("panels", "yes") if value else QCoreApplication.translate("panels", "no")
         parts.append(f"{key.replace('_', ' ')}: {value}")
     return "; ".join(parts)
 

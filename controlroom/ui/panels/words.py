@@ -79,4 +79,4 @@ def countdown(ms: int) -> str:
 def who(name: str, badge: int | None) -> str:
     if badge is None:
         return name
-    return tr("{name} ({badge})").format(name=name, badge=badge)
+    return QCoreApplication.translate("panels", "{name} ({badge})").format(name=name, badge=badge)
