@@ -5,9 +5,9 @@
     <name>AlarmBanner</name>
     <message numerus="yes">
         <source>+%n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>+%n veel</numerusform>
+            <numerusform>+%n veel</numerusform>
         </translation>
     </message>
 </context>
@@ -16,155 +16,155 @@
     <message>
         <source>Acknowledge</source>
         <extracomment>Background and text colour of each class (every pair reads at 4.5:1 or better). A safety row flashing, its dark phase.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Kinnita</translation>
     </message>
     <message>
         <source>{kind} at {time}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>{kind} kell {time}: {message}</translation>
     </message>
     <message>
         <source>{text} (×{count})</source>
-        <translation type="unfinished"></translation>
+        <translation>{text} (×{count})</translation>
     </message>
 </context>
 <context>
     <name>ArmourForm</name>
     <message>
         <source> mm wire</source>
-        <translation type="unfinished"></translation>
+        <translation> mm traat</translation>
     </message>
     <message>
         <source> mm</source>
-        <translation type="unfinished"></translation>
+        <translation> mm</translation>
     </message>
     <message>
         <source>not measured</source>
-        <translation type="unfinished"></translation>
+        <translation>mõõtmata</translation>
     </message>
     <message>
         <source>Appendix 2: the thickness of the material (of the wire, for chain)</source>
-        <translation type="unfinished"></translation>
+        <translation>2. lisa: materjali paksus (rõngassärgi puhul traadi oma)</translation>
     </message>
     <message>
         <source>no helmet</source>
-        <translation type="unfinished"></translation>
+        <translation>kiivrita</translation>
     </message>
     <message>
         <source>{0} ({1} AP)</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} ({1} TP)</translation>
     </message>
     <message>
         <source>Helmet</source>
-        <translation type="unfinished"></translation>
+        <translation>Kiiver</translation>
     </message>
     <message>
         <source>Armour worn</source>
-        <translation type="unfinished"></translation>
+        <translation>Kantud turvis</translation>
     </message>
     <message>
         <source>Inadequate material or no real protection (at most {0} AP)</source>
-        <translation type="unfinished"></translation>
+        <translation>Ebapiisav materjal või tegelik kaitse puudub (kõige rohkem {0} TP)</translation>
     </message>
     <message>
         <source>from the costume</source>
-        <translation type="unfinished"></translation>
+        <translation>kostüümist</translation>
     </message>
     <message>
         <source>Game master&apos;s points</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängujuhi punktid</translation>
     </message>
     <message>
         <source>Armour points: {total} (body {body} + helmet {helmet})</source>
-        <translation type="unfinished"></translation>
+        <translation>Turvisepunktid: {total} (keha {body} + kiiver {helmet})</translation>
     </message>
     <message>
         <source>Inadequate material (Appendix 2): at most {0} armour points.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ebapiisav materjal (2. lisa): kõige rohkem {0} turvisepunkti.</translation>
     </message>
     <message>
         <source>The material meets Appendix 2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Materjal vastab 2. lisale.</translation>
     </message>
     <message>
         <source>Measure the material of what is worn (Appendix 2):</source>
-        <translation type="unfinished"></translation>
+        <translation>Mõõda kantava materjali paksus (2. lisa):</translation>
     </message>
 </context>
 <context>
     <name>ClockBar</name>
     <message>
         <source>Game {game}   Wall {wall}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mänguaeg {game}   Kell {wall}</translation>
     </message>
     <message>
         <source>{scenario}: running {running}</source>
-        <translation type="unfinished"></translation>
+        <translation>{scenario}: käib {running}</translation>
     </message>
     <message>
         <source>{scenario}: ended after {running}</source>
-        <translation type="unfinished"></translation>
+        <translation>{scenario}: lõppes {running} järel</translation>
     </message>
 </context>
 <context>
     <name>CorrectionDialog</name>
     <message>
         <source>Correct this report</source>
-        <translation type="unfinished"></translation>
+        <translation>Paranda see teade</translation>
     </message>
     <message>
         <source>{time}  {what}  {who}  {details}  (from {source})</source>
-        <translation type="unfinished"></translation>
+        <translation>{time}  {what}  {who}  {details}  (saatja {source})</translation>
     </message>
     <message>
         <source>why it is wrong, e.g. the marshal gave the wrong badge</source>
-        <translation type="unfinished"></translation>
+        <translation>miks see on vale, nt marssal andis vale märgi</translation>
     </message>
     <message>
         <source>Replace it with a corrected report</source>
-        <translation type="unfinished"></translation>
+        <translation>Asenda parandatud teatega</translation>
     </message>
     <message>
         <source>badge number</source>
-        <translation type="unfinished"></translation>
+        <translation>märgi number</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Põhjus</translation>
     </message>
     <message>
         <source>What happened</source>
-        <translation type="unfinished"></translation>
+        <translation>Mis juhtus</translation>
     </message>
     <message>
         <source>Badge</source>
-        <translation type="unfinished"></translation>
+        <translation>Märk</translation>
     </message>
     <message>
         <source>Take it back</source>
-        <translation type="unfinished"></translation>
+        <translation>Võta tagasi</translation>
     </message>
     <message>
         <source>Say why the report is wrong: the reason goes into the record and the report.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ütle, miks teade on vale: põhjus läheb logisse ja aruandesse.</translation>
     </message>
     <message>
         <source>“{0}” is not a badge number.</source>
-        <translation type="unfinished"></translation>
+        <translation>„{0}” ei ole märgi number.</translation>
     </message>
     <message>
         <source>The corrected report is not complete: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Parandatud teade pole täielik: {0}</translation>
     </message>
 </context>
 <context>
     <name>CountModel</name>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>Kokku</translation>
     </message>
     <message>
         <source>Security alarm: frames with a wrong authentication tag (forged?) were received.</source>
-        <translation type="unfinished"></translation>
+        <translation>Turvahäire: saabus vale autentimismärgendiga kaadreid (võltsitud?).</translation>
     </message>
 </context>
 <context>
@@ -172,58 +172,58 @@
     <message>
         <source>Coordinate system of {name}</source>
         <extracomment>The file dialog&apos;s filter for maps.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>{name}: koordinaatsüsteem</translation>
     </message>
     <message>
         <source>{name} is placed by {placed}, but nothing says which coordinate system its numbers are in (no .prj or .aux.xml beside it). Choose the one the map was made in; a wrong one puts everything in the wrong place.</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} on paigutatud faili {placed} järgi, kuid miski ei ütle, millises koordinaatsüsteemis selle arvud on (kõrval pole .prj- ega .aux.xml-faili). Vali see, milles kaart tehti; vale süsteem paneb kõik valesse kohta.</translation>
     </message>
     <message>
         <source>Its numbers are small, like metres around a point, as earlier versions of controlroom wrote them. Cancel, and place the image again by clicking three points.</source>
-        <translation type="unfinished"></translation>
+        <translation>Selle arvud on väikesed, nagu meetrid ümber ühe punkti, nii nagu controlroomi varasemad versioonid need kirjutasid. Loobu ja paiguta pilt uuesti, klõpsates kolmel punktil.</translation>
     </message>
     <message>
         <source>centre at {lat:.4f}, {lon:.4f}</source>
-        <translation type="unfinished"></translation>
+        <translation>keskpunkt {lat:.4f}, {lon:.4f}</translation>
     </message>
     <message>
         <source>, {km:.1f} km from the field&apos;s positions</source>
-        <translation type="unfinished"></translation>
+        <translation>, {km:.1f} km väljaku asukohtadest</translation>
     </message>
     <message>
         <source>or type an EPSG code (3301, EPSG:32635) or paste WKT</source>
-        <translation type="unfinished"></translation>
+        <translation>või sisesta EPSG-kood (3301, EPSG:32635) või kleebi WKT</translation>
     </message>
     <message>
         <source>Its numbers fit:</source>
-        <translation type="unfinished"></translation>
+        <translation>Selle arvudega sobivad:</translation>
     </message>
     <message>
         <source>that</source>
-        <translation type="unfinished"></translation>
+        <translation>see</translation>
     </message>
     <message>
         <source>{crs}: the map&apos;s centre would be at {lat:.5f}, {lon:.5f}</source>
-        <translation type="unfinished"></translation>
+        <translation>{crs}: kaardi keskpunkt oleks {lat:.5f}, {lon:.5f}</translation>
     </message>
     <message>
         <source>{crs} cannot place this map</source>
-        <translation type="unfinished"></translation>
+        <translation>{crs} ei suuda seda kaarti paigutada</translation>
     </message>
     <message>
         <source>chosen by the game master</source>
-        <translation type="unfinished"></translation>
+        <translation>mängujuhi valitud</translation>
     </message>
 </context>
 <context>
     <name>DeadlineModel</name>
     <message>
         <source>Held: a STOPP covers this character; the time stands still until it is lifted.</source>
-        <translation type="unfinished"></translation>
+        <translation>Peatatud: STOPP hõlmab seda tegelast; aeg seisab, kuni see lõpetatakse.</translation>
     </message>
     <message>
         <source>held {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>peatatud {0}</translation>
     </message>
 </context>
 <context>
@@ -231,472 +231,472 @@
     <message>
         <source>Dying and waking</source>
         <extracomment>The columns always shown whole (countdown, what, who); group and side only when there is room. The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Suremine ja ärkamine</translation>
     </message>
     <message>
         <source>{0} dying ({1} within 2 minutes), {2} held by a STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} suremas ({1} 2 minuti jooksul), {2} STOPPi tõttu peatatud</translation>
     </message>
 </context>
 <context>
     <name>DeskSwitch</name>
     <message>
         <source>&amp;Control room (map)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Juhtimiskeskus (kaart)</translation>
     </message>
     <message>
         <source>&amp;Valhalla desk</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Valhalla laud</translation>
     </message>
     <message>
         <source>&amp;Weapon-check desk</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Relvakontrolli laud</translation>
     </message>
     <message>
         <source>&amp;Desk</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Laud</translation>
     </message>
 </context>
 <context>
     <name>DeviceModel</name>
     <message>
         <source>at {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>kell {0}</translation>
     </message>
 </context>
 <context>
     <name>ExportDialog</name>
     <message>
         <source>Export report</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi aruanne</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali…</translation>
     </message>
     <message>
         <source>The whole game</source>
-        <translation type="unfinished"></translation>
+        <translation>Kogu mäng</translation>
     </message>
     <message>
         <source>Scenario: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Stsenaarium: {name}</translation>
     </message>
     <message>
         <source>PDF for the organisers (A4)</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF korraldajatele (A4)</translation>
     </message>
     <message>
         <source>CSV files for spreadsheets (casualties, players, STOPPs)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV-failid tabelarvutusele (kaotused, mängijad, STOPPid)</translation>
     </message>
     <message>
         <source>Folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaust</translation>
     </message>
     <message>
         <source>Report on</source>
-        <translation type="unfinished"></translation>
+        <translation>Aruanne</translation>
     </message>
     <message>
         <source>Files</source>
-        <translation type="unfinished"></translation>
+        <translation>Failid</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi</translation>
     </message>
     <message>
         <source>Folder for the report</source>
-        <translation type="unfinished"></translation>
+        <translation>Aruande kaust</translation>
     </message>
     <message>
         <source>Choose PDF, CSV or both.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali PDF, CSV või mõlemad.</translation>
     </message>
     <message>
         <source>Reading the game…</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu lugemine…</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Loobu</translation>
     </message>
     <message>
         <source>Writing the PDF: page {page} of {pages}…</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF-i kirjutamine: lehekülg {page}/{pages}…</translation>
     </message>
     <message>
         <source>Laying out the PDF…</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF-i küljendamine…</translation>
     </message>
     <message>
         <source>The report could not be written: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Aruannet ei saanud kirjutada: {error}</translation>
     </message>
     <message>
         <source>The report is written:</source>
-        <translation type="unfinished"></translation>
+        <translation>Aruanne on kirjutatud:</translation>
     </message>
     <message>
         <source>Open folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Ava kaust</translation>
     </message>
 </context>
 <context>
     <name>FindDialog</name>
     <message>
         <source>Find a player or a group</source>
-        <translation type="unfinished"></translation>
+        <translation>Otsi mängijat või gruppi</translation>
     </message>
     <message>
         <source>badge, name or group</source>
-        <translation type="unfinished"></translation>
+        <translation>märk, nimi või grupp</translation>
     </message>
     <message>
         <source>Find</source>
-        <translation type="unfinished"></translation>
+        <translation>Otsi</translation>
     </message>
     <message>
         <source>No badge, player or group “{0}” in this game.</source>
-        <translation type="unfinished"></translation>
+        <translation>Selles mängus pole märki, mängijat ega gruppi „{0}”.</translation>
     </message>
     <message>
         <source>{0} match: {1}. Pick one of the suggestions.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} vastet: {1}. Vali üks soovitustest.</translation>
     </message>
 </context>
 <context>
     <name>GameControls</name>
     <message>
         <source>Scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>Stsenaarium</translation>
     </message>
     <message>
         <source>name of the scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>stsenaariumi nimi</translation>
     </message>
     <message>
         <source>Respawn the dead</source>
-        <translation type="unfinished"></translation>
+        <translation>Surnute taassünd</translation>
     </message>
     <message>
         <source> min</source>
-        <translation type="unfinished"></translation>
+        <translation> min</translation>
     </message>
     <message>
         <source>rules&apos; default</source>
-        <translation type="unfinished"></translation>
+        <translation>reeglite vaikimisi</translation>
     </message>
     <message>
         <source>Start scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>Alusta stsenaariumi</translation>
     </message>
     <message>
         <source>End scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>Lõpeta stsenaarium</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>Nimi</translation>
     </message>
     <message>
         <source>STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP</translation>
     </message>
     <message>
         <source>STOPP for everyone</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP kõigile</translation>
     </message>
     <message>
         <source>Ruled trivial</source>
-        <translation type="unfinished"></translation>
+        <translation>Tühiseks hinnatud</translation>
     </message>
     <message>
         <source>A STOPP ruled trivial: the caller falls unconscious.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tühiseks hinnatud STOPP: väljakutsuja jääb teadvusetuks.</translation>
     </message>
     <message>
         <source>(the caller falls unconscious)</source>
-        <translation type="unfinished"></translation>
+        <translation>(väljakutsuja jääb teadvusetuks)</translation>
     </message>
     <message>
         <source>Lift STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>Lõpeta STOPP</translation>
     </message>
     <message>
         <source>Reason</source>
-        <translation type="unfinished"></translation>
+        <translation>Põhjus</translation>
     </message>
     <message>
         <source>Active STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>Kehtiv STOPP</translation>
     </message>
     <message>
         <source>Report by voice radio</source>
-        <translation type="unfinished"></translation>
+        <translation>Häälraadio teade</translation>
     </message>
     <message>
         <source>badge number</source>
-        <translation type="unfinished"></translation>
+        <translation>märgi number</translation>
     </message>
     <message>
         <source>Valid strikes</source>
-        <translation type="unfinished"></translation>
+        <translation>Kehtivad löögid</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> s</translation>
     </message>
     <message>
         <source>not reported</source>
-        <translation type="unfinished"></translation>
+        <translation>teatamata</translation>
     </message>
     <message>
         <source>Seconds counted aloud</source>
-        <translation type="unfinished"></translation>
+        <translation>Valjult loetud sekundid</translation>
     </message>
     <message>
         <source>Submit</source>
-        <translation type="unfinished"></translation>
+        <translation>Saada</translation>
     </message>
     <message>
         <source>What happened</source>
-        <translation type="unfinished"></translation>
+        <translation>Mis juhtus</translation>
     </message>
     <message>
         <source>Badge</source>
-        <translation type="unfinished"></translation>
+        <translation>Märk</translation>
     </message>
     <message>
         <source>The carer stays within 1 m of the wounded, wears no weapons and does nothing else; the wounded lies still, tended and bound. The carer must be conscious.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hooldaja püsib haavatust kuni 1 m kaugusel, ei kanna relvi ega tee midagi muud; haavatu lamab paigal, hooldatud ja seotud. Hooldaja peab olema teadvusel.</translation>
     </message>
     <message numerus="yes">
         <source>A healer cares for at most %n at a time.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Ravitseja hoolitseb korraga kõige rohkem %n haavatu eest.</numerusform>
+            <numerusform>Ravitseja hoolitseb korraga kõige rohkem %n haavatu eest.</numerusform>
         </translation>
     </message>
     <message>
         <source>A bandage (a white strip of cloth at least 5 cm wide and 50 cm long) on the wound; whoever binds must be conscious.</source>
-        <translation type="unfinished"></translation>
+        <translation>Side (valge riideriba, vähemalt 5 cm lai ja 50 cm pikk) haaval; siduja peab olema teadvusel.</translation>
     </message>
     <message>
         <source>The healer&apos;s hands are free and pressed on the target; the healer must be conscious.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ravitseja käed on vabad ja surutud sihtmärgile; ravitseja peab olema teadvusel.</translation>
     </message>
     <message>
         <source>Hacking the body for at least {0} s, counted aloud; the killer must be conscious. A shorter count is recorded as a rule warning.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keha raiumine vähemalt {0} s, valjult lugedes; tapja peab olema teadvusel. Lühem loendus salvestatakse reeglihoiatusena.</translation>
     </message>
     <message>
         <source>{0} (called by badge {1})</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} (kutsus märk {1})</translation>
     </message>
     <message>
         <source>Give the scenario a name first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anna stsenaariumile kõigepealt nimi.</translation>
     </message>
     <message>
         <source>Not started: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ei alustatud: {0}</translation>
     </message>
     <message>
         <source>Starting “{0}”.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alustan: „{0}”.</translation>
     </message>
     <message>
         <source>End the scenario? Every running timer (dying, waking, respawn) stops.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kas lõpetada stsenaarium? Kõik käivad taimerid (suremine, ärkamine, taassünd) peatuvad.</translation>
     </message>
     <message>
         <source>Ending the scenario.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lõpetan stsenaariumi.</translation>
     </message>
     <message>
         <source>Not sent: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ei saadetud: {0}</translation>
     </message>
     <message>
         <source>Sent: {0}, badge {1}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Saadetud: {0}, märk {1}.</translation>
     </message>
     <message>
         <source>Counted {0} s, less than the rules&apos; {1} s: the kill is recorded as a rule warning, not a death.</source>
-        <translation type="unfinished"></translation>
+        <translation>Loeti {0} s, vähem kui reeglite {1} s: tapmine salvestatakse reeglihoiatusena, mitte surmana.</translation>
     </message>
     <message>
         <source>the badge number of the player</source>
-        <translation type="unfinished"></translation>
+        <translation>mängija märgi number</translation>
     </message>
     <message>
         <source>Enter {0}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sisesta {0}.</translation>
     </message>
     <message>
         <source>“{0}” is not a badge number: enter {1} as a whole number, like 42.</source>
-        <translation type="unfinished"></translation>
+        <translation>„{0}” ei ole märgi number: sisesta {1} täisarvuna, näiteks 42.</translation>
     </message>
 </context>
 <context>
     <name>GeorefDialog</name>
     <message>
         <source>Place map image: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Paiguta kaardipilt: {name}</translation>
     </message>
     <message>
         <source>Column</source>
-        <translation type="unfinished"></translation>
+        <translation>Veerg</translation>
     </message>
     <message>
         <source>Row</source>
-        <translation type="unfinished"></translation>
+        <translation>Rida</translation>
     </message>
     <message>
         <source>Latitude</source>
-        <translation type="unfinished"></translation>
+        <translation>Laius</translation>
     </message>
     <message>
         <source>Longitude</source>
-        <translation type="unfinished"></translation>
+        <translation>Pikkus</translation>
     </message>
     <message>
         <source>Error (m)</source>
-        <translation type="unfinished"></translation>
+        <translation>Viga (m)</translation>
     </message>
     <message>
         <source>Remove point</source>
-        <translation type="unfinished"></translation>
+        <translation>Eemalda punkt</translation>
     </message>
     <message>
         <source>Click a spot on the image you can find on the ground, then type its latitude and longitude in decimal degrees (e.g. 58.3781, 26.7290). Three points are needed; more are fitted by least squares, and each point&apos;s error shows which one was clicked or typed wrong.</source>
-        <translation type="unfinished"></translation>
+        <translation>Klõpsa pildil kohta, mille leiad ka maastikult, ja sisesta selle laius ja pikkus kümnendkraadides (nt 58.3781, 26.7290). Vaja on kolme punkti; rohkemad sobitatakse vähimruutude meetodil ja iga punkti viga näitab, kus klõpsati või sisestati valesti.</translation>
     </message>
     <message>
         <source>Point {n}: latitude and longitude must be numbers in decimal degrees, like 58.3781 and 26.7290.</source>
-        <translation type="unfinished"></translation>
+        <translation>Punkt {n}: laius ja pikkus peavad olema arvud kümnendkraadides, näiteks 58.3781 ja 26.7290.</translation>
     </message>
     <message>
         <source>Point {n}: latitude must be between -90 and 90 and longitude between -180 and 180 (check they are not swapped).</source>
-        <translation type="unfinished"></translation>
+        <translation>Punkt {n}: laius peab olema -90 ja 90 vahel ning pikkus -180 ja 180 vahel (kontrolli, et need pole vahetuses).</translation>
     </message>
     <message>
         <source>{n} of 3 points have coordinates: add {more} more.</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} punktil 3-st on koordinaadid: lisa veel {more}.</translation>
     </message>
     <message>
         <source>The points lie on (or close to) one line, so the image cannot be placed. Pick points spread out in a wide triangle.</source>
-        <translation type="unfinished"></translation>
+        <translation>Punktid on ühel sirgel (või selle lähedal), nii et pilti ei saa paigutada. Vali punktid laia kolmnurgana.</translation>
     </message>
     <message>
         <source>Fit error: needs 3 points with coordinates</source>
-        <translation type="unfinished"></translation>
+        <translation>Sobitusviga: vaja on 3 koordinaatidega punkti</translation>
     </message>
     <message>
         <source>Fit error: 0 m (3 points fit exactly; add a 4th to check them)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sobitusviga: 0 m (3 punkti sobivad täpselt; kontrolliks lisa 4.)</translation>
     </message>
     <message>
         <source>Fit error: {rms:.1f} m RMS over {n} points; point {worst} is furthest off ({most:.1f} m)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sobitusviga: {rms:.1f} m RMS {n} punkti üle; punkt {worst} on kõige kaugemal ({most:.1f} m)</translation>
     </message>
     <message>
         <source>Could not save the placement: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Paigutust ei saanud salvestada: {error}</translation>
     </message>
 </context>
 <context>
     <name>GisExportDialog</name>
     <message>
         <source>Export for GIS</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi GIS-i jaoks</translation>
     </message>
     <message>
         <source>GeoJSON (QGIS)</source>
-        <translation type="unfinished"></translation>
+        <translation>GeoJSON (QGIS)</translation>
     </message>
     <message>
         <source>KML (Google Earth)</source>
-        <translation type="unfinished"></translation>
+        <translation>KML (Google Earth)</translation>
     </message>
     <message>
         <source>GPX (GPS tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPX (GPS-tööriistad)</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali…</translation>
     </message>
     <message>
         <source>The whole game</source>
-        <translation type="unfinished"></translation>
+        <translation>Kogu mäng</translation>
     </message>
     <message>
         <source>Scenario: {name}</source>
-        <translation type="unfinished"></translation>
+        <translation>Stsenaarium: {name}</translation>
     </message>
     <message>
         <source>Format</source>
-        <translation type="unfinished"></translation>
+        <translation>Vorming</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>Fail</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi</translation>
     </message>
     <message>
         <source>Tracks of every group, marshal and siege engine; casualties where their marshal or their group was; STOPPs; siege engine reports.</source>
-        <translation type="unfinished"></translation>
+        <translation>Iga grupi, marssali ja piiramismasina rajad; kaotused seal, kus oli nende marssal või grupp; STOPPid; piiramismasinate teated.</translation>
     </message>
     <message>
         <source>Reading the game…</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu lugemine…</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Loobu</translation>
     </message>
     <message>
         <source>The file could not be written: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Faili ei saanud kirjutada: {error}</translation>
     </message>
     <message>
         <source>Written {path}: {tracks} tracks, {casualties} casualties, {stopps} STOPPs, {siege} siege engine reports.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kirjutatud {path}: {tracks} rada, {casualties} kaotust, {stopps} STOPPi, {siege} piiramismasina teadet.</translation>
     </message>
     <message>
         <source>{n} events had no position to put them at.</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} sündmusel polnud asukohta, kuhu need panna.</translation>
     </message>
 </context>
 <context>
     <name>InspectionForm</name>
     <message>
         <source>Cannot judge these measurements: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Neid mõõte ei saa hinnata: {0}</translation>
     </message>
     <message>
         <source>Enter the measurements: the verdict follows each one.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sisesta mõõdud: otsus järgneb igaühele.</translation>
     </message>
     <message>
         <source>PASSES Appendix 1</source>
-        <translation type="unfinished"></translation>
+        <translation>VASTAB 1. lisale</translation>
     </message>
     <message>
         <source> · {0}</source>
-        <translation type="unfinished"></translation>
+        <translation> · {0}</translation>
     </message>
     <message numerus="yes">
         <source>FAILS Appendix 1 on %n criteria:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>EI VASTA 1. lisale %n kriteeriumi järgi:</numerusform>
+            <numerusform>EI VASTA 1. lisale %n kriteeriumi järgi:</numerusform>
         </translation>
     </message>
 </context>
@@ -705,176 +705,176 @@
     <message>
         <source>controlroom</source>
         <extracomment>The version of the docks&apos; layout saved in the settings: a layout saved by an older window is not restored. The window&apos;s size on a screen large enough for it (smaller screens: the whole screen). The window&apos;s size drawn without a screen (the offscreen platform: screenshots, tests). Below this screen height the docks share one column beside the map (a laptop) ... ... and also when the side panels would leave the map less than this share of the width (large text).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>controlroom</translation>
     </message>
     <message>
         <source>Opening the game…</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu avamine…</translation>
     </message>
     <message>
         <source>{side}: {active} up, {down} down, {dead} dead</source>
-        <translation type="unfinished"></translation>
+        <translation>{side}: {active} püsti, {down} maas, {dead} surnud</translation>
     </message>
     <message>
         <source>{name} ({badge}, {group}) died</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} ({badge}, {group}) suri</translation>
     </message>
     <message>
         <source>Nothing to undo: no entry of yours is waiting.</source>
         <extracomment>Ctrl+Z undoes the game master&apos;s last entry only this long after it (seconds).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Pole midagi tagasi võtta: ükski sinu kanne ei oota.</translation>
     </message>
     <message>
         <source>Nothing to undo: your last entry is more than a minute old (right-click it in Events, Correct this report…).</source>
-        <translation type="unfinished"></translation>
+        <translation>Pole midagi tagasi võtta: sinu viimane kanne on üle minuti vana (paremklõps sellel Sündmustes, Paranda see teade…).</translation>
     </message>
     <message>
         <source>undone by the game master (Ctrl+Z)</source>
-        <translation type="unfinished"></translation>
+        <translation>mängujuht võttis tagasi (Ctrl+Z)</translation>
     </message>
     <message>
         <source>Your last entry is taken back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sinu viimane kanne on tagasi võetud.</translation>
     </message>
     <message>
         <source>The report is taken back: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>Teade on tagasi võetud: {reason}</translation>
     </message>
     <message>
         <source>{0}: no position known yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0}: asukoht pole veel teada.</translation>
     </message>
     <message>
         <source>Map of the field</source>
-        <translation type="unfinished"></translation>
+        <translation>Väljaku kaart</translation>
     </message>
     <message>
         <source>Maps ({patterns})</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaardid ({patterns})</translation>
     </message>
     <message>
         <source>Map</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaart</translation>
     </message>
     <message>
         <source>The map cannot be shown: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaarti ei saa näidata: {error}</translation>
     </message>
     <message>
         <source>The map {name} is kept with the game.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaart {name} on mänguga kaasas.</translation>
     </message>
     <message>
         <source>The map is shown, but it could not be kept with the game: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaart on näha, kuid seda ei saanud mänguga kaasa salvestada: {error}</translation>
     </message>
     <message>
         <source>The game&apos;s map could not be opened: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu kaarti ei saanud avada: {error}</translation>
     </message>
     <message>
         <source>&amp;Game</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mäng</translation>
     </message>
     <message>
         <source>&amp;Open game…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ava mäng…</translation>
     </message>
     <message>
         <source>Open &amp;recent</source>
-        <translation type="unfinished"></translation>
+        <translation>Ava &amp;hiljutine</translation>
     </message>
     <message>
         <source>&amp;Export report…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ekspordi aruanne…</translation>
     </message>
     <message>
         <source>Export for &amp;GIS (GeoJSON, GPX, KML)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi &amp;GIS-i jaoks (GeoJSON, GPX, KML)…</translation>
     </message>
     <message>
         <source>Re&amp;play…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Taasesitus…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Välju</translation>
     </message>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Redigeeri</translation>
     </message>
     <message>
         <source>&amp;Undo my last entry (within a minute)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Võta viimane kanne tagasi (minuti jooksul)</translation>
     </message>
     <message>
         <source>&amp;Find a player or group…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Otsi mängijat või gruppi…</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vaade</translation>
     </message>
     <message>
         <source>&amp;Legend</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Legend</translation>
     </message>
     <message>
         <source>&amp;Place a map (image, GeoTIFF, MBTiles)…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Paiguta kaart (pilt, GeoTIFF, MBTiles)…</translation>
     </message>
     <message>
         <source>&amp;Night mode</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Öörežiim</translation>
     </message>
     <message>
         <source>&amp;Dim the map at night</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Tumenda kaarti öösel</translation>
     </message>
     <message>
         <source>{percent} % darker</source>
-        <translation type="unfinished"></translation>
+        <translation>{percent} % tumedam</translation>
     </message>
     <message>
         <source>&amp;Large text</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Suur tekst</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Abi</translation>
     </message>
     <message>
         <source>Open &amp;log folder</source>
-        <translation type="unfinished"></translation>
+        <translation>Ava &amp;logikaust</translation>
     </message>
     <message>
         <source>Alarms</source>
-        <translation type="unfinished"></translation>
+        <translation>Häired</translation>
     </message>
     <message>
         <source>Dying and waking</source>
-        <translation type="unfinished"></translation>
+        <translation>Suremine ja ärkamine</translation>
     </message>
     <message>
         <source>Events</source>
-        <translation type="unfinished"></translation>
+        <translation>Sündmused</translation>
     </message>
     <message>
         <source>Controls</source>
-        <translation type="unfinished"></translation>
+        <translation>Juhtimine</translation>
     </message>
     <message>
         <source>Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhalla</translation>
     </message>
     <message>
         <source>Siege</source>
-        <translation type="unfinished"></translation>
+        <translation>Piiramine</translation>
     </message>
     <message>
         <source>Radio</source>
-        <translation type="unfinished"></translation>
+        <translation>Raadio</translation>
     </message>
 </context>
 <context>
@@ -882,54 +882,54 @@
     <message>
         <source>where reported</source>
         <extracomment>A marshal&apos;s own position stands for a casualty&apos;s when heard this recently before the report.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>teatatud kohas</translation>
     </message>
     <message>
         <source>at the reporting marshal</source>
-        <translation type="unfinished"></translation>
+        <translation>teatanud marssali juures</translation>
     </message>
     <message>
         <source>badge {badge}: {state} ({how})</source>
-        <translation type="unfinished"></translation>
+        <translation>märk {badge}: {state} ({how})</translation>
     </message>
     <message>
         <source>badge {badge}: {state} (near group {group}, no position reported)</source>
-        <translation type="unfinished"></translation>
+        <translation>märk {badge}: {state} (grupi {group} lähedal, asukohta ei teatatud)</translation>
     </message>
 </context>
 <context>
     <name>MapLegend</name>
     <message>
         <source>marshal</source>
-        <translation type="unfinished"></translation>
+        <translation>marssal</translation>
     </message>
     <message>
         <source>tracker</source>
-        <translation type="unfinished"></translation>
+        <translation>jälgija</translation>
     </message>
     <message>
         <source>siege engine</source>
-        <translation type="unfinished"></translation>
+        <translation>piiramismasin</translation>
     </message>
     <message>
         <source>STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP</translation>
     </message>
     <message>
         <source>down</source>
-        <translation type="unfinished"></translation>
+        <translation>maas</translation>
     </message>
     <message>
         <source>dead</source>
-        <translation type="unfinished"></translation>
+        <translation>surnud</translation>
     </message>
     <message>
         <source>Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhalla</translation>
     </message>
     <message>
         <source>Group: name up↑ down↓ dead†</source>
-        <translation type="unfinished"></translation>
+        <translation>Grupp: nimi püsti↑ maas↓ surnud†</translation>
     </message>
 </context>
 <context>
@@ -937,346 +937,348 @@
     <message>
         <source>East</source>
         <extracomment>The largest map image shown whole (MB of pixels, 4 bytes each); larger maps belong in MBTiles. Layer names in drawing order, bottom first. How dark night mode makes the map (the overlay&apos;s opacity), and the levels offered in View. The night overlay&apos;s half-size in metres: more than any field. Group labels hide when the map shows more metres per screen pixel than this (zoomed far out). Default repaint rate (guide: 5 to 10 Hz, independent of the data rate). A marker was clicked: (layer name, index into the arrays last given to set_layer). The drawing frame (metres around the field&apos;s centre); set by the map, or by the first positions.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Ida</translation>
     </message>
     <message>
         <source>North</source>
-        <translation type="unfinished"></translation>
+        <translation>Põhi</translation>
     </message>
     <message>
         <source>Groups</source>
-        <translation type="unfinished"></translation>
+        <translation>Grupid</translation>
     </message>
     <message>
         <source>Marshals</source>
-        <translation type="unfinished"></translation>
+        <translation>Marssalid</translation>
     </message>
     <message>
         <source>Trackers</source>
-        <translation type="unfinished"></translation>
+        <translation>Jälgijad</translation>
     </message>
     <message>
         <source>Siege engines</source>
-        <translation type="unfinished"></translation>
+        <translation>Piiramismasinad</translation>
     </message>
     <message>
         <source>STOPP incidents</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP-juhtumid</translation>
     </message>
     <message>
         <source>Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhalla</translation>
     </message>
     <message>
         <source>Casualties</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaotused</translation>
     </message>
     <message>
         <source>Movement trails</source>
-        <translation type="unfinished"></translation>
+        <translation>Liikumisjäljed</translation>
     </message>
     <message>
         <source>Fit to field</source>
-        <translation type="unfinished"></translation>
+        <translation>Mahuta väljakule</translation>
     </message>
     <message>
         <source>Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <source>Show the whole field</source>
-        <translation type="unfinished"></translation>
+        <translation>Näita kogu väljakut</translation>
     </message>
     <message>
         <source>Layers</source>
-        <translation type="unfinished"></translation>
+        <translation>Kihid</translation>
     </message>
     <message>
         <source>{layer}: {x:.0f} m E, {y:.0f} m N</source>
-        <translation type="unfinished"></translation>
+        <translation>{layer}: {x:.0f} m I, {y:.0f} m P</translation>
     </message>
 </context>
 <context>
     <name>PlayerCard</name>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Aeg</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished"></translation>
+        <translation>Sündmus</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>Üksikasjad</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Allikas</translation>
     </message>
     <message>
         <source>Correct this report…</source>
-        <translation type="unfinished"></translation>
+        <translation>Paranda see teade…</translation>
     </message>
     <message>
         <source>History</source>
-        <translation type="unfinished"></translation>
+        <translation>Ajalugu</translation>
     </message>
     <message>
         <source>{name} (badge {badge})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} (märk {badge})</translation>
     </message>
     <message>
         <source>{name} · badge {badge}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} · märk {badge}</translation>
     </message>
     <message>
         <source>bound</source>
-        <translation type="unfinished"></translation>
+        <translation>seotud</translation>
     </message>
     <message>
         <source>cared for by {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>hooldab {0}</translation>
     </message>
     <message>
         <source>in Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhallas</translation>
     </message>
     <message>
         <source>{side} / {group} · {cls}
 State: {condition}{extra}
 Hit points {hp} of {max_hp} · armour points {ap} of {max_ap} · {deaths} deaths</source>
-        <translation type="unfinished"></translation>
+        <translation>{side} / {group} · {cls}
+Seisund: {condition}{extra}
+Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</translation>
     </message>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tagasi võetud: vale teade, mängust välja jäetud.</translation>
     </message>
     <message>
         <source>Reported by: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Teatas: {0}</translation>
     </message>
     <message>
         <source>nobody yet</source>
-        <translation type="unfinished"></translation>
+        <translation>veel keegi</translation>
     </message>
     <message>
         <source> (held by a STOPP)</source>
-        <translation type="unfinished"></translation>
+        <translation> (STOPPi tõttu peatatud)</translation>
     </message>
     <message>
         <source>Deadlines: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Tähtajad: {0}</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>puuduvad</translation>
     </message>
 </context>
 <context>
     <name>RadioPanel</name>
     <message>
         <source>Radio</source>
-        <translation type="unfinished"></translation>
+        <translation>Raadio</translation>
     </message>
     <message>
         <source>Filter frames (device, verdict, detail...)</source>
-        <translation type="unfinished"></translation>
+        <translation>Filtreeri kaadreid (seade, otsus, üksikasi...)</translation>
     </message>
     <message>
         <source>Gateway links</source>
-        <translation type="unfinished"></translation>
+        <translation>Lüüside ühendused</translation>
     </message>
     <message>
         <source>Frames per gateway</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaadrid lüüsi kaupa</translation>
     </message>
     <message>
         <source>Devices heard</source>
-        <translation type="unfinished"></translation>
+        <translation>Kuuldud seadmed</translation>
     </message>
     <message>
         <source>Frame log</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaadrite logi</translation>
     </message>
     <message>
         <source>Security alarm: {0} forged frame(s) received</source>
-        <translation type="unfinished"></translation>
+        <translation>Turvahäire: saabus {0} võltsitud kaadrit</translation>
     </message>
 </context>
 <context>
     <name>ReplayWindow</name>
     <message>
         <source>Replay (read-only)</source>
-        <translation type="unfinished"></translation>
+        <translation>Taasesitus (ainult lugemiseks)</translation>
     </message>
     <message>
         <source>Reading the game…</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu lugemine…</translation>
     </message>
     <message>
         <source>Play</source>
-        <translation type="unfinished"></translation>
+        <translation>Esita</translation>
     </message>
     <message>
         <source>{speed}×</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed}×</translation>
     </message>
     <message>
         <source>Playback speed: game time per real time</source>
-        <translation type="unfinished"></translation>
+        <translation>Esituskiirus: mänguaeg päris aja kohta</translation>
     </message>
     <message>
         <source>The moment shown (drag to any time of the game)</source>
-        <translation type="unfinished"></translation>
+        <translation>Näidatav hetk (lohista mängu mis tahes ajale)</translation>
     </message>
     <message>
         <source>Scenario:</source>
-        <translation type="unfinished"></translation>
+        <translation>Stsenaarium:</translation>
     </message>
     <message>
         <source>◀ Previous</source>
-        <translation type="unfinished"></translation>
+        <translation>◀ Eelmine</translation>
     </message>
     <message>
         <source>What the step buttons step to</source>
-        <translation type="unfinished"></translation>
+        <translation>Millele sammunupud liiguvad</translation>
     </message>
     <message>
         <source>Next ▶</source>
-        <translation type="unfinished"></translation>
+        <translation>Järgmine ▶</translation>
     </message>
     <message>
         <source>Dying and waking</source>
-        <translation type="unfinished"></translation>
+        <translation>Suremine ja ärkamine</translation>
     </message>
     <message>
         <source>Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhalla</translation>
     </message>
     <message>
         <source>Events</source>
-        <translation type="unfinished"></translation>
+        <translation>Sündmused</translation>
     </message>
     <message>
         <source>&amp;Replay</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Taasesitus</translation>
     </message>
     <message>
         <source>Export the map as &amp;PNG…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi kaart &amp;PNG-na…</translation>
     </message>
     <message>
         <source>Export the battle as &amp;video (MP4 or GIF)…</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi lahing &amp;videona (MP4 või GIF)…</translation>
     </message>
     <message>
         <source>&amp;Close</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sulge</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vaade</translation>
     </message>
     <message>
         <source>The whole game</source>
-        <translation type="unfinished"></translation>
+        <translation>Kogu mäng</translation>
     </message>
     <message>
         <source>{name} ({start} to {end})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} ({start} kuni {end})</translation>
     </message>
     <message>
         <source>unnamed</source>
-        <translation type="unfinished"></translation>
+        <translation>nimetu</translation>
     </message>
     <message>
         <source>death</source>
-        <translation type="unfinished"></translation>
+        <translation>surm</translation>
     </message>
     <message>
         <source>STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP</translation>
     </message>
     <message>
         <source>{events} events read in {seconds:.1f} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{events} sündmust loetud {seconds:.1f} s jooksul</translation>
     </message>
     <message>
         <source>The game could not be read: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu ei saanud lugeda: {error}</translation>
     </message>
     <message>
         <source>Replay</source>
-        <translation type="unfinished"></translation>
+        <translation>Taasesitus</translation>
     </message>
     <message>
         <source>The game&apos;s map could not be opened: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu kaarti ei saanud avada: {error}</translation>
     </message>
     <message>
         <source>{time}   {scenario}   (found in {seek:.0f} ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>{time}   {scenario}   (leitud {seek:.0f} ms jooksul)</translation>
     </message>
     <message>
         <source>No {kind} after {time}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Pärast {time} pole: {kind}.</translation>
     </message>
     <message>
         <source>No {kind} before {time}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Enne {time} pole: {kind}.</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>Paus</translation>
     </message>
     <message>
         <source>Export the map as PNG</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi kaart PNG-na</translation>
     </message>
     <message>
         <source>PNG images (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG-pildid (*.png)</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi</translation>
     </message>
     <message>
         <source>The map could not be saved: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaarti ei saanud salvestada: {error}</translation>
     </message>
     <message>
         <source>The map at {time} is saved as {path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaart hetkel {time} on salvestatud: {path}.</translation>
     </message>
 </context>
 <context>
     <name>SideSummaryBar</name>
     <message>
         <source>{side}: {active} active · {unconscious} unconscious · {knocked_out} knocked out · {dead} dead</source>
-        <translation type="unfinished"></translation>
+        <translation>{side}: {active} aktiivset · {unconscious} teadvuseta · {knocked_out} uimastatud · {dead} surnud</translation>
     </message>
 </context>
 <context>
     <name>SiegeModel</name>
     <message>
         <source>No position reported</source>
-        <translation type="unfinished"></translation>
+        <translation>Asukohta ei teatatud</translation>
     </message>
 </context>
 <context>
     <name>SiegePanel</name>
     <message>
         <source>Siege engines</source>
-        <translation type="unfinished"></translation>
+        <translation>Piiramismasinad</translation>
     </message>
 </context>
 <context>
     <name>TimelineModel</name>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
-        <translation type="unfinished"></translation>
+        <translation>Tagasi võetud: vale teade, mängust välja jäetud.</translation>
     </message>
 </context>
 <context>
@@ -1284,1032 +1286,1034 @@ Hit points {hp} of {max_hp} · armour points {ap} of {max_ap} · {deaths} deaths
     <message>
         <source>Filter: a name, a badge, an event, a source...</source>
         <extracomment>Rows always shown: the window never makes the panel smaller than this. The panel scrolls its own rows: the window puts it in a dock as it is.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Filter: nimi, märk, sündmus, allikas...</translation>
     </message>
     <message>
         <source>Correct this report…</source>
         <extracomment>Below this width the Source column is left out: the details need the room more.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>Paranda see teade…</translation>
     </message>
     <message>
         <source>Player card</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängija kaart</translation>
     </message>
 </context>
 <context>
     <name>TimerOwnerLabel</name>
     <message>
         <source>Timers: this station</source>
-        <translation type="unfinished"></translation>
+        <translation>Taimerid: see jaam</translation>
     </message>
     <message>
         <source>This laptop runs the game&apos;s rule timers.</source>
-        <translation type="unfinished"></translation>
+        <translation>See sülearvuti käitab mängu reeglitaimereid.</translation>
     </message>
     <message>
         <source>This station runs the rule timers for every station of the game.</source>
-        <translation type="unfinished"></translation>
+        <translation>See jaam käitab reeglitaimereid mängu kõigile jaamadele.</translation>
     </message>
     <message>
         <source>Timers: another station</source>
-        <translation type="unfinished"></translation>
+        <translation>Taimerid: teine jaam</translation>
     </message>
     <message>
         <source>Another station runs the rule timers; this one takes over if it disappears.</source>
-        <translation type="unfinished"></translation>
+        <translation>Reeglitaimereid käitab teine jaam; see jaam võtab üle, kui too kaob.</translation>
     </message>
     <message>
         <source>Timers: server unreachable</source>
-        <translation type="unfinished"></translation>
+        <translation>Taimerid: server kättesaamatu</translation>
     </message>
     <message>
         <source>The database server cannot be reached: reports are kept on this laptop, and the timers wait until the server is back.</source>
-        <translation type="unfinished"></translation>
+        <translation>Andmebaasiserverit ei saa kätte: teated hoitakse selles sülearvutis ja taimerid ootavad, kuni server on tagasi.</translation>
     </message>
 </context>
 <context>
     <name>ValhallaDesk</name>
     <message>
         <source>Valhalla desk</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhalla laud</translation>
     </message>
     <message>
         <source>Badge</source>
-        <translation type="unfinished"></translation>
+        <translation>Märk</translation>
     </message>
     <message>
         <source>badge number, then Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>märgi number, siis Enter</translation>
     </message>
     <message>
         <source>Check in</source>
-        <translation type="unfinished"></translation>
+        <translation>Registreeri</translation>
     </message>
     <message>
         <source>Type the badge number of a dead player and press Enter.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sisesta surnud mängija märgi number ja vajuta Enter.</translation>
     </message>
     <message>
         <source>The dead and their respawn countdowns</source>
-        <translation type="unfinished"></translation>
+        <translation>Surnud ja nende taassünni loendurid</translation>
     </message>
     <message>
         <source>This desk&apos;s check-ins</source>
-        <translation type="unfinished"></translation>
+        <translation>Selle laua registreerimised</translation>
     </message>
     <message>
         <source>“{0}” is not a badge number: type it as a whole number, like 42.</source>
-        <translation type="unfinished"></translation>
+        <translation>„{0}” ei ole märgi number: sisesta see täisarvuna, näiteks 42.</translation>
     </message>
     <message>
         <source>No player has badge {0} in this game&apos;s roster.</source>
-        <translation type="unfinished"></translation>
+        <translation>Selle mängu nimekirjas pole ühelgi mängijal märki {0}.</translation>
     </message>
     <message>
         <source>The game is still opening: try again in a moment.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mäng alles avaneb: proovi hetke pärast uuesti.</translation>
     </message>
     <message>
         <source>Checking in {0}…</source>
-        <translation type="unfinished"></translation>
+        <translation>Registreerin: {0}…</translation>
     </message>
     <message>
         <source>Checked in: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Registreeritud: {0}</translation>
     </message>
     <message>
         <source>Respawns in {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Taassünd {0} pärast</translation>
     </message>
     <message>
         <source>{0} checked in</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} registreeritud</translation>
     </message>
     <message>
         <source>{0} is not dead ({1}): only the dead check in at Valhalla.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} ei ole surnud ({1}): Valhallas registreeruvad ainult surnud.</translation>
     </message>
     <message>
         <source>{0} has already checked in at Valhalla.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} on Valhallas juba registreeritud.</translation>
     </message>
     <message>
         <source>REFUSED: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>KEELDUTUD: {0}</translation>
     </message>
     <message>
         <source>{0} refused</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} keeldutud</translation>
     </message>
     <message>
         <source>{0} (badge {1})</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} (märk {1})</translation>
     </message>
     <message>
         <source>No respawn countdowns: respawn is off in this scenario, or nobody is waiting.</source>
-        <translation type="unfinished"></translation>
+        <translation>Taassünni loendureid pole: taassünd on selles stsenaariumis välja lülitatud või keegi ei oota.</translation>
     </message>
     <message>
         <source>{side}
 {valhalla} in Valhalla · {dead} dead · {deaths} deaths</source>
-        <translation type="unfinished"></translation>
+        <translation>{side}
+{valhalla} Valhallas · {dead} surnud · surmi {deaths}</translation>
     </message>
 </context>
 <context>
     <name>ValhallaPanel</name>
     <message>
         <source>Dead by group</source>
-        <translation type="unfinished"></translation>
+        <translation>Surnud gruppide kaupa</translation>
     </message>
     <message>
         <source>The fallen</source>
-        <translation type="unfinished"></translation>
+        <translation>Langenud</translation>
     </message>
     <message>
         <source>{side}
 {dead} dead · {valhalla} in Valhalla · {deaths} deaths</source>
-        <translation type="unfinished"></translation>
+        <translation>{side}
+{dead} surnud · {valhalla} Valhallas · surmi {deaths}</translation>
     </message>
 </context>
 <context>
     <name>VideoDialog</name>
     <message>
         <source>Export the battle as video</source>
-        <translation type="unfinished"></translation>
+        <translation>Ekspordi lahing videona</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali…</translation>
     </message>
     <message>
         <source>File (.mp4 or .gif):</source>
-        <translation type="unfinished"></translation>
+        <translation>Fail (.mp4 või .gif):</translation>
     </message>
     <message>
         <source>From:</source>
-        <translation type="unfinished"></translation>
+        <translation>Alates:</translation>
     </message>
     <message>
         <source>To:</source>
-        <translation type="unfinished"></translation>
+        <translation>Kuni:</translation>
     </message>
     <message>
         <source>× game time</source>
-        <translation type="unfinished"></translation>
+        <translation>× mänguaeg</translation>
     </message>
     <message>
         <source>Speed:</source>
-        <translation type="unfinished"></translation>
+        <translation>Kiirus:</translation>
     </message>
     <message>
         <source>Frames a second:</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaadreid sekundis:</translation>
     </message>
     <message>
         <source>Size:</source>
-        <translation type="unfinished"></translation>
+        <translation>Suurus:</translation>
     </message>
     <message>
         <source>From and to are game times, HH:MM:SS, the first before the second.</source>
-        <translation type="unfinished"></translation>
+        <translation>Alates ja kuni on mänguajad kujul HH:MM:SS, esimene enne teist.</translation>
     </message>
     <message>
         <source>{frames} frames, {seconds:.0f} s of video</source>
-        <translation type="unfinished"></translation>
+        <translation>{frames} kaadrit, {seconds:.0f} s videot</translation>
     </message>
     <message>
         <source>Videos (*.mp4 *.gif)</source>
-        <translation type="unfinished"></translation>
+        <translation>Videod (*.mp4 *.gif)</translation>
     </message>
     <message>
         <source>The video cannot be made: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Videot ei saa teha: {error}</translation>
     </message>
     <message>
         <source>The battle is saved as {path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lahing on salvestatud: {path}.</translation>
     </message>
     <message>
         <source>The video was not made: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Videot ei tehtud: {error}</translation>
     </message>
 </context>
 <context>
     <name>WeaponDesk</name>
     <message>
         <source>Weapon-check desk</source>
-        <translation type="unfinished"></translation>
+        <translation>Relvakontrolli laud</translation>
     </message>
     <message>
         <source>Badge</source>
-        <translation type="unfinished"></translation>
+        <translation>Märk</translation>
     </message>
     <message>
         <source>badge number, then Enter</source>
-        <translation type="unfinished"></translation>
+        <translation>märgi number, siis Enter</translation>
     </message>
     <message>
         <source>Type the badge number of the player whose kit is checked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Sisesta selle mängija märgi number, kelle varustust kontrollitakse.</translation>
     </message>
     <message>
         <source>Inspections recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvestatud kontrollid</translation>
     </message>
     <message>
         <source>Appendix 1: weapon inspection</source>
-        <translation type="unfinished"></translation>
+        <translation>1. lisa: relvade kontroll</translation>
     </message>
     <message>
         <source>Tag number</source>
-        <translation type="unfinished"></translation>
+        <translation>Sildi number</translation>
     </message>
     <message>
         <source>the number on the tag tied to it</source>
-        <translation type="unfinished"></translation>
+        <translation>sellele seotud sildi number</translation>
     </message>
     <message>
         <source>Record inspection</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvesta kontroll</translation>
     </message>
     <message>
         <source>Appendix 2: armour points</source>
-        <translation type="unfinished"></translation>
+        <translation>2. lisa: turvisepunktid</translation>
     </message>
     <message>
         <source>Record armour</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvesta turvis</translation>
     </message>
     <message>
         <source>The game&apos;s ruleset has no usable Appendix 1: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Mängu reeglistikus pole kasutatavat 1. lisa: {0}</translation>
     </message>
     <message>
         <source>Armour points {0} of {1}</source>
-        <translation type="unfinished"></translation>
+        <translation>Turvisepunktid {0}/{1}</translation>
     </message>
     <message>
         <source>failed tags: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>läbikukkunud sildid: {0}</translation>
     </message>
     <message>
         <source>No player has badge “{0}” in this game&apos;s roster.</source>
-        <translation type="unfinished"></translation>
+        <translation>Selle mängu nimekirjas pole ühelgi mängijal märki „{0}”.</translation>
     </message>
     <message>
         <source>Choose the player (badge) and enter the tag number first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali kõigepealt mängija (märk) ja sisesta sildi number.</translation>
     </message>
     <message>
         <source>Not recorded: {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ei salvestatud: {0}</translation>
     </message>
     <message>
         <source>passed</source>
-        <translation type="unfinished"></translation>
+        <translation>läbis</translation>
     </message>
     <message>
         <source>FAILED</source>
-        <translation type="unfinished"></translation>
+        <translation>EI LÄBINUD</translation>
     </message>
     <message>
         <source>Recorded tag {tag} for {name}: {outcome}.</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvestatud silt {tag} mängijale {name}: {outcome}.</translation>
     </message>
     <message>
         <source>Choose the player (badge) first.</source>
-        <translation type="unfinished"></translation>
+        <translation>Vali kõigepealt mängija (märk).</translation>
     </message>
     <message>
         <source>Recorded armour for {name}: {total} armour points.</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvestatud turvis mängijale {name}: {total} turvisepunkti.</translation>
     </message>
 </context>
 <context>
     <name>app</name>
     <message>
         <source>Open or start a game</source>
-        <translation type="unfinished"></translation>
+        <translation>Ava või alusta mängu</translation>
     </message>
     <message>
         <source>controlroom games (*{suffix})</source>
-        <translation type="unfinished"></translation>
+        <translation>controlroomi mängud (*{suffix})</translation>
     </message>
 </context>
 <context>
     <name>desks</name>
     <message>
         <source>{name} (badge {badge}) · {side} / {group} · {cls} · {condition} · {deaths} deaths</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} (märk {badge}) · {side} / {group} · {cls} · {condition} · surmi {deaths}</translation>
     </message>
 </context>
 <context>
     <name>map</name>
     <message>
         <source>Map</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaart</translation>
     </message>
     <message>
         <source>The map cannot be used: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaarti ei saa kasutada: {error}</translation>
     </message>
 </context>
 <context>
     <name>panels</name>
     <message>
         <source>melee weapon or javelin</source>
-        <translation type="unfinished"></translation>
+        <translation>lähivõitlusrelv või viskeoda</translation>
     </message>
     <message>
         <source>bow or crossbow</source>
-        <translation type="unfinished"></translation>
+        <translation>vibu või amb</translation>
     </message>
     <message>
         <source>arrow</source>
-        <translation type="unfinished"></translation>
+        <translation>nool</translation>
     </message>
     <message>
         <source>big stone</source>
-        <translation type="unfinished"></translation>
+        <translation>suur kivi</translation>
     </message>
     <message>
         <source>shield</source>
-        <translation type="unfinished"></translation>
+        <translation>kilp</translation>
     </message>
     <message>
         <source>siege engine</source>
-        <translation type="unfinished"></translation>
+        <translation>piiramismasin</translation>
     </message>
     <message>
         <source>siege-engine arrow</source>
-        <translation type="unfinished"></translation>
+        <translation>piiramismasina nool</translation>
     </message>
     <message>
         <source>Length (cm, handle included)</source>
-        <translation type="unfinished"></translation>
+        <translation>Pikkus (cm, koos käepidemega)</translation>
     </message>
     <message>
         <source>Former (core)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tuum (südamik)</translation>
     </message>
     <message>
         <source>Former width (mm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tuuma laius (mm)</translation>
     </message>
     <message>
         <source>Padding</source>
-        <translation type="unfinished"></translation>
+        <translation>Polster</translation>
     </message>
     <message>
         <source>Covering</source>
-        <translation type="unfinished"></translation>
+        <translation>Kate</translation>
     </message>
     <message>
         <source>Padding on the striking surface (mm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Polster löögipinnal (mm)</translation>
     </message>
     <message>
         <source>Padding on the tip (mm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Polster otsal (mm)</translation>
     </message>
     <message>
         <source>Has a stopper</source>
-        <translation type="unfinished"></translation>
+        <translation>On piirikuga</translation>
     </message>
     <message>
         <source>Weights added</source>
-        <translation type="unfinished"></translation>
+        <translation>Lisatud raskused</translation>
     </message>
     <message>
         <source>Short spear or javelin</source>
-        <translation type="unfinished"></translation>
+        <translation>Lühike oda või viskeoda</translation>
     </message>
     <message>
         <source>Used for thrusting</source>
-        <translation type="unfinished"></translation>
+        <translation>Torkamiseks</translation>
     </message>
     <message>
         <source>Weight (g)</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaal (g)</translation>
     </message>
     <message>
         <source>Pulling strength (kg)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tõmbejõud (kg)</translation>
     </message>
     <message>
         <source>Wholly covered with padding</source>
-        <translation type="unfinished"></translation>
+        <translation>Täielikult polsterdatud</translation>
     </message>
     <message>
         <source>Fletching</source>
-        <translation type="unfinished"></translation>
+        <translation>Sulestus</translation>
     </message>
     <message>
         <source>Tip width (mm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Otsa laius (mm)</translation>
     </message>
     <message>
         <source>Shaft</source>
-        <translation type="unfinished"></translation>
+        <translation>Vars</translation>
     </message>
     <message>
         <source>Shaft width (mm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Varre laius (mm)</translation>
     </message>
     <message>
         <source>Size (cm, at its thinnest)</source>
-        <translation type="unfinished"></translation>
+        <translation>Suurus (cm, kõige õhemast kohast)</translation>
     </message>
     <message>
         <source>Filling</source>
-        <translation type="unfinished"></translation>
+        <translation>Täidis</translation>
     </message>
     <message>
         <source>Width (cm, at its widest)</source>
-        <translation type="unfinished"></translation>
+        <translation>Laius (cm, kõige laiemast kohast)</translation>
     </message>
     <message>
         <source>Edge covered with padding</source>
-        <translation type="unfinished"></translation>
+        <translation>Serv polsterdatud</translation>
     </message>
     <message>
         <source>Sharp or protruding details</source>
-        <translation type="unfinished"></translation>
+        <translation>Teravad või väljaulatuvad detailid</translation>
     </message>
     <message>
         <source>Base material</source>
-        <translation type="unfinished"></translation>
+        <translation>Põhimaterjal</translation>
     </message>
     <message>
         <source>Used for bashing</source>
-        <translation type="unfinished"></translation>
+        <translation>Löömiseks</translation>
     </message>
     <message>
         <source>Arrowhead width (cm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Noolepea laius (cm)</translation>
     </message>
     <message>
         <source>Padding over the tip (cm)</source>
-        <translation type="unfinished"></translation>
+        <translation>Polster otsa kohal (cm)</translation>
     </message>
     <message>
         <source>Shaft fully padded</source>
-        <translation type="unfinished"></translation>
+        <translation>Vars täielikult polsterdatud</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>Aeg</translation>
     </message>
     <message>
         <source>Tag</source>
-        <translation type="unfinished"></translation>
+        <translation>Silt</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>Kes</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>Liik</translation>
     </message>
     <message>
         <source>Verdict</source>
-        <translation type="unfinished"></translation>
+        <translation>Otsus</translation>
     </message>
     <message>
         <source>Failed criteria</source>
-        <translation type="unfinished"></translation>
+        <translation>Täitmata nõuded</translation>
     </message>
     <message>
         <source>{name} ({badge})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} ({badge})</translation>
     </message>
     <message>
         <source>passed</source>
-        <translation type="unfinished"></translation>
+        <translation>läbis</translation>
     </message>
     <message>
         <source>FAILED</source>
-        <translation type="unfinished"></translation>
+        <translation>EI LÄBINUD</translation>
     </message>
     <message>
         <source>STOPP</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP</translation>
     </message>
     <message>
         <source>Injury</source>
-        <translation type="unfinished"></translation>
+        <translation>Vigastus</translation>
     </message>
     <message>
         <source>Death</source>
-        <translation type="unfinished"></translation>
+        <translation>Surm</translation>
     </message>
     <message>
         <source>STOPP lasts too long</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP kestab liiga kaua</translation>
     </message>
     <message>
         <source>Late report</source>
-        <translation type="unfinished"></translation>
+        <translation>Hiline teade</translation>
     </message>
     <message>
         <source>Forged radio frame</source>
-        <translation type="unfinished"></translation>
+        <translation>Võltsitud raadiokaader</translation>
     </message>
     <message>
         <source>Replayed radio frame</source>
-        <translation type="unfinished"></translation>
+        <translation>Korratud raadiokaader</translation>
     </message>
     <message>
         <source>Unknown radio device</source>
-        <translation type="unfinished"></translation>
+        <translation>Tundmatu raadioseade</translation>
     </message>
     <message>
         <source>Gateway lost</source>
-        <translation type="unfinished"></translation>
+        <translation>Lüüs kadunud</translation>
     </message>
     <message>
         <source>Marshal silent</source>
-        <translation type="unfinished"></translation>
+        <translation>Marssal vaikib</translation>
     </message>
     <message>
         <source>Storage</source>
-        <translation type="unfinished"></translation>
+        <translation>Salvestus</translation>
     </message>
     <message>
         <source>SAFETY</source>
-        <translation type="unfinished"></translation>
+        <translation>OHUTUS</translation>
     </message>
     <message>
         <source>STORAGE</source>
-        <translation type="unfinished"></translation>
+        <translation>SALVESTUS</translation>
     </message>
     <message>
         <source>GAME</source>
-        <translation type="unfinished"></translation>
+        <translation>MÄNG</translation>
     </message>
     <message>
         <source>RADIO SECURITY</source>
-        <translation type="unfinished"></translation>
+        <translation>RAADIO TURVE</translation>
     </message>
     <message>
         <source>LINK</source>
-        <translation type="unfinished"></translation>
+        <translation>ÜHENDUS</translation>
     </message>
     <message>
         <source>Acknowledge all game</source>
-        <translation type="unfinished"></translation>
+        <translation>Kinnita kõik mänguhäired</translation>
     </message>
     <message>
         <source>Acknowledge all radio security</source>
-        <translation type="unfinished"></translation>
+        <translation>Kinnita kõik raadio turvehäired</translation>
     </message>
     <message>
         <source>Acknowledge all link</source>
-        <translation type="unfinished"></translation>
+        <translation>Kinnita kõik ühendushäired</translation>
     </message>
     <message>
         <source>Bound by (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>Sidus (valikuline)</translation>
     </message>
     <message>
         <source>the badge number of who bound the wounds</source>
-        <translation type="unfinished"></translation>
+        <translation>haavad sidunu märgi number</translation>
     </message>
     <message>
         <source>Healer caring</source>
-        <translation type="unfinished"></translation>
+        <translation>Hooldav ravitseja</translation>
     </message>
     <message>
         <source>the badge number of the healer caring</source>
-        <translation type="unfinished"></translation>
+        <translation>hooldava ravitseja märgi number</translation>
     </message>
     <message>
         <source>Healer</source>
-        <translation type="unfinished"></translation>
+        <translation>Ravitseja</translation>
     </message>
     <message>
         <source>the badge number of the healer</source>
-        <translation type="unfinished"></translation>
+        <translation>ravitseja märgi number</translation>
     </message>
     <message>
         <source>Killed by (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>Tapja (valikuline)</translation>
     </message>
     <message>
         <source>the badge number of the killer</source>
-        <translation type="unfinished"></translation>
+        <translation>tapja märgi number</translation>
     </message>
     <message>
         <source>Please confirm</source>
-        <translation type="unfinished"></translation>
+        <translation>Palun kinnita</translation>
     </message>
     <message>
         <source>Countdown</source>
-        <translation type="unfinished"></translation>
+        <translation>Loendur</translation>
     </message>
     <message>
         <source>What</source>
-        <translation type="unfinished"></translation>
+        <translation>Mis</translation>
     </message>
     <message>
         <source>Group</source>
-        <translation type="unfinished"></translation>
+        <translation>Grupp</translation>
     </message>
     <message>
         <source>Side</source>
-        <translation type="unfinished"></translation>
+        <translation>Pool</translation>
     </message>
     <message>
         <source>connecting</source>
-        <translation type="unfinished"></translation>
+        <translation>ühendub</translation>
     </message>
     <message>
         <source>identifying</source>
-        <translation type="unfinished"></translation>
+        <translation>tuvastab</translation>
     </message>
     <message>
         <source>identified</source>
-        <translation type="unfinished"></translation>
+        <translation>tuvastatud</translation>
     </message>
     <message>
         <source>unidentified</source>
-        <translation type="unfinished"></translation>
+        <translation>tuvastamata</translation>
     </message>
     <message>
         <source>lost</source>
-        <translation type="unfinished"></translation>
+        <translation>kadunud</translation>
     </message>
     <message>
         <source>retrying</source>
-        <translation type="unfinished"></translation>
+        <translation>proovib uuesti</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>peatatud</translation>
     </message>
     <message>
         <source>accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>vastu võetud</translation>
     </message>
     <message>
         <source>duplicate</source>
-        <translation type="unfinished"></translation>
+        <translation>kordus</translation>
     </message>
     <message>
         <source>corrupt</source>
-        <translation type="unfinished"></translation>
+        <translation>rikutud</translation>
     </message>
     <message>
         <source>forged (wrong tag)</source>
-        <translation type="unfinished"></translation>
+        <translation>võltsitud (vale märgend)</translation>
     </message>
     <message>
         <source>replayed</source>
-        <translation type="unfinished"></translation>
+        <translation>korratud</translation>
     </message>
     <message>
         <source>unknown device</source>
-        <translation type="unfinished"></translation>
+        <translation>tundmatu seade</translation>
     </message>
     <message>
         <source>not allowed for its role</source>
-        <translation type="unfinished"></translation>
+        <translation>selle rollile keelatud</translation>
     </message>
     <message>
         <source>Gateway</source>
-        <translation type="unfinished"></translation>
+        <translation>Lüüs</translation>
     </message>
     <message>
         <source>Frames</source>
-        <translation type="unfinished"></translation>
+        <translation>Kaadrid</translation>
     </message>
     <message>
         <source>Accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>Vastu võetud</translation>
     </message>
     <message>
         <source>Duplicates</source>
-        <translation type="unfinished"></translation>
+        <translation>Kordused</translation>
     </message>
     <message>
         <source>Corrupt</source>
-        <translation type="unfinished"></translation>
+        <translation>Rikutud</translation>
     </message>
     <message>
         <source>Forged</source>
-        <translation type="unfinished"></translation>
+        <translation>Võltsitud</translation>
     </message>
     <message>
         <source>Replayed</source>
-        <translation type="unfinished"></translation>
+        <translation>Korratud</translation>
     </message>
     <message>
         <source>Unknown device</source>
-        <translation type="unfinished"></translation>
+        <translation>Tundmatu seade</translation>
     </message>
     <message>
         <source>Wrong role</source>
-        <translation type="unfinished"></translation>
+        <translation>Vale roll</translation>
     </message>
     <message>
         <source>just now</source>
-        <translation type="unfinished"></translation>
+        <translation>just praegu</translation>
     </message>
     <message>
         <source>{0} s ago</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} s tagasi</translation>
     </message>
     <message>
         <source>{0} min ago</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} min tagasi</translation>
     </message>
     <message>
         <source>{0} h {1} min ago</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} h {1} min tagasi</translation>
     </message>
     <message>
         <source>next attempt in {0} s</source>
-        <translation type="unfinished"></translation>
+        <translation>järgmine katse {0} s pärast</translation>
     </message>
     <message>
         <source>Link</source>
-        <translation type="unfinished"></translation>
+        <translation>Ühendus</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>Olek</translation>
     </message>
     <message>
         <source>Detail</source>
-        <translation type="unfinished"></translation>
+        <translation>Üksikasi</translation>
     </message>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
+        <translation>Seade</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>Allikas</translation>
     </message>
     <message>
         <source>Last heard</source>
-        <translation type="unfinished"></translation>
+        <translation>Viimati kuuldud</translation>
     </message>
     <message>
         <source>RSSI (dBm)</source>
-        <translation type="unfinished"></translation>
+        <translation>RSSI (dBm)</translation>
     </message>
     <message>
         <source>SNR (dB)</source>
-        <translation type="unfinished"></translation>
+        <translation>SNR (dB)</translation>
     </message>
     <message>
         <source>Battery (%)</source>
-        <translation type="unfinished"></translation>
+        <translation>Aku (%)</translation>
     </message>
     <message>
         <source>Counter</source>
-        <translation type="unfinished"></translation>
+        <translation>Loendur</translation>
     </message>
     <message>
         <source>moved</source>
-        <translation type="unfinished"></translation>
+        <translation>liigutatud</translation>
     </message>
     <message>
         <source>firing</source>
-        <translation type="unfinished"></translation>
+        <translation>laskmas</translation>
     </message>
     <message>
         <source>damaged</source>
-        <translation type="unfinished"></translation>
+        <translation>kahjustatud</translation>
     </message>
     <message>
         <source>destroyed</source>
-        <translation type="unfinished"></translation>
+        <translation>hävitatud</translation>
     </message>
     <message>
         <source>captured</source>
-        <translation type="unfinished"></translation>
+        <translation>vallutatud</translation>
     </message>
     <message>
         <source>Engine</source>
-        <translation type="unfinished"></translation>
+        <translation>Masin</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>Olek</translation>
     </message>
     <message>
         <source>Last report</source>
-        <translation type="unfinished"></translation>
+        <translation>Viimane teade</translation>
     </message>
     <message>
         <source>Latitude</source>
-        <translation type="unfinished"></translation>
+        <translation>Laius</translation>
     </message>
     <message>
         <source>Longitude</source>
-        <translation type="unfinished"></translation>
+        <translation>Pikkus</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished"></translation>
+        <translation>Sündmus</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>Üksikasjad</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>jah</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>ei</translation>
     </message>
     <message>
         <source>Dead now</source>
-        <translation type="unfinished"></translation>
+        <translation>Praegu surnud</translation>
     </message>
     <message>
         <source>In Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhallas</translation>
     </message>
     <message>
         <source>Deaths</source>
-        <translation type="unfinished"></translation>
+        <translation>Surmad</translation>
     </message>
     <message>
         <source>Members</source>
-        <translation type="unfinished"></translation>
+        <translation>Liikmed</translation>
     </message>
     <message>
         <source>Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Praegu</translation>
     </message>
     <message>
         <source>Respawns in</source>
-        <translation type="unfinished"></translation>
+        <translation>Taassünd</translation>
     </message>
     <message>
         <source>alive again</source>
-        <translation type="unfinished"></translation>
+        <translation>jälle elus</translation>
     </message>
     <message>
         <source>in Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>Valhallas</translation>
     </message>
     <message>
         <source>dead, not yet in Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>surnud, pole veel Valhallas</translation>
     </message>
     <message>
         <source>held {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>peatatud {0}</translation>
     </message>
     <message>
         <source>dies</source>
-        <translation type="unfinished"></translation>
+        <translation>sureb</translation>
     </message>
     <message>
         <source>wakes</source>
-        <translation type="unfinished"></translation>
+        <translation>ärkab</translation>
     </message>
     <message>
         <source>regains a hit point</source>
-        <translation type="unfinished"></translation>
+        <translation>saab elupunkti tagasi</translation>
     </message>
     <message>
         <source>respawns</source>
-        <translation type="unfinished"></translation>
+        <translation>taassünnib</translation>
     </message>
     <message>
         <source>active</source>
-        <translation type="unfinished"></translation>
+        <translation>aktiivne</translation>
     </message>
     <message>
         <source>unconscious</source>
-        <translation type="unfinished"></translation>
+        <translation>teadvuseta</translation>
     </message>
     <message>
         <source>knocked out</source>
-        <translation type="unfinished"></translation>
+        <translation>uimastatud</translation>
     </message>
     <message>
         <source>dead</source>
-        <translation type="unfinished"></translation>
+        <translation>surnud</translation>
     </message>
     <message>
         <source>strike</source>
-        <translation type="unfinished"></translation>
+        <translation>löök</translation>
     </message>
     <message>
         <source>down (0 hit points)</source>
-        <translation type="unfinished"></translation>
+        <translation>maas (0 elupunkti)</translation>
     </message>
     <message>
         <source>wounds bound</source>
-        <translation type="unfinished"></translation>
+        <translation>haavad seotud</translation>
     </message>
     <message>
         <source>cared for by a healer</source>
-        <translation type="unfinished"></translation>
+        <translation>ravitseja hoole all</translation>
     </message>
     <message>
         <source>care ended</source>
-        <translation type="unfinished"></translation>
+        <translation>hoolitsus lõppes</translation>
     </message>
     <message>
         <source>strenuous activity</source>
-        <translation type="unfinished"></translation>
+        <translation>pingutav tegevus</translation>
     </message>
     <message>
         <source>bandage removed</source>
-        <translation type="unfinished"></translation>
+        <translation>side eemaldatud</translation>
     </message>
     <message>
         <source>healer&apos;s touch</source>
-        <translation type="unfinished"></translation>
+        <translation>ravipuudutus</translation>
     </message>
     <message>
         <source>died</source>
-        <translation type="unfinished"></translation>
+        <translation>suri</translation>
     </message>
     <message>
         <source>permanent kill</source>
-        <translation type="unfinished"></translation>
+        <translation>lõplik surm</translation>
     </message>
     <message>
         <source>checked in at Valhalla</source>
-        <translation type="unfinished"></translation>
+        <translation>registreeris Valhallas</translation>
     </message>
     <message>
         <source>respawned</source>
-        <translation type="unfinished"></translation>
+        <translation>taassündis</translation>
     </message>
     <message>
         <source>woke</source>
-        <translation type="unfinished"></translation>
+        <translation>ärkas</translation>
     </message>
     <message>
         <source>regained a hit point</source>
-        <translation type="unfinished"></translation>
+        <translation>sai elupunkti tagasi</translation>
     </message>
     <message>
         <source>scenario started</source>
-        <translation type="unfinished"></translation>
+        <translation>stsenaarium algas</translation>
     </message>
     <message>
         <source>scenario ended</source>
-        <translation type="unfinished"></translation>
+        <translation>stsenaarium lõppes</translation>
     </message>
     <message>
         <source>STOPP called</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP kutsutud</translation>
     </message>
     <message>
         <source>STOPP lifted</source>
-        <translation type="unfinished"></translation>
+        <translation>STOPP lõpetatud</translation>
     </message>
     <message>
         <source>note</source>
-        <translation type="unfinished"></translation>
+        <translation>märkus</translation>
     </message>
     <message>
         <source>retracted</source>
-        <translation type="unfinished"></translation>
+        <translation>tagasi võetud</translation>
     </message>
     <message>
         <source>alarm acknowledged</source>
-        <translation type="unfinished"></translation>
+        <translation>häire kinnitatud</translation>
     </message>
     <message>
         <source>armour recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>turvis salvestatud</translation>
     </message>
     <message>
         <source>weapon inspected</source>
-        <translation type="unfinished"></translation>
+        <translation>relv kontrollitud</translation>
     </message>
     <message>
         <source>out-of-game unpleasant</source>
-        <translation type="unfinished"></translation>
+        <translation>mänguväliselt ebameeldiv</translation>
     </message>
     <message>
         <source>injury or medical</source>
-        <translation type="unfinished"></translation>
+        <translation>vigastus või meditsiiniline</translation>
     </message>
     <message>
         <source>danger</source>
-        <translation type="unfinished"></translation>
+        <translation>oht</translation>
     </message>
 </context>
 <context>
     <name>replay</name>
     <message>
         <source>{side}: {active} up, {down} down, {dead} dead</source>
-        <translation type="unfinished"></translation>
+        <translation>{side}: {active} püsti, {down} maas, {dead} surnud</translation>
     </message>
 </context>
 </TS>
