@@ -254,7 +254,7 @@
     </message>
     <message>
         <source>&amp;Desk</source>
-        <translation>&amp;Laud</translation>
+        <translation>La&amp;ud</translation>
     </message>
 </context>
 <context>
@@ -847,6 +847,18 @@
     <message>
         <source>Open &amp;log folder</source>
         <translation>Ava &amp;logikaust</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Keel</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Keel</translation>
+    </message>
+    <message>
+        <source>From the next start, the window&apos;s language is: {language}.</source>
+        <translation>Järgmisest käivitusest alates on akna keel: {language}.</translation>
     </message>
     <message>
         <source>Alarms</source>
