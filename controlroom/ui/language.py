@@ -77,10 +77,10 @@ def _fresh(qm: Path, ts: Path) -> bool:
     return qm.is_file() and qm.stat().st_mtime >= ts.stat().st_mtime
 
 
-def qm_path(code: str, cache: Path | None = None) -> Path | None:
+def qm_path(code: str, cache: Path | None = None, ts: Path | None = None) -> Path | None:
     """The compiled translations into ``code``: the shipped ``.qm`` when it is up to date, else one compiled into
     the cache folder (again when the ``.ts`` is newer); None when there is no ``.ts`` or it cannot be compiled."""
-    ts = Path(str(i18n.ts_path(DOMAIN, code)))
+    ts = Path(str(ts or i18n.ts_path(DOMAIN, code)))
     if not ts.is_file():
         return None
     shipped = ts.with_suffix(".qm")

@@ -943,6 +943,14 @@
         <source>Group: name up↑ down↓ dead†</source>
         <translation>Grupp: nimi püsti↑ maas↓ surnud†</translation>
     </message>
+    <message>
+        <source>Sides</source>
+        <translation>Pooled</translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation>(veel pole)</translation>
+    </message>
 </context>
 <context>
     <name>MapView</name>

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
