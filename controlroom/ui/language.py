@@ -103,7 +103,7 @@ class TsTranslator(QTranslator):
         return not self.catalogue
 
     def translate(self, context, source, disambiguation=None, n=-1):  # noqa: ANN001 - Qt's signature
-        return self.catalogue.get((context, source), "")
+        return self.catalogue.get((context, source))          # None: not here (Qt asks the next translator)
 
 
 def install_translator(app: QCoreApplication, code: str | None = None) -> QTranslator | None:
