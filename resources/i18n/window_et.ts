@@ -2317,6 +2317,38 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</tran
         <translation>relv kontrollitud</translation>
     </message>
     <message>
+        <source>hit points set</source>
+        <translation>elupunktid määratud</translation>
+    </message>
+    <message>
+        <source>position</source>
+        <translation>asukoht</translation>
+    </message>
+    <message>
+        <source>heartbeat</source>
+        <translation>elumärk</translation>
+    </message>
+    <message>
+        <source>headcount</source>
+        <translation>pearv</translation>
+    </message>
+    <message>
+        <source>siege engine status</source>
+        <translation>piiramismasina olek</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>sõnum</translation>
+    </message>
+    <message>
+        <source>looted</source>
+        <translation>rüüstatud</translation>
+    </message>
+    <message>
+        <source>returned</source>
+        <translation>tagastatud</translation>
+    </message>
+    <message>
         <source>out-of-game unpleasant</source>
         <translation>mänguväliselt ebameeldiv</translation>
     </message>
