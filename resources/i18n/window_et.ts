@@ -1068,7 +1068,7 @@ State: {condition}{extra}
 Hit points {hp} of {max_hp} · armour points {ap} of {max_ap} · {deaths} deaths</source>
         <translation>{side} / {group} · {cls}
 Seisund: {condition}{extra}
-Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</translation>
+Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}</translation>
     </message>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
@@ -1435,7 +1435,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</tran
         <source>{side}
 {valhalla} in Valhalla · {dead} dead · {deaths} deaths</source>
         <translation>{side}
-{valhalla} Valhallas · {dead} surnud · surmi {deaths}</translation>
+{valhalla}&#xa0;Valhallas · {dead}&#xa0;surnud · surmi:&#xa0;{deaths}</translation>
     </message>
 </context>
 <context>
@@ -1452,7 +1452,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</tran
         <source>{side}
 {dead} dead · {valhalla} in Valhalla · {deaths} deaths</source>
         <translation>{side}
-{dead} surnud · {valhalla} Valhallas · surmi {deaths}</translation>
+{dead}&#xa0;surnud · {valhalla}&#xa0;Valhallas · surmi:&#xa0;{deaths}</translation>
     </message>
 </context>
 <context>
@@ -1624,7 +1624,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi {deaths}</tran
     <name>desks</name>
     <message>
         <source>{name} (badge {badge}) · {side} / {group} · {cls} · {condition} · {deaths} deaths</source>
-        <translation>{name} (märk {badge}) · {side} / {group} · {cls} · {condition} · surmi {deaths}</translation>
+        <translation>{name} (märk {badge}) · {side} / {group} · {cls} · {condition} · surmi:&#xa0;{deaths}</translation>
     </message>
 </context>
 <context>
