@@ -1,7 +1,8 @@
 """The user's language, its translations and the conventions that follow it (no Qt: every layer may ask).
 
-The language is, in order: what the user chose (``--lang``, the window's
-View, Language), the ``CONTROLROOM_LANG`` variable, then the system's locale
+The language is, in order: what the user chose (``--lang``), the
+``CONTROLROOM_LANG`` variable, the window's View, Language (remembered by the
+window, which ``choose``s it at its start), then the system's locale
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as POSIX programs read them; on
 Windows, the user's UI language).  The product speaks English (``en``) and
 Estonian (``et``); anything else falls back to English.
@@ -79,6 +80,11 @@ def language(environ: Mapping[str, str] = os.environ) -> str:
         if code in LANGUAGES:
             return code
     return DEFAULT
+
+
+def chosen() -> str | None:
+    """The language set by ``choose`` for this process, or None (the environment's is spoken)."""
+    return _chosen
 
 
 def choose(code: str | None) -> str:

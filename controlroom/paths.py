@@ -23,3 +23,12 @@ def data_dir() -> Path:
 def default_game_path() -> Path:
     """The game a command opens when none is given."""
     return data_dir() / "games" / f"game{GAME_SUFFIX}"
+
+
+def cache_dir() -> Path:
+    """The user's cache folder for controlroom (Qt's CacheLocation, computed without Qt): things made again at will."""
+    if sys.platform.startswith("win"):
+        return data_dir() / "cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "controlroom"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "controlroom"

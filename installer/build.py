@@ -174,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     stage = work / "stage"
     stage_sources(stage)
+    # The window's translations compiled (window_et.qm), shipped beside their .ts.
+    subprocess.run([str(py), str(HERE / "translations.py"), "release", str(stage / "controlroom" / "resources" / "i18n")],
+                   check=True, stdout=subprocess.DEVNULL)
     # The licences of what is bundled, read from the build's Python (installer/licenses.py).
     subprocess.run([str(py), str(HERE / "licenses.py"), str(stage)], check=True, stdout=subprocess.DEVNULL)
     icons = work / "icons"

@@ -99,6 +99,15 @@ def ensure_installed() -> None:
     STAMP.write_text(digest)
 
 
+def ensure_translations() -> None:
+    """The window's translations compiled (resources/i18n/window_LANG.qm), again when a .ts is newer."""
+    folder = ROOT / "resources" / "i18n"
+    stale = [ts for ts in folder.glob("window_*.ts")
+             if not ts.with_suffix(".qm").exists() or ts.with_suffix(".qm").stat().st_mtime < ts.stat().st_mtime]
+    if stale and run([PY, ROOT / "installer" / "translations.py", "release"], cwd=ROOT) != 0:
+        say("the window's translations could not be compiled: the window compiles them at its start")
+
+
 _apt_updated = False
 
 
@@ -175,6 +184,7 @@ def main(argv: list[str]) -> int:
     job, rest = argv[0], argv[1:]
     ensure_venv()
     ensure_installed()
+    ensure_translations()
     ensure_system_packages(for_tests=job == "test")
     env = dict(os.environ)
     if job == "test":

@@ -3,6 +3,7 @@
 
     python installer/translations.py update     # add new texts (unfinished), drop texts no longer used
     python installer/translations.py check      # list texts without a finished translation (exit 1 if any)
+    python installer/translations.py release [DIR]  # compile the window's window_LANG.ts into .qm (DIR: resources/i18n)
 
 The texts are what ``controlroom --help`` and its commands' help show (every
 description, argument help and group title of the real parser, context
@@ -14,6 +15,14 @@ built, so that a help text is found wherever it is written; the rest from the
 source's syntax tree.  Translate with Qt Linguist (``pyside6-linguist
 resources/i18n/controlroom_et.ts``) or by hand; the test command runs
 ``check``'s test (tests/test_translations.py).
+
+The window's own texts are in ``window_LANG.ts``, kept up to date by Qt's
+``pyside6-lupdate -extensions py controlroom/ui -ts resources/i18n/window_et.ts
+-locations none -no-obsolete`` (tests/ui/test_window_estonian.py fails while one
+has no finished translation).  Qt loads them compiled (``.qm``, a build
+product): ``release`` compiles them, as the quick start and installer/build.py
+do; a checkout without them has them compiled into the user's cache folder at
+the window's start (controlroom/ui/language.py).
 """
 
 from __future__ import annotations
@@ -132,11 +141,29 @@ def update(code: str) -> tuple[int, int]:
     return sum(len(t) for t in current.values()), todo
 
 
+def release(folder: Path = I18N) -> list[Path]:
+    """Compile each ``window_LANG.ts`` of ``folder`` into ``window_LANG.qm`` beside it (Qt's lrelease)."""
+    sys.path.insert(0, str(ROOT))
+    from controlroom.ui.language import compile_ts
+
+    done = []
+    for ts in sorted(Path(folder).glob("window_*.ts")):
+        qm = ts.with_suffix(".qm")
+        if not compile_ts(ts, qm):
+            raise SystemExit(f"[translations] lrelease could not compile {ts} (is PySide6 installed?)")
+        done.append(qm)
+    return done
+
+
 def main(argv: list[str]) -> int:
     if argv == ["update"]:
         for code in LANGUAGES:
             total, todo = update(code)
             print(f"[translations] controlroom_{code}.ts: {total} texts, {todo} to translate")
+        return 0
+    if argv[:1] == ["release"] and len(argv) <= 2:
+        for qm in release(Path(argv[1]) if len(argv) == 2 else I18N):
+            print(f"[translations] {qm}")
         return 0
     if argv == ["check"]:
         bad = [(code, c, t) for code in LANGUAGES for c, t in missing(code)]

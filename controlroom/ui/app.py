@@ -14,6 +14,7 @@ from controlroom.geo.frame import MapFrame
 from controlroom.logs import setup_logging
 from controlroom.ui.desks.common import wire_desk
 from controlroom.ui.dialogs.games import remember_game
+from controlroom.ui.language import start_language
 from controlroom.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ def application() -> QApplication:
     QCoreApplication.setApplicationName("controlroom")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     setup_logging("window")
+    start_language(app)              # the window's words in the language spoken (Estonian: window_et.qm)
     return app
 
 

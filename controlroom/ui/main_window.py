@@ -5,16 +5,18 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QCoreApplication, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QWidget,
+    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QMessageBox, QScrollArea, QSizePolicy, QWidget,
 )
 
+from controlroom import i18n
 from controlroom.core.thread import CoreThread
 from controlroom.logs import log_dir
 from controlroom.ui.desks.switch import DeskSwitch
 from controlroom.ui.dialogs.games import ask_for_game, recent_games
+from controlroom.ui.language import save_language
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
@@ -497,12 +499,37 @@ class MainWindow(QMainWindow):
         self.large_action.toggled.connect(self.set_large_text)
         view.addAction(self.large_action)
         self.desk_switch.add_menu(view)
+        self._language_menu(view)
         for dock in self.findChildren(QDockWidget):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu(self.tr("&Help"))
         logs = QAction(self.tr("Open &log folder"), self)
         logs.triggered.connect(open_log_folder)
         help_menu.addAction(logs)
+
+    def _language_menu(self, view) -> None:
+        """View, Language: each language named in itself; the choice is remembered and applies at the next start."""
+        menu = view.addMenu(self.tr("&Language"))
+        group = QActionGroup(self)
+        self.language_actions = {}
+        spoken = i18n.language()
+        for code, name in i18n.LANGUAGES.items():
+            action = QAction(name, self, checkable=True)
+            action.setChecked(code == spoken)
+            action.triggered.connect(lambda _checked=False, c=code: self.choose_language(c))
+            group.addAction(action)
+            menu.addAction(action)
+            self.language_actions[code] = action
+
+    def choose_language(self, code: str) -> QMessageBox:
+        """Remember ``code`` for the window's next start, and say so (in a box that does not block)."""
+        save_language(code)
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Language"),
+                          self.tr("From the next start, the window's language is: {language}.").format(
+                              language=i18n.LANGUAGES[code]), QMessageBox.StandardButton.Ok, self)
+        box.open()
+        self._language_box = box
+        return box
 
     @Slot(bool)
     def set_night_mode(self, on: bool) -> None:
@@ -562,7 +589,7 @@ class _Panels:
         self.panels: dict = {}
         self.window = window
         # Alarms across the whole top of the window, above map and panels.
-        top = QDockWidget(window.tr("Alarms"), window)
+        top = QDockWidget(QCoreApplication.translate("MainWindow", "Alarms"), window)
         top.setObjectName("dock_alarms")
         top.setTitleBarWidget(QWidget())
         top.setFeatures(QDockWidget.DockWidgetFeature.NoDockWidgetFeatures)
@@ -573,12 +600,12 @@ class _Panels:
         now = core.game_time
         # Short titles: on a laptop they are the tabs of one column, and must be read whole.
         for name, panel, title in (
-            ("deadlines", DeadlinePanel(now_ms=now), window.tr("Dying and waking")),
-            ("timeline", TimelinePanel(), window.tr("Events")),
-            ("controls", GameControls(), window.tr("Controls")),
-            ("valhalla", ValhallaPanel(now_ms=now), window.tr("Valhalla")),
-            ("siege", SiegePanel(), window.tr("Siege")),
-            ("radio", RadioPanel(now_ms=now), window.tr("Radio")),
+            ("deadlines", DeadlinePanel(now_ms=now), QCoreApplication.translate("MainWindow", "Dying and waking")),
+            ("timeline", TimelinePanel(), QCoreApplication.translate("MainWindow", "Events")),
+            ("controls", GameControls(), QCoreApplication.translate("MainWindow", "Controls")),
+            ("valhalla", ValhallaPanel(now_ms=now), QCoreApplication.translate("MainWindow", "Valhalla")),
+            ("siege", SiegePanel(), QCoreApplication.translate("MainWindow", "Siege")),
+            ("radio", RadioPanel(now_ms=now), QCoreApplication.translate("MainWindow", "Radio")),
         ):
             self._dock(name, panel, title)
         self.arrange(compact=False)

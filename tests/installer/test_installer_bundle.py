@@ -69,6 +69,9 @@ def test_build_info_and_tarball_contents(built, unpacked):
     # The game's resources and the Qt platform plugins for off screen and X11.
     assert (internal / "controlroom" / "resources" / "rules" / "default.toml").is_file()
     assert (internal / "controlroom" / "resources" / "demo" / "field.png").is_file()
+    # The translations: the command line's and the window's source, and the window's compiled by the build.
+    for name in ("controlroom_et.ts", "window_et.ts", "window_et.qm"):
+        assert (internal / "controlroom" / "resources" / "i18n" / name).is_file(), name
     plugins = internal / "PySide6" / "Qt" / "plugins" / "platforms"
     assert {"libqoffscreen.so", "libqxcb.so"} <= {p.name for p in plugins.iterdir()}
     # Not the GTK theme plugin, nor the half GTK stack it pulls in (installer/controlroom.spec).

@@ -75,6 +75,8 @@ def measure(window) -> dict:
     out["events"] = {"viewport": rect(timeline.viewport()) if shown(timeline.viewport()) else None,
                      "row_height": timeline.verticalHeader().defaultSectionSize()}
     out["buttons"] = buttons(window)
+    out["menus"] = [a.text() for a in window.menuBar().actions()]
+    out["dock_titles"] = {d.objectName(): d.windowTitle() for d in window.findChildren(QDockWidget)}
     tabs = []
     for bar in window.findChildren(QTabBar):
         if not bar.isVisible():

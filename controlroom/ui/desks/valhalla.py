@@ -160,6 +160,7 @@ class ValhallaDesk(QWidget):
             if label is None:
                 label = bigger(QLabel(self.sides_frame), 2.2, bold=True)
                 label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+                label.setWordWrap(True)          # three sides' counts side by side fit a laptop's screen
                 self.sides_grid.addWidget(label, 0, len(self.side_labels))
                 self.side_labels[side] = label
             label.setText(self.side_text(side))

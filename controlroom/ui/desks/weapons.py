@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
@@ -48,9 +48,9 @@ class InspectionModel(RowTable):
         return (
             format_time(s.event.t),
             str(d.get("tag", "")),
-            tr("{name} ({badge})").format(name=c.name, badge=c.badge) if c else str(d.get("badge")),
+            QCoreApplication.translate("panels", "{name} ({badge})").format(name=c.name, badge=c.badge) if c else str(d.get("badge")),
             word(KINDS, d.get("kind", "")),
-            tr("passed") if d.get("passed") else tr("FAILED"),
+            QCoreApplication.translate("panels", "passed") if d.get("passed") else QCoreApplication.translate("panels", "FAILED"),
             ", ".join(str(f).replace("_", " ") for f in d.get("failed", ())),
         )[index.column()]
 

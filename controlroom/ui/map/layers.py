@@ -12,10 +12,6 @@ from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.view import MapView
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MapLayers", text)
-
-
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", "destroyed": "#000000",
                  "captured": "#9467bd"}
@@ -245,9 +241,10 @@ class MapLayers:
             fell = self.fell_at.get(badge)
             if fell is not None:
                 x, y = frame.to_local(fell[0], fell[1])
-                how = _tr("where reported") if fell[2] == "reported" else _tr("at the reporting marshal")
-                out.append((float(x), float(y), colour, _tr("badge {badge}: {state} ({how})").format(
-                    badge=badge, state=state, how=how)))
+                how = (QCoreApplication.translate("MapLayers", "where reported") if fell[2] == "reported"
+                       else QCoreApplication.translate("MapLayers", "at the reporting marshal"))
+                text = QCoreApplication.translate("MapLayers", "badge {badge}: {state} ({how})")
+                out.append((float(x), float(y), colour, text.format(badge=badge, state=state, how=how)))
                 continue
             if group not in where_group:
                 continue
@@ -258,7 +255,8 @@ class MapLayers:
             angle = 2 * math.pi * (slot + 0.5 * ring) / 12
             r = 15.0 + 8.0 * ring
             out.append((gx + r * math.cos(angle), gy + r * math.sin(angle), colour,
-                        _tr("badge {badge}: {state} (near group {group}, no position reported)").format(
+                        QCoreApplication.translate(
+                            "MapLayers", "badge {badge}: {state} (near group {group}, no position reported)").format(
                             badge=badge, state=state, group=group)))
         return out
 

@@ -54,8 +54,10 @@ class MapLegend(QLabel):
         half = (len(cells) + 1) // 2
         symbols = "<br>".join(cells[:half]), "<br>".join(cells[half:])
         how = html.escape(self.tr("Group: name up\u2191 down\u2193 dead\u2020"))
-        self.setText(f"<table cellspacing=0 cellpadding=1><tr><td colspan=3><b>{html.escape(self.tr('Sides'))}</b></td></tr>"
-                     f"<tr><td valign=top>{sides or html.escape(self.tr('(none yet)'))}</td>"
+        title = html.escape(self.tr("Sides"))
+        sides = sides or html.escape(self.tr("(none yet)"))
+        self.setText(f"<table cellspacing=0 cellpadding=1><tr><td colspan=3><b>{title}</b></td></tr>"
+                     f"<tr><td valign=top>{sides}</td>"
                      f"<td valign=top>&nbsp;&nbsp;{symbols[0]}</td><td valign=top>&nbsp;&nbsp;{symbols[1]}</td></tr>"
                      f"<tr><td colspan=3><i>{how}</i></td></tr></table>")
         self.adjustSize()

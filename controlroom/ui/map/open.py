@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QMessageBox, QVBoxLayout, QWidget)
 from pyproj import CRS
@@ -136,7 +136,7 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
             try:
                 dialog = GeorefDialog(path, parent)
             except OSError as exc:
-                QMessageBox.warning(parent, parent.tr("Map"), parent.tr("The map cannot be used: {error}").format(error=exc))
+                QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
                 return None
             if not dialog.exec():
                 return None
@@ -147,6 +147,6 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
                 return None
             return dialog.chosen_source()
         except MapError as exc:
-            QMessageBox.warning(parent, parent.tr("Map"), parent.tr("The map cannot be used: {error}").format(error=exc))
+            QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
             return None
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
     QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget,
@@ -40,7 +40,7 @@ NOT_REPORTED = -1       # the kill form's count when the marshal did not say how
 
 
 def _ask(parent: QWidget, question: str) -> bool:
-    answer = QMessageBox.question(parent, parent.tr("Please confirm"), question)
+    answer = QMessageBox.question(parent, QCoreApplication.translate("panels", "Please confirm"), question)
     return answer == QMessageBox.StandardButton.Yes
 
 

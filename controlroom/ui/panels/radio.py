@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QTimer,
+    QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QTimer,
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -76,13 +76,13 @@ def ago(ms: int) -> str:
     """How long ago, coarse: 'just now', '42 s ago', '2 min ago', '1 h 5 min ago'."""
     seconds = max(0, ms) // 1000
     if seconds < 5:
-        return tr("just now")
+        return QCoreApplication.translate("panels", "just now")
     if seconds < 60:
-        return tr("{0} s ago").format(seconds)
+        return QCoreApplication.translate("panels", "{0} s ago").format(seconds)
     minutes = seconds // 60
     if minutes < 60:
-        return tr("{0} min ago").format(minutes)
-    return tr("{0} h {1} min ago").format(minutes // 60, minutes % 60)
+        return QCoreApplication.translate("panels", "{0} min ago").format(minutes)
+    return QCoreApplication.translate("panels", "{0} h {1} min ago").format(minutes // 60, minutes % 60)
 
 
 def link_detail(detail) -> str:
@@ -93,7 +93,7 @@ def link_detail(detail) -> str:
         # The ID line of a gateway; never show anything that looks like key material.
         return ", ".join(f"{k} {v}" for k, v in detail.items() if "key" not in str(k).lower())
     if isinstance(detail, (int, float)) and not isinstance(detail, bool):
-        return tr("next attempt in {0} s").format(number(detail))
+        return QCoreApplication.translate("panels", "next attempt in {0} s").format(number(detail))
     return str(detail)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
@@ -38,7 +38,7 @@ def details(data) -> str:
         if isinstance(value, (list, tuple)):
             value = ", ".join(str(v) for v in value)
         elif isinstance(value, bool):
-            value = tr("yes") if value else tr("no")
+            value = QCoreApplication.translate("panels", "yes") if value else QCoreApplication.translate("panels", "no")
         parts.append(f"{key.replace('_', ' ')}: {value}")
     return "; ".join(parts)
 

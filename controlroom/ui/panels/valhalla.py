@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
@@ -148,14 +148,14 @@ class FallenModel(_Table):
             return row.group
         if column == 3:
             if not row.dead:
-                return tr("alive again")
-            return tr("in Valhalla") if row.in_valhalla else tr("dead, not yet in Valhalla")
+                return QCoreApplication.translate("panels", "alive again")
+            return QCoreApplication.translate("panels", "in Valhalla") if row.in_valhalla else QCoreApplication.translate("panels", "dead, not yet in Valhalla")
         if column == 4:
             return str(row.deaths)
         if row.respawn_due is not None:
             return countdown(row.respawn_due - self.now)
         if row.respawn_left is not None:
-            return tr("held {0}").format(countdown(row.respawn_left))
+            return QCoreApplication.translate("panels", "held {0}").format(countdown(row.respawn_left))
         return ""
 
 

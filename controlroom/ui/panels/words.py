@@ -52,6 +52,14 @@ EVENT_TYPES = {
     "alarm_acknowledged": QT_TRANSLATE_NOOP("panels", "alarm acknowledged"),
     "armour_set": QT_TRANSLATE_NOOP("panels", "armour recorded"),
     "weapon_inspected": QT_TRANSLATE_NOOP("panels", "weapon inspected"),
+    "hp_set": QT_TRANSLATE_NOOP("panels", "hit points set"),
+    "position": QT_TRANSLATE_NOOP("panels", "position"),
+    "heartbeat": QT_TRANSLATE_NOOP("panels", "heartbeat"),
+    "headcount": QT_TRANSLATE_NOOP("panels", "headcount"),
+    "siege_status": QT_TRANSLATE_NOOP("panels", "siege engine status"),
+    "message": QT_TRANSLATE_NOOP("panels", "message"),
+    "looted": QT_TRANSLATE_NOOP("panels", "looted"),
+    "returned": QT_TRANSLATE_NOOP("panels", "returned"),
 }
 
 STOPP_REASONS = {
@@ -79,4 +87,4 @@ def countdown(ms: int) -> str:
 def who(name: str, badge: int | None) -> str:
     if badge is None:
         return name
-    return tr("{name} ({badge})").format(name=name, badge=badge)
+    return QCoreApplication.translate("panels", "{name} ({badge})").format(name=name, badge=badge)
