@@ -44,4 +44,5 @@ class ReplayLayers(MapLayers):
                     xs, ys = np.atleast_1d(xs), np.atleast_1d(ys)
                     self._trails[source] = collections.deque(
                         (p[0], float(x), float(y)) for p, x, y in zip(trail, xs, ys))
+        self._trails_changed = True             # the trails are this moment's: drawn again
         self.apply(delta._replace(field=field, events=()))
