@@ -1300,6 +1300,14 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <source>Retracted: a wrong report, left out of the game.</source>
         <translation>Tagasi võetud: vale teade, mängust välja jäetud.</translation>
     </message>
+    <message>
+        <source>Sent on a Meshtastic channel: anyone holding the channel&apos;s key could have sent it in this name.</source>
+        <translation>Saadetud Meshtasticu kanalil: selle nime all võis saata igaüks, kellel on kanali võti.</translation>
+    </message>
+    <message>
+        <source>(channel key)</source>
+        <translation>(kanali võti)</translation>
+    </message>
 </context>
 <context>
     <name>TimelinePanel</name>
