@@ -138,12 +138,11 @@ def _language_given(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     lang = _language_given(argv)
-    if lang is not None:
-        try:
-            choose(check_language(lang))
-        except ValueError as exc:
-            print(f"controlroom: {exc}", file=sys.stderr)
-            return 2
+    try:
+        choose(None if lang is None else check_language(lang))     # the environment's, read now, or the one given
+    except ValueError as exc:
+        print(f"controlroom: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)

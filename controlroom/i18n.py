@@ -38,6 +38,7 @@ DECIMAL_COMMA = frozenset({"et", "de", "fr", "fi", "lv", "lt", "ru", "es", "it",
                            "cs", "sk", "sl", "hr", "hu", "ro", "bg", "uk", "el", "tr"})
 
 _chosen: str | None = None
+_from_environment: str | None = None     # the environment's language, read once
 
 
 def _code(text: str | None) -> str | None:
@@ -72,10 +73,23 @@ def check_language(code: str) -> str:
     return code
 
 
-def language(environ: Mapping[str, str] = os.environ) -> str:
-    """The language to speak now: the user's choice, CONTROLROOM_LANG, the system's; English otherwise."""
+def language(environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak now: the user's choice, CONTROLROOM_LANG, the system's; English otherwise.
+
+    The process's environment is read once (a fold translates its warnings hundreds of thousands of
+    times); ``choose`` reads it again.  ``environ`` given: that one is read, every time.
+    """
+    global _from_environment
     if _chosen is not None:
         return _chosen
+    if environ is None:
+        if _from_environment is None:
+            _from_environment = _environment_language(os.environ)
+        return _from_environment
+    return _environment_language(environ)
+
+
+def _environment_language(environ: Mapping[str, str]) -> str:
     for code in (_code(environ.get("CONTROLROOM_LANG")), system_language(environ)):
         if code in LANGUAGES:
             return code
@@ -89,8 +103,9 @@ def chosen() -> str | None:
 
 def choose(code: str | None) -> str:
     """Set the language for this process (None: back to the environment's); returns the language now spoken."""
-    global _chosen
+    global _chosen, _from_environment
     _chosen = None if code is None else check_language(code)
+    _from_environment = None                # read the environment again
     return language()
 
 
@@ -140,9 +155,10 @@ def catalogue(domain: str, code: str) -> dict[tuple[str, str], str]:
 
 def translate(context: str, text: str, domain: str = "controlroom") -> str:
     """``text`` in the language spoken now (itself when there is no translation)."""
-    if not text:
+    code = language()
+    if code == DEFAULT or not text:
         return text
-    return catalogue(domain, language()).get((context, text), text)
+    return catalogue(domain, code).get((context, text), text)
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
