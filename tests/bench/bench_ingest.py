@@ -2,7 +2,8 @@
 
     .venv/bin/python tests/bench/bench_ingest.py [--frames 40000]
 
-Bytes go through a pty into the station exactly as from a USB gateway: the
+Bytes go through a pty into the station exactly as from a USB gateway, written
+by a process of its own as a gateway is a device of its own: the
 gateway link reads and splits lines, the core decodes, authenticates,
 de-duplicates and folds each frame, and the storage thread makes it durable.
 1. throughput: N position frames written as fast as the pty takes them; frames
@@ -34,6 +35,7 @@ import argparse
 import json
 import os
 import select
+import subprocess
 import sys
 import tempfile
 import threading
@@ -63,53 +65,133 @@ def pct(values, p):
 
 
 class FakeGateway:
-    """The master side of the pty: answers ID?, then writes lines (raw mode, no echo)."""
+    """A USB gateway played by a process of its own, on the master side of a pty (raw mode, no echo).
+
+    A real gateway is a device: its writing and its answers take none of the
+    station's CPU nor its GIL.  The child (``--gateway``, below) answers ``ID?``,
+    answers every ``TX`` line with ``TXOK <that frame's counter>``, times each
+    ack line it reads, and on ``go`` writes the given lines (at ``rate`` a
+    second, or as fast as the pty takes them), timing each.  Both processes
+    read the same monotonic clock (``time.perf_counter``: CLOCK_MONOTONIC).
+    """
 
     def __init__(self) -> None:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         self.identified = threading.Event()
-        self.acks: dict[tuple[int, int], float] = {}      # (device, counter) acked -> when its line was read
-        self._stop = threading.Event()
-        self.reader = threading.Thread(target=self._read, name="fake-gateway", daemon=True)
-        self.reader.start()
+        self.acks_done = threading.Event()
+        self._result: dict = {}
+        self._got_result = threading.Event()
+        self.proc = subprocess.Popen([sys.executable, __file__, "--gateway", str(self.master)],
+                                     pass_fds=(self.master,), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self._watch = threading.Thread(target=self._read_child, name="fake-gateway-watch", daemon=True)
+        self._watch.start()
 
-    def _read(self) -> None:
+    def _read_child(self) -> None:
+        for raw in self.proc.stdout:
+            word, _, rest = raw.decode().strip().partition(" ")
+            if word == "identified":
+                self.identified.set()
+            elif word == "acks-done":
+                self.acks_done.set()
+            elif word == "result":
+                self._result = json.loads(rest)
+                self._got_result.set()
+
+    def _tell(self, text: str) -> None:
+        self.proc.stdin.write(text.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def send(self, lines_file: str, rate: float | None, expect_acks: int) -> None:
+        """Start writing the lines in ``lines_file`` (one per line)."""
+        self._tell(f"go {lines_file} {rate or 0} {expect_acks}")
+
+    def finish(self) -> dict:
+        """{"written": [t per line], "acks": {"device:counter": t}} once the child is done writing."""
+        self._tell("stop")
+        if not self._got_result.wait(60):
+            raise SystemExit("the fake gateway process did not report")
+        return self._result
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        self.proc.wait(10)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def gateway_main(master: int) -> int:
+    """The fake gateway's process (see FakeGateway)."""
+    os.set_blocking(master, False)
+    out_lock = threading.Lock()
+    acks: dict[str, float] = {}
+    expect = {"n": -1}
+    written: list[float] = []
+
+    def say(text: str) -> None:
+        with out_lock:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(master, view)
+                view = view[n:]
+            except BlockingIOError:
+                select.select([], [master], [], 0.01)
+
+    def read() -> None:
         buf = b""
-        while not self._stop.is_set():
-            r, _, _ = select.select([self.master], [], [], 0.1)
+        identified = False
+        while True:
+            r, _, _ = select.select([master], [], [], 0.1)
             if not r:
                 continue
             try:
-                buf += os.read(self.master, 4096)
+                chunk = os.read(master, 65536)
+            except BlockingIOError:
+                continue
             except OSError:
                 return
             now = time.perf_counter()
-            if b"ID?" in buf and not self.identified.is_set():
-                self.write((codec.format_id_line(1, "bench-1") + "\n").encode())
-                self.identified.set()
+            buf += chunk
+            if not identified and b"ID?" in buf:
+                write((codec.format_id_line(1, "bench-1") + "\n").encode())
+                identified = True
+                say("identified")
             *lines, buf = buf.split(b"\n")
             for line in lines:
                 if line.startswith(b"TX "):
                     ack = codec.decode_frame(codec.parse_line(line)["frame"])
-                    self.acks.setdefault((ack.fields["acked_device"], ack.fields["acked_counter"]), now)
-                    self.write((codec.format_txok_line(ack.counter) + "\n").encode())   # the frame's own counter
+                    acks.setdefault(f"{ack.fields['acked_device']}:{ack.fields['acked_counter']}", now)
+                    write((codec.format_txok_line(ack.counter) + "\n").encode())   # the frame's own counter
+                    if len(acks) == expect["n"]:
+                        say("acks-done")
 
-    def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                n = os.write(self.master, view)
-                view = view[n:]
-            except BlockingIOError:
-                time.sleep(0.0005)
-
-    def close(self) -> None:
-        self._stop.set()
-        self.reader.join(2)
-        os.close(self.master)
-        os.close(self.slave)
+    threading.Thread(target=read, name="gateway-read", daemon=True).start()
+    for command in sys.stdin:
+        word, *args = command.split()
+        if word == "go":
+            lines = Path(args[0]).read_bytes().splitlines(keepends=True)
+            rate = float(args[1]) or None
+            expect["n"] = int(args[2])
+            t0 = time.perf_counter()
+            for i, line in enumerate(lines):
+                if rate:
+                    wait = t0 + i / rate - time.perf_counter()
+                    if wait > 0:
+                        time.sleep(wait)
+                written.append(time.perf_counter())
+                write(line)
+        elif word == "stop":
+            say("result " + json.dumps({"written": written, "acks": acks}))
+    return 0
 
 
 def frames(keys: dict[int, bytes], count: int, start_counter: int = 1) -> list[bytes]:
@@ -147,7 +229,6 @@ def run_station(path: str, lines: list[bytes], rate: float | None, acked: list[t
     gw = FakeGateway()
     station = Station(path, [gw.path], VirtualClock(10**9))   # game time is irrelevant here; no rule timers
     core = station.core
-    written: list[float] = []
     stored_at: list[tuple[int, float]] = []
     first_seq = {}
     core.events_stored.connect(lambda seq: stored_at.append((seq, time.perf_counter())))
@@ -158,26 +239,16 @@ def run_station(path: str, lines: list[bytes], rate: float | None, acked: list[t
         raise SystemExit("the station did not identify the fake gateway")
     with GameStore.open(path, create=False) as store:
         first_seq["seq"] = store.log.last_seq()
-
-    def writer():
-        t0 = time.perf_counter()
-        for i, line in enumerate(lines):
-            if rate:
-                wait = t0 + i / rate - time.perf_counter()
-                if wait > 0:
-                    time.sleep(wait)
-            written.append(time.perf_counter())
-            gw.write(line)
-
-    w = threading.Thread(target=writer, name="bench-writer")
-    w.start()
+    lines_file = Path(path).with_suffix(".lines")
+    lines_file.write_bytes(b"".join(lines))
+    gw.send(str(lines_file), rate, len(acked) if acked is not None else -1)
     target = first_seq["seq"] + len(lines)
     deadline = time.perf_counter() + 300
 
     def check():
         done = stored_at and stored_at[-1][0] >= target
         if acked is not None:
-            done = done and len(gw.acks) >= len(acked)
+            done = done and gw.acks_done.is_set()
         if done or time.perf_counter() > deadline:
             app.quit()
 
@@ -186,9 +257,10 @@ def run_station(path: str, lines: list[bytes], rate: float | None, acked: list[t
     poll.start(20)
     app.exec()
     poll.stop()
-    w.join()
+    out = gw.finish()
     station.shutdown()
     gw.close()
+    written = out["written"]
     # Each events_stored report covers a batch: every frame up to that seq is durable then.
     done = [0.0] * len(lines)
     j = 0
@@ -196,7 +268,7 @@ def run_station(path: str, lines: list[bytes], rate: float | None, acked: list[t
         while j < len(lines) and first_seq["seq"] + j + 1 <= seq:
             done[j] = t
             j += 1
-    acks = [gw.acks.get(key, 0.0) for key in acked] if acked is not None else []
+    acks = [out["acks"].get(f"{d}:{c}", 0.0) for d, c in acked] if acked is not None else []
     return {"written": written, "stored": done, "complete": j, "acked": acks}
 
 
@@ -385,4 +457,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--gateway"]:
+        sys.exit(gateway_main(int(sys.argv[2])))
     sys.exit(main())

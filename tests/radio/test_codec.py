@@ -547,6 +547,25 @@ def test_fast_crc_hmac_and_hex_equal_the_firmware_versions(data, key):
     assert c.unhexlify(text.lower()) == data
 
 
+def test_station_hmac_keeps_each_keys_state_and_equals_the_standard_library(monkeypatch):
+    """The station's HMAC reuses each key's padded hash states: same digests as hmac.digest, for many keys,
+    for a key seen again after the cache was emptied, and for a bytearray key."""
+    import hmac
+
+    from controlroom.radio import codec as c
+
+    monkeypatch.setattr(c, "_PADS_MAX", 8)
+    monkeypatch.setattr(c, "_PADS", {})
+    keys = [bytes([i]) * 16 for i in range(20)]
+    for round_ in range(3):
+        for i, key in enumerate(keys):
+            msg = b"controlroom/v1" + bytes([round_, i]) * 9
+            assert c.hmac_sha256(key, msg) == hmac.digest(key, msg, "sha256")
+            assert c.hmac_sha256(bytearray(key), msg) == hmac.digest(key, msg, "sha256")
+        assert len(c._PADS) <= 8
+    assert c.compare_digest(bytearray(b"ab"), b"ab") and not c.compare_digest(b"ab", b"ac")
+
+
 @settings(max_examples=200, deadline=None)
 @given(hst.text(alphabet="0123456789abcdefABCDEF gx+-_", max_size=12))
 def test_fast_unhexlify_is_as_strict_as_the_firmware(text):
