@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
         self._sent: list[tuple[str, dict]] = []                # entries sent from this window, not yet stored
         self._fitted = False
+        self._deaths: list = []                     # death alarms not yet on the banner (see death_alarm)
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
         self._flash.setInterval(500)
@@ -172,9 +173,17 @@ class MainWindow(QMainWindow):
         from controlroom.game.alarms import Alarm
 
         t = self.core.game_time()
-        self.panels.alarms.add_alarm(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
+        # Deaths come in bursts (a timer ends many bleed-outs at once): shown together, once the burst is in.
+        self._deaths.append(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
             "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
                                                       group=character.group), t))
+        if len(self._deaths) == 1:
+            QTimer.singleShot(0, self._show_deaths)
+
+    @Slot()
+    def _show_deaths(self) -> None:
+        deaths, self._deaths = self._deaths, []
+        self.panels.alarms.add_alarms(deaths)
 
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).

@@ -48,6 +48,7 @@ class MapLayers:
         self._plan_key: tuple | None = None
         self._plan: dict | None = None
         self._casualties_shown: tuple | None = None    # (plan key, xs, ys) last set on the map
+        self._given: dict[str, tuple[list, list]] = {}  # layer -> (colours, labels) last given to the map
 
     @property
     def projection(self) -> MapFrame | None:
@@ -349,12 +350,26 @@ class MapLayers:
         self._casualties_shown = (self._plan_key, xs, ys, colours)
         if not len(xs):
             self.view.clear_layer("casualties")
+            self._given.pop("casualties", None)
             return
+        colours, labels = self._same("casualties", colours, labels)
         self.view.set_layer("casualties", xs, ys, colours=colours, labels=labels)
 
     def _set(self, name: str, points: list[tuple]) -> None:
         if not points:
             self.view.clear_layer(name)
+            self._given.pop(name, None)
             return
         xs, ys, colours, labels = zip(*points)
-        self.view.set_layer(name, list(xs), list(ys), colours=list(colours), labels=list(labels))
+        colours, labels = self._same(name, list(colours), list(labels))
+        self.view.set_layer(name, list(xs), list(ys), colours=colours, labels=labels)
+
+    def _same(self, name: str, colours: list, labels: list) -> tuple[list, list]:
+        """The colour and label lists last given for a layer when these equal them: the map, given the same
+        lists again, neither converts them nor builds its markers' styles again (it only moves them)."""
+        before = self._given.get(name)
+        if before is not None:
+            colours = before[0] if before[0] == colours else colours
+            labels = before[1] if before[1] == labels else labels
+        self._given[name] = (colours, labels)
+        return colours, labels

@@ -101,6 +101,7 @@ class _Layer:
     labels: list[str] = field(default_factory=list)
     dirty: bool = False
     colours_given: object = None            # the colours list last given, converted into ``brushes``
+    painted: tuple | None = None            # (brush or brushes, point count) last given to the item
     labels_given: object = None             # the labels list last given, copied into ``labels``
 
 
@@ -444,9 +445,21 @@ class MapView(pg.PlotWidget):
             if not layer.dirty or not layer.item.isVisible():
                 continue
             brush = layer.brushes if layer.brushes is not None else layer.default_brush
-            layer.item.setData(x=layer.xs, y=layer.ys, data=np.arange(layer.xs.size),
-                               brush=brush, pen=self._no_pen,
-                               symbol=layer.symbol, size=layer.size)
+            item = layer.item
+            if (layer.painted is not None and layer.painted[0] is brush and layer.painted[1] == layer.xs.size
+                    and len(item.data) == layer.xs.size):
+                # The same markers in the same colours, moved: only the positions are set (setData would
+                # build every spot's style again, a Python loop per point).
+                item.data["x"] = layer.xs
+                item.data["y"] = layer.ys
+                item.prepareGeometryChange()
+                item.informViewBoundsChanged()
+                item.bounds = [None, None]
+                item.invalidate()
+            else:
+                item.setData(x=layer.xs, y=layer.ys, data=np.arange(layer.xs.size),
+                             brush=brush, pen=self._no_pen, symbol=layer.symbol, size=layer.size)
+                layer.painted = (brush, layer.xs.size)
             layer.dirty = False
             painted = True
         if not painted:
