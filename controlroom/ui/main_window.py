@@ -46,6 +46,10 @@ def on_a_screen() -> bool:
 class MainWindow(QMainWindow):
     """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
 
+    #: The map's layers are drawn again at most this often (ms); the core publishes every 100 ms, and at
+    #: 8,000 players drawing every delta kept the window busy (bench_map).
+    MAP_REDRAW_MS = 250
+
     def __init__(self, core: CoreThread, projection: MapFrame | None = None, title: str = "",
                  valhalla: tuple[float, float] | None = None) -> None:
         super().__init__()
@@ -53,7 +57,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
         self.theme = Theme(self)
         self.map = MapView(projection=projection)
-        self.layers = MapLayers(self.map, projection, valhalla)
+        self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS)
         self.status = QLabel(self.tr("Opening the game…"))
         # A long status is cut at the window's edge; it never makes the window wider than the screen.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)

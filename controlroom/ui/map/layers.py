@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 
 from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
@@ -25,8 +26,17 @@ class MapLayers:
     """Keeps the latest field reports and pushes them into a MapView's layers."""
 
     def __init__(self, view: MapView, projection: MapFrame | None = None,
-                 valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0):
+                 valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0,
+                 redraw_ms: int = 0):
         self.view = view
+        # The layers are drawn again at most every ``redraw_ms`` (0: at each delta); deltas in between are
+        # taken in (counts, the fallen, STOPPs) and drawn together once the time is up.
+        self.redraw_ms = redraw_ms
+        self._drawn_at = -math.inf
+        self._field: dict = {}
+        self._redraw = QTimer(view)
+        self._redraw.setSingleShot(True)
+        self._redraw.timeout.connect(self.flush)
         if projection is not None and view.projection is None:
             view.projection = projection
         self.valhalla = valhalla                    # (lat, lon) of Valhalla, if the organisers gave it
@@ -48,6 +58,9 @@ class MapLayers:
         self._plan_key: tuple | None = None
         self._plan: dict | None = None
         self._casualties_shown: tuple | None = None    # (plan key, xs, ys) last set on the map
+        self._fallen_rows: dict | None = None     # badge -> what the casualties layer shows of it (None: all anew)
+        self._fallen_changed: set[int] = set()    # badges whose condition changed since the last plan
+        self._rows_frame = None
         self._given: dict[str, tuple[list, list]] = {}  # layer -> (colours, labels) last given to the map
 
     @property
@@ -93,7 +106,18 @@ class MapLayers:
         self._fallen(delta)
         self._sides = delta.sides
         self._now = delta.t
-        self._draw(delta.field or {})
+        self._field = delta.field or {}
+        wait = self._drawn_at + self.redraw_ms / 1000 - time.monotonic()
+        if delta.full or wait <= 0:
+            self.flush()
+        elif not self._redraw.isActive():
+            self._redraw.start(max(1, int(wait * 1000)))
+
+    def flush(self) -> None:
+        """Draw the layers from what the deltas brought, now."""
+        self._redraw.stop()
+        self._drawn_at = time.monotonic()
+        self._draw(self._field)
 
     #: A marshal's own position stands for a casualty's when heard this recently before the report.
     MARSHAL_FIX_MS = 120_000
@@ -101,30 +125,32 @@ class MapLayers:
     def _fallen(self, delta: StateDelta) -> None:
         """Where each casualty fell: the report's own position, else its marshal's position at the time."""
         fell_at = self.fell_at
-        before = len(fell_at)
-        changed = False
+        changed: set[int] = set()
         for stored in delta.events:
             e = stored.event
             badge = e.data.get("badge")
             if badge is None or e.type in ("position", "heartbeat", "weapon_inspected", "armour_set", "hp_set"):
                 continue
             if e.type in ("respawned", "valhalla_checkin"):
-                changed = fell_at.pop(badge, None) is not None or changed
+                if fell_at.pop(badge, None) is not None:
+                    changed.add(badge)
                 continue
             if e.data.get("lat") is not None and e.data.get("lon") is not None:
                 place = (e.data["lat"], e.data["lon"], "reported")
-                changed = changed or fell_at.get(badge) != place
+                if fell_at.get(badge) != place:
+                    changed.add(badge)
                 fell_at[badge] = place
                 continue
             heard = self._positions.get(e.source)
             if heard is not None and abs(e.t - heard[0]) <= self.MARSHAL_FIX_MS and badge not in fell_at:
                 fell_at[badge] = (heard[1], heard[2], "marshal")
-                changed = True
+                changed.add(badge)
         for ch in delta.characters:
-            if ch.condition == "active":
-                changed = fell_at.pop(ch.badge, None) is not None or changed
-        if changed or len(fell_at) != before:
+            if ch.condition == "active" and fell_at.pop(ch.badge, None) is not None:
+                changed.add(ch.badge)
+        if changed:
             self._fallen_version += 1
+            self._fallen_changed |= changed
 
     @staticmethod
     def _kind(condition: str) -> int:
@@ -142,6 +168,7 @@ class MapLayers:
                 counts.setdefault(group, [0, 0, 0])[self._kind(condition)] += 1
             self.group_counts = counts
             self._fallen_version += 1
+            self._fallen_rows = None                # every fallen character planned again
             return
         counts = self.group_counts
         for ch in delta.characters:
@@ -154,6 +181,7 @@ class MapLayers:
             counts.setdefault(now[0], [0, 0, 0])[self._kind(now[1])] += 1
             conditions[ch.badge] = now
             self._fallen_version += 1
+            self._fallen_changed.add(ch.badge)
 
     def _draw(self, field: dict) -> None:
         positions = field.get("positions", {})
@@ -278,39 +306,29 @@ class MapLayers:
         key = (self._fallen_version, id(frame))
         if self._plan_key == key and self._plan is not None:
             return self._plan
+        rows = self._fallen_rows_now(frame)
         base_x, base_y, group_index, colours, labels = [], [], [], [], []
         group_names: dict[str, int] = {}
         near: dict[str, int] = {}
         fells = []
-        for badge, (group, condition) in sorted(self._conditions.items()):
-            if condition == "active":
-                continue
-            colour = "#7f0000" if condition == "dead" else "#e65100"
-            state = condition.replace("_", " ")
-            fell = self.fell_at.get(badge)
+        for badge in sorted(rows):
+            group, colour, label, fell = rows[badge]
             if fell is not None:
-                how = (QCoreApplication.translate("MapLayers", "where reported") if fell[2] == "reported"
-                       else QCoreApplication.translate("MapLayers", "at the reporting marshal"))
-                text = QCoreApplication.translate("MapLayers", "badge {badge}: {state} ({how})")
                 fells.append((len(base_x), fell[0], fell[1]))
                 base_x.append(0.0)
                 base_y.append(0.0)
                 group_index.append(-1)
-                colours.append(colour)
-                labels.append(text.format(badge=badge, state=state, how=how))
-                continue
-            k = near[group] = near.get(group, -1) + 1
-            # Near the group: evenly on a ring 15 m out (a second ring further for many), never random.
-            ring, slot = divmod(k, 12)
-            angle = 2 * math.pi * (slot + 0.5 * ring) / 12
-            r = 15.0 + 8.0 * ring
-            base_x.append(r * math.cos(angle))
-            base_y.append(r * math.sin(angle))
-            group_index.append(group_names.setdefault(group, len(group_names)))
+            else:
+                k = near[group] = near.get(group, -1) + 1
+                # Near the group: evenly on a ring 15 m out (a second ring further for many), never random.
+                ring, slot = divmod(k, 12)
+                angle = 2 * math.pi * (slot + 0.5 * ring) / 12
+                r = 15.0 + 8.0 * ring
+                base_x.append(r * math.cos(angle))
+                base_y.append(r * math.sin(angle))
+                group_index.append(group_names.setdefault(group, len(group_names)))
             colours.append(colour)
-            labels.append(QCoreApplication.translate(
-                "MapLayers", "badge {badge}: {state} (near group {group}, no position reported)").format(
-                badge=badge, state=state, group=group))
+            labels.append(label)
         bx, by = np.asarray(base_x, dtype=float), np.asarray(base_y, dtype=float)
         if fells:
             at = np.asarray([i for i, _la, _lo in fells])
@@ -321,6 +339,37 @@ class MapLayers:
         self._plan = {"x": bx, "y": by, "group": np.asarray(group_index, dtype=int), "groups": list(group_names),
                       "colours": colours, "labels": labels}
         return self._plan
+
+    def _fallen_rows_now(self, frame: MapFrame) -> dict[int, tuple]:
+        """badge -> (group, colour, hover text, (lat, lon) where it fell or None) of every fallen character;
+        only the characters that changed are made again."""
+        rows = self._fallen_rows
+        if rows is None or self._rows_frame is not frame:
+            rows, todo = {}, [b for b, (_g, c) in self._conditions.items() if c != "active"]
+        else:
+            todo = self._fallen_changed
+        self._fallen_changed = set()
+        self._rows_frame = frame
+        for badge in todo:
+            group, condition = self._conditions.get(badge, ("", "active"))
+            if condition == "active":
+                rows.pop(badge, None)
+                continue
+            colour = "#7f0000" if condition == "dead" else "#e65100"
+            state = condition.replace("_", " ")
+            fell = self.fell_at.get(badge)
+            if fell is not None:
+                how = (QCoreApplication.translate("MapLayers", "where reported") if fell[2] == "reported"
+                       else QCoreApplication.translate("MapLayers", "at the reporting marshal"))
+                label = QCoreApplication.translate("MapLayers", "badge {badge}: {state} ({how})").format(
+                    badge=badge, state=state, how=how)
+                rows[badge] = (group, colour, label, (fell[0], fell[1]))
+            else:
+                rows[badge] = (group, colour, QCoreApplication.translate(
+                    "MapLayers", "badge {badge}: {state} (near group {group}, no position reported)").format(
+                    badge=badge, state=state, group=group), None)
+        self._fallen_rows = rows
+        return rows
 
     def _casualty_arrays(self, where_group: dict[str, tuple[float, float]], frame: MapFrame):
         """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is left out."""

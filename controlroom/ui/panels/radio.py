@@ -133,6 +133,14 @@ def _gateway_order(key: str) -> tuple:
     return (0, int(key), key) if key.lstrip("-").isdigit() else (1, 0, key)
 
 
+def total_of(counts: dict, what: str) -> int:
+    """The total count of ``what`` in the station's counts per gateway (0 when not reported)."""
+    for key, c in counts.items():
+        if str(key) == TOTAL:
+            return int(c.get(what, 0))
+    return sum(int(c.get(what, 0)) for c in counts.values())
+
+
 class CountModel(RowTable):
     """Frame counters per gateway and in total, rejections by reason; forged frames in red."""
 
@@ -144,10 +152,7 @@ class CountModel(RowTable):
 
     def total(self, what: str) -> int:
         """The total count of ``what`` (0 when not reported)."""
-        for key, counts in self.rows:
-            if key == TOTAL:
-                return int(counts.get(what, 0))
-        return sum(int(c.get(what, 0)) for _k, c in self.rows)
+        return total_of(dict(self.rows), what)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -346,7 +351,10 @@ class RadioPanel(QWidget):
         self._field_heard: dict = {}
         self._heard: dict = {}
         self._recent = ()
-        self._frames_due = self._devices_due = False     # shown when the panel is seen again
+        self._links: dict = {}
+        self._counts: dict = {}
+        # What changed while the panel was behind another tab: shown when it is seen again.
+        self._frames_due = self._devices_due = self._links_due = self._counts_due = False
 
         self.title = QLabel(self.tr("Radio"), self)
         font = self.title.font()
@@ -402,9 +410,11 @@ class RadioPanel(QWidget):
             self._field_heard = dict(field["heard"])
         if radio:
             if "links" in radio:
-                self.links.set_links(radio["links"] or {})
+                self._links = radio["links"] or {}
+                self._links_due = True
             if "counts" in radio:
-                self.counts.set_counts(radio["counts"] or {})
+                self._counts = radio["counts"] or {}
+                self._counts_due = True
             if "heard" in radio:
                 self._heard = dict(radio["heard"] or {})
             if "recent" in radio:
@@ -423,6 +433,12 @@ class RadioPanel(QWidget):
         return window is not self and window.isVisible() and not self.isVisible()
 
     def _show_due(self) -> None:
+        if self._links_due:
+            self._links_due = False
+            self.links.set_links(self._links)
+        if self._counts_due:
+            self._counts_due = False
+            self.counts.set_counts(self._counts)
         if self._frames_due:
             self._frames_due = False
             self.frames.set_frames(self._recent)
@@ -448,7 +464,7 @@ class RadioPanel(QWidget):
 
     def forged_count(self) -> int:
         """Frames with a wrong authentication tag, in total."""
-        return self.counts.total(FORGED)
+        return total_of(self._counts, FORGED)    # (the counts as received: the table may wait behind a tab)
 
     def _update_alarm(self) -> None:
         forged = self.forged_count()
