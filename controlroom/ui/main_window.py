@@ -46,6 +46,10 @@ def on_a_screen() -> bool:
 class MainWindow(QMainWindow):
     """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
 
+    #: The map's layers are drawn again at most this often (ms); the core publishes every 100 ms, and at
+    #: 8,000 players drawing every delta kept the window busy (bench_map).
+    MAP_REDRAW_MS = 250
+
     def __init__(self, core: CoreThread, projection: MapFrame | None = None, title: str = "",
                  valhalla: tuple[float, float] | None = None) -> None:
         super().__init__()
@@ -53,7 +57,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
         self.theme = Theme(self)
         self.map = MapView(projection=projection)
-        self.layers = MapLayers(self.map, projection, valhalla)
+        self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS)
         self.status = QLabel(self.tr("Opening the game…"))
         # A long status is cut at the window's edge; it never makes the window wider than the screen.
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -78,6 +82,7 @@ class MainWindow(QMainWindow):
         self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
         self._sent: list[tuple[str, dict]] = []                # entries sent from this window, not yet stored
         self._fitted = False
+        self._deaths: list = []                     # death alarms not yet on the banner (see death_alarm)
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
         self._flash.setInterval(500)
@@ -172,9 +177,17 @@ class MainWindow(QMainWindow):
         from controlroom.game.alarms import Alarm
 
         t = self.core.game_time()
-        self.panels.alarms.add_alarm(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
+        # Deaths come in bursts (a timer ends many bleed-outs at once): shown together, once the burst is in.
+        self._deaths.append(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
             "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
                                                       group=character.group), t))
+        if len(self._deaths) == 1:
+            QTimer.singleShot(0, self._show_deaths)
+
+    @Slot()
+    def _show_deaths(self) -> None:
+        deaths, self._deaths = self._deaths, []
+        self.panels.alarms.add_alarms(deaths)
 
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QTimer
 
 from controlroom.game.views import StateDelta
 from controlroom.geo.frame import MapFrame
@@ -25,8 +26,17 @@ class MapLayers:
     """Keeps the latest field reports and pushes them into a MapView's layers."""
 
     def __init__(self, view: MapView, projection: MapFrame | None = None,
-                 valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0):
+                 valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0,
+                 redraw_ms: int = 0):
         self.view = view
+        # The layers are drawn again at most every ``redraw_ms`` (0: at each delta); deltas in between are
+        # taken in (counts, the fallen, STOPPs) and drawn together once the time is up.
+        self.redraw_ms = redraw_ms
+        self._drawn_at = -math.inf
+        self._field: dict = {}
+        self._redraw = QTimer(view)
+        self._redraw.setSingleShot(True)
+        self._redraw.timeout.connect(self.flush)
         if projection is not None and view.projection is None:
             view.projection = projection
         self.valhalla = valhalla                    # (lat, lon) of Valhalla, if the organisers gave it
@@ -42,6 +52,16 @@ class MapLayers:
         self._trails_changed = True                # the trails layer is set again only when a kept point changed
         self.fell_at: dict[int, tuple[float, float, str]] = {}  # badge -> (lat, lon, how known) where it fell
         self._positions: dict = {}
+        # The casualties layer is planned again only when someone fell, woke or was placed (the version
+        # changes); in between, each delta only moves the fallen "near group" with their group's marker.
+        self._fallen_version = 0
+        self._plan_key: tuple | None = None
+        self._plan: dict | None = None
+        self._casualties_shown: tuple | None = None    # (plan key, xs, ys) last set on the map
+        self._fallen_rows: dict | None = None     # badge -> what the casualties layer shows of it (None: all anew)
+        self._fallen_changed: set[int] = set()    # badges whose condition changed since the last plan
+        self._rows_frame = None
+        self._given: dict[str, tuple[list, list]] = {}  # layer -> (colours, labels) last given to the map
 
     @property
     def projection(self) -> MapFrame | None:
@@ -86,41 +106,82 @@ class MapLayers:
         self._fallen(delta)
         self._sides = delta.sides
         self._now = delta.t
-        self._draw(delta.field or {})
+        self._field = delta.field or {}
+        wait = self._drawn_at + self.redraw_ms / 1000 - time.monotonic()
+        if delta.full or wait <= 0:
+            self.flush()
+        elif not self._redraw.isActive():
+            self._redraw.start(max(1, int(wait * 1000)))
+
+    def flush(self) -> None:
+        """Draw the layers from what the deltas brought, now."""
+        self._redraw.stop()
+        self._drawn_at = time.monotonic()
+        self._draw(self._field)
 
     #: A marshal's own position stands for a casualty's when heard this recently before the report.
     MARSHAL_FIX_MS = 120_000
 
     def _fallen(self, delta: StateDelta) -> None:
         """Where each casualty fell: the report's own position, else its marshal's position at the time."""
+        fell_at = self.fell_at
+        changed: set[int] = set()
         for stored in delta.events:
             e = stored.event
             badge = e.data.get("badge")
             if badge is None or e.type in ("position", "heartbeat", "weapon_inspected", "armour_set", "hp_set"):
                 continue
             if e.type in ("respawned", "valhalla_checkin"):
-                self.fell_at.pop(badge, None)
+                if fell_at.pop(badge, None) is not None:
+                    changed.add(badge)
                 continue
             if e.data.get("lat") is not None and e.data.get("lon") is not None:
-                self.fell_at[badge] = (e.data["lat"], e.data["lon"], "reported")
+                place = (e.data["lat"], e.data["lon"], "reported")
+                if fell_at.get(badge) != place:
+                    changed.add(badge)
+                fell_at[badge] = place
                 continue
             heard = self._positions.get(e.source)
-            if heard is not None and abs(e.t - heard[0]) <= self.MARSHAL_FIX_MS and badge not in self.fell_at:
-                self.fell_at[badge] = (heard[1], heard[2], "marshal")
+            if heard is not None and abs(e.t - heard[0]) <= self.MARSHAL_FIX_MS and badge not in fell_at:
+                fell_at[badge] = (heard[1], heard[2], "marshal")
+                changed.add(badge)
         for ch in delta.characters:
-            if ch.condition == "active":
-                self.fell_at.pop(ch.badge, None)
+            if ch.condition == "active" and fell_at.pop(ch.badge, None) is not None:
+                changed.add(ch.badge)
+        if changed:
+            self._fallen_version += 1
+            self._fallen_changed |= changed
+
+    @staticmethod
+    def _kind(condition: str) -> int:
+        return 0 if condition == "active" else 2 if condition == "dead" else 1
 
     def _count(self, delta: StateDelta) -> None:
         # Counts per group come from the characters; a delta carries only those that changed,
-        # so the layer keeps a per-character view.
+        # so the layer keeps a per-character view, and counts only what changed.
+        conditions = self._conditions
+        if delta.full:
+            for ch in delta.characters:
+                conditions[ch.badge] = (ch.group, ch.condition)
+            counts: dict[str, list[int]] = {}
+            for group, condition in conditions.values():
+                counts.setdefault(group, [0, 0, 0])[self._kind(condition)] += 1
+            self.group_counts = counts
+            self._fallen_version += 1
+            self._fallen_rows = None                # every fallen character planned again
+            return
+        counts = self.group_counts
         for ch in delta.characters:
-            self._conditions[ch.badge] = (ch.group, ch.condition)
-        counts: dict[str, list[int]] = {}
-        for group, condition in self._conditions.values():
-            c = counts.setdefault(group, [0, 0, 0])
-            c[0 if condition == "active" else 2 if condition == "dead" else 1] += 1
-        self.group_counts = counts
+            now = (ch.group, ch.condition)
+            was = conditions.get(ch.badge)
+            if was == now:
+                continue
+            if was is not None:
+                counts[was[0]][self._kind(was[1])] -= 1
+            counts.setdefault(now[0], [0, 0, 0])[self._kind(now[1])] += 1
+            conditions[ch.badge] = now
+            self._fallen_version += 1
+            self._fallen_changed.add(ch.badge)
 
     def _draw(self, field: dict) -> None:
         positions = field.get("positions", {})
@@ -160,7 +221,7 @@ class MapLayers:
         # Labels: the groups with most fallen first (they win a crowded spot), then by name.
         self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda l: (l[3], l[4]))])
         self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
-        self._set("casualties", self._casualties(where_group, frame))
+        self._set_casualties(where_group, frame)
         if self._trails_changed:
             self._trails_changed = False
             self._set("trails", self._trail_points())
@@ -231,38 +292,133 @@ class MapLayers:
 
     def _casualties(self, where_group: dict[str, tuple[float, float]], frame: MapFrame) -> list[tuple]:
         """The fallen: where they fell when known; else in a ring "near group", around the group's marker."""
-        out = []
+        xs, ys, colours, labels = self._casualty_arrays(where_group, frame)
+        return list(zip(xs.tolist(), ys.tolist(), colours, labels))
+
+    def _casualty_plan(self, frame: MapFrame) -> dict:
+        """What of the casualties layer does not move with the groups, made again only when the fallen change.
+
+        Per fallen character, in badge order: either where it fell (x, y), or
+        its group's index and its offset on the ring around the group's marker;
+        and its colour and hover text (the same list objects until the fallen
+        change, so that the map does not convert them again).
+        """
+        key = (self._fallen_version, id(frame))
+        if self._plan_key == key and self._plan is not None:
+            return self._plan
+        rows = self._fallen_rows_now(frame)
+        base_x, base_y, group_index, colours, labels = [], [], [], [], []
+        group_names: dict[str, int] = {}
         near: dict[str, int] = {}
-        for badge, (group, condition) in sorted(self._conditions.items()):
+        fells = []
+        for badge in sorted(rows):
+            group, colour, label, fell = rows[badge]
+            if fell is not None:
+                fells.append((len(base_x), fell[0], fell[1]))
+                base_x.append(0.0)
+                base_y.append(0.0)
+                group_index.append(-1)
+            else:
+                k = near[group] = near.get(group, -1) + 1
+                # Near the group: evenly on a ring 15 m out (a second ring further for many), never random.
+                ring, slot = divmod(k, 12)
+                angle = 2 * math.pi * (slot + 0.5 * ring) / 12
+                r = 15.0 + 8.0 * ring
+                base_x.append(r * math.cos(angle))
+                base_y.append(r * math.sin(angle))
+                group_index.append(group_names.setdefault(group, len(group_names)))
+            colours.append(colour)
+            labels.append(label)
+        bx, by = np.asarray(base_x, dtype=float), np.asarray(base_y, dtype=float)
+        if fells:
+            at = np.asarray([i for i, _la, _lo in fells])
+            fx, fy = frame.to_local(np.asarray([la for _i, la, _lo in fells], dtype=float),
+                                    np.asarray([lo for _i, _la, lo in fells], dtype=float))
+            bx[at], by[at] = np.atleast_1d(fx), np.atleast_1d(fy)
+        self._plan_key = key
+        self._plan = {"x": bx, "y": by, "group": np.asarray(group_index, dtype=int), "groups": list(group_names),
+                      "colours": colours, "labels": labels}
+        return self._plan
+
+    def _fallen_rows_now(self, frame: MapFrame) -> dict[int, tuple]:
+        """badge -> (group, colour, hover text, (lat, lon) where it fell or None) of every fallen character;
+        only the characters that changed are made again."""
+        rows = self._fallen_rows
+        if rows is None or self._rows_frame is not frame:
+            rows, todo = {}, [b for b, (_g, c) in self._conditions.items() if c != "active"]
+        else:
+            todo = self._fallen_changed
+        self._fallen_changed = set()
+        self._rows_frame = frame
+        for badge in todo:
+            group, condition = self._conditions.get(badge, ("", "active"))
             if condition == "active":
+                rows.pop(badge, None)
                 continue
             colour = "#7f0000" if condition == "dead" else "#e65100"
             state = condition.replace("_", " ")
             fell = self.fell_at.get(badge)
             if fell is not None:
-                x, y = frame.to_local(fell[0], fell[1])
                 how = (QCoreApplication.translate("MapLayers", "where reported") if fell[2] == "reported"
                        else QCoreApplication.translate("MapLayers", "at the reporting marshal"))
-                text = QCoreApplication.translate("MapLayers", "badge {badge}: {state} ({how})")
-                out.append((float(x), float(y), colour, text.format(badge=badge, state=state, how=how)))
-                continue
-            if group not in where_group:
-                continue
-            gx, gy = where_group[group]
-            k = near[group] = near.get(group, -1) + 1
-            # Near the group: evenly on a ring 15 m out (a second ring further for many), never random.
-            ring, slot = divmod(k, 12)
-            angle = 2 * math.pi * (slot + 0.5 * ring) / 12
-            r = 15.0 + 8.0 * ring
-            out.append((gx + r * math.cos(angle), gy + r * math.sin(angle), colour,
-                        QCoreApplication.translate(
-                            "MapLayers", "badge {badge}: {state} (near group {group}, no position reported)").format(
-                            badge=badge, state=state, group=group)))
-        return out
+                label = QCoreApplication.translate("MapLayers", "badge {badge}: {state} ({how})").format(
+                    badge=badge, state=state, how=how)
+                rows[badge] = (group, colour, label, (fell[0], fell[1]))
+            else:
+                rows[badge] = (group, colour, QCoreApplication.translate(
+                    "MapLayers", "badge {badge}: {state} (near group {group}, no position reported)").format(
+                    badge=badge, state=state, group=group), None)
+        self._fallen_rows = rows
+        return rows
+
+    def _casualty_arrays(self, where_group: dict[str, tuple[float, float]], frame: MapFrame):
+        """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is left out."""
+        plan = self._casualty_plan(frame)
+        gi = plan["group"]
+        if not plan["groups"]:
+            return plan["x"], plan["y"], plan["colours"], plan["labels"]
+        nowhere = (math.nan, math.nan)
+        gxy = np.asarray([where_group.get(g, nowhere) for g in plan["groups"]], dtype=float)
+        near = gi >= 0
+        xs, ys = plan["x"].copy(), plan["y"].copy()
+        xs[near] += gxy[gi[near], 0]
+        ys[near] += gxy[gi[near], 1]
+        known = ~np.isnan(xs)
+        if known.all():
+            return xs, ys, plan["colours"], plan["labels"]
+        keep = np.flatnonzero(known).tolist()
+        return (xs[known], ys[known], [plan["colours"][i] for i in keep], [plan["labels"][i] for i in keep])
+
+    def _set_casualties(self, where_group: dict[str, tuple[float, float]], frame: MapFrame) -> None:
+        """Set the casualties layer only when a fallen character or the group one is near moved."""
+        xs, ys, colours, labels = self._casualty_arrays(where_group, frame)
+        shown = self._casualties_shown
+        if (shown is not None and shown[0] == self._plan_key and shown[3] is colours
+                and np.array_equal(shown[1], xs) and np.array_equal(shown[2], ys)):
+            return
+        self._casualties_shown = (self._plan_key, xs, ys, colours)
+        if not len(xs):
+            self.view.clear_layer("casualties")
+            self._given.pop("casualties", None)
+            return
+        colours, labels = self._same("casualties", colours, labels)
+        self.view.set_layer("casualties", xs, ys, colours=colours, labels=labels)
 
     def _set(self, name: str, points: list[tuple]) -> None:
         if not points:
             self.view.clear_layer(name)
+            self._given.pop(name, None)
             return
         xs, ys, colours, labels = zip(*points)
-        self.view.set_layer(name, list(xs), list(ys), colours=list(colours), labels=list(labels))
+        colours, labels = self._same(name, list(colours), list(labels))
+        self.view.set_layer(name, list(xs), list(ys), colours=colours, labels=labels)
+
+    def _same(self, name: str, colours: list, labels: list) -> tuple[list, list]:
+        """The colour and label lists last given for a layer when these equal them: the map, given the same
+        lists again, neither converts them nor builds its markers' styles again (it only moves them)."""
+        before = self._given.get(name)
+        if before is not None:
+            colours = before[0] if before[0] == colours else colours
+            labels = before[1] if before[1] == labels else labels
+        self._given[name] = (colours, labels)
+        return colours, labels

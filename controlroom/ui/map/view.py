@@ -100,6 +100,15 @@ class _Layer:
     brushes: list[QBrush] | QBrush | None = None
     labels: list[str] = field(default_factory=list)
     dirty: bool = False
+    colours_given: object = None            # the colours list last given, converted into ``brushes``
+    painted: tuple | None = None            # (brush or brushes, point count) last given to the item
+    labels_given: object = None             # the labels list last given, copied into ``labels``
+
+
+def _show(item, visible: bool) -> None:
+    """Show or hide a graphics item, only when that changes it (setVisible runs pyqtgraph's Python each time)."""
+    if item.isVisible() != visible:
+        item.setVisible(visible)
 
 
 class MapView(pg.PlotWidget):
@@ -267,10 +276,11 @@ class MapView(pg.PlotWidget):
         recolour = getattr(self, "_labels_night", None) != self.night
         self._labels_night = self.night
         for item, (x, y, text) in zip(self._label_items, self._labels):
-            if item.textItem.toPlainText() != text:
-                item.setText(text, color=text_colour)
-            elif recolour:
+            if recolour or getattr(item, "_night", None) != self.night:
                 item.setColor(text_colour)
+                item._night = self.night
+            if item.textItem.toPlainText() != text:
+                item.setText(text)              # (the colour is set only when it changes: setColor is slow)
             item.fill = fill
             if far:
                 continue
@@ -279,10 +289,10 @@ class MapView(pg.PlotWidget):
             rect = item.textItem.boundingRect()
             sizes.append((rect.width(), rect.height()))
         for item in self._label_items[len(self._labels):]:
-            item.setVisible(False)
+            _show(item, False)
         if far or not self._labels:
             for item in self._label_items:
-                item.setVisible(False)
+                _show(item, False)
             return
         view_rect = self._vb.mapRectToDevice(self._vb.rect()) if self._vb.scene() is not None else None
         from controlroom.ui.map.labels import Box
@@ -296,10 +306,13 @@ class MapView(pg.PlotWidget):
         from_device, _invertible = to_device.inverted()
         for item, box in zip(self._label_items, boxes):
             if box is None:
-                item.setVisible(False)
+                _show(item, False)
                 continue
-            item.setPos(from_device.map(QPointF(box.x, box.y)))
-            item.setVisible(True)
+            at = from_device.map(QPointF(box.x, box.y))
+            # Each move or show of a pyqtgraph item runs Python (itemChange): only what changed is set.
+            if at != item.pos():
+                item.setPos(at)
+            _show(item, True)
 
     # ---- layers -----------------------------------------------------------------------
 
@@ -354,14 +367,25 @@ class MapView(pg.PlotWidget):
         elif isinstance(colours, (str, QColor, QBrush)) or (
                 isinstance(colours, tuple) and colours and np.isscalar(colours[0])):
             brushes = self.brush_for(colours)
+        elif colours is layer.colours_given and isinstance(layer.brushes, list) and len(layer.brushes) == xs.size:
+            brushes = layer.brushes             # the same list again (a moved layer): converted already
         else:
             brushes = [self.brush_for(c) for c in colours]
             if len(brushes) != xs.size:
                 raise ValueError(f"layer {name!r}: {len(brushes)} colours for {xs.size} points")
-        labels = [str(s) for s in labels] if labels is not None else []
+        given = labels
+        if labels is None:
+            labels = []
+        elif labels is layer.labels_given and len(layer.labels) == xs.size:
+            labels = layer.labels
+        else:
+            labels = [str(s) for s in labels]
         if labels and len(labels) != xs.size:
             raise ValueError(f"layer {name!r}: {len(labels)} labels for {xs.size} points")
         layer.xs, layer.ys, layer.brushes, layer.labels = xs, ys, brushes, labels
+        # Kept to know a list given again; the caller must not change a list it has given (it gives a new one).
+        layer.colours_given = colours if isinstance(colours, list) else None
+        layer.labels_given = given if isinstance(given, list) else None
         self._mark_dirty(layer)
 
     def set_layer_geographic(self, name: str, lats, lons, **kwargs) -> None:
@@ -421,9 +445,21 @@ class MapView(pg.PlotWidget):
             if not layer.dirty or not layer.item.isVisible():
                 continue
             brush = layer.brushes if layer.brushes is not None else layer.default_brush
-            layer.item.setData(x=layer.xs, y=layer.ys, data=np.arange(layer.xs.size),
-                               brush=brush, pen=self._no_pen,
-                               symbol=layer.symbol, size=layer.size)
+            item = layer.item
+            if (layer.painted is not None and layer.painted[0] is brush and layer.painted[1] == layer.xs.size
+                    and len(item.data) == layer.xs.size):
+                # The same markers in the same colours, moved: only the positions are set (setData would
+                # build every spot's style again, a Python loop per point).
+                item.data["x"] = layer.xs
+                item.data["y"] = layer.ys
+                item.prepareGeometryChange()
+                item.informViewBoundsChanged()
+                item.bounds = [None, None]
+                item.invalidate()
+            else:
+                item.setData(x=layer.xs, y=layer.ys, data=np.arange(layer.xs.size),
+                             brush=brush, pen=self._no_pen, symbol=layer.symbol, size=layer.size)
+                layer.painted = (brush, layer.xs.size)
             layer.dirty = False
             painted = True
         if not painted:

@@ -183,6 +183,15 @@ class AlarmBanner(QWidget):
             self.sound(state.cls)
         self._update()
 
+    def add_alarms(self, alarms: list[Alarm]) -> None:
+        """Several alarms at once (a burst of deaths): the rows are laid out once, not once per alarm."""
+        for alarm in alarms:
+            state, new = self.board.add(alarm)
+            if new:
+                self.sound(state.cls)
+        if alarms:
+            self._update()
+
     def acknowledge(self, key: str) -> None:
         """The game master saw row ``key`` (or its class, for game, radio security and link)."""
         row = self.rows.get(key)

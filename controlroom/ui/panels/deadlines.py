@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from typing import Callable, Iterable, NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
@@ -90,6 +91,13 @@ class DeadlineTable:
             else:
                 self.by_badge.pop(c.badge, None)
 
+    def set_rows(self, badge: int, rows: tuple[DeadlineRow, ...]) -> tuple[DeadlineRow, ...]:
+        """Replace one character's rows; returns the rows it had."""
+        old = self.by_badge.pop(badge, ()) if not rows else self.by_badge.get(badge, ())
+        if rows:
+            self.by_badge[badge] = rows
+        return old
+
     def sorted_rows(self) -> list[DeadlineRow]:
         return sorted((r for rows in self.by_badge.values() for r in rows), key=DeadlineRow.sort_key)
 
@@ -106,15 +114,56 @@ class DeadlineModel(RowTable):
         self.now = 0
 
     # -- updates -------------------------------------------------------------
+    #: A delta changing more characters than this resets the model (one reset is cheaper than many inserts).
+    RESET_OVER = 200
+
     def apply_delta(self, delta: StateDelta, now: int | None = None) -> None:
+        """The characters of ``delta``: their rows removed and inserted where they sort, not a reset.
+
+        A full delta, or one changing more than :attr:`RESET_OVER` characters,
+        resets the model.  The countdowns are then read at ``now`` (the panel's timer redraws them).
+        """
+        now = delta.t if now is None else now
         if not delta.full and not delta.characters:
-            self.set_now(delta.t if now is None else now)    # positions only: no deadline changed
+            # Positions only: no deadline changed.  The countdowns are read at ``now`` from here on, and
+            # redrawn by the panel's timer (every 500 ms), not at each delta (ten a second).
+            self.now = now
             return
-        self.beginResetModel()
-        self.table.apply(delta.full, delta.characters)
-        self.rows = self.table.sorted_rows()
-        self.now = delta.t if now is None else now
-        self.endResetModel()
+        if delta.full or len(delta.characters) > self.RESET_OVER:
+            self.beginResetModel()
+            self.table.apply(delta.full, delta.characters)
+            self.rows = self.table.sorted_rows()
+            self.now = now
+            self.endResetModel()
+            return
+        for c in delta.characters:
+            new = rows_of(c)
+            old = self.table.set_rows(c.badge, new)
+            if new == old:
+                continue
+            for row in old:
+                self._remove(row)
+            for row in new:
+                self._insert(row)
+        self.now = now
+
+    def _find(self, row: DeadlineRow) -> int:
+        i = bisect.bisect_left(self.rows, row.sort_key(), key=DeadlineRow.sort_key)
+        while i < len(self.rows) and self.rows[i] != row and self.rows[i].sort_key() == row.sort_key():
+            i += 1
+        return i if i < len(self.rows) and self.rows[i] == row else self.rows.index(row)
+
+    def _remove(self, row: DeadlineRow) -> None:
+        i = self._find(row)
+        self.beginRemoveRows(QModelIndex(), i, i)
+        del self.rows[i]
+        self.endRemoveRows()
+
+    def _insert(self, row: DeadlineRow) -> None:
+        i = bisect.bisect_right(self.rows, row.sort_key(), key=DeadlineRow.sort_key)
+        self.beginInsertRows(QModelIndex(), i, i)
+        self.rows.insert(i, row)
+        self.endInsertRows()
 
     # -- the model -----------------------------------------------------------
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -165,6 +214,8 @@ class DeadlinePanel(QWidget):
     """
 
     REFRESH_MS = 500
+    #: Rows inserted or removed: the columns are fitted again this long after (once for a burst of rows).
+    FIT_MS = 250
     #: The columns always shown whole (countdown, what, who); group and side only when there is room.
     ALWAYS = (0, 1, 2)
     #: The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.
@@ -189,6 +240,13 @@ class DeadlinePanel(QWidget):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.model.modelReset.connect(self.fit_columns)
+        # Rows come and go one by one: the columns are fitted again once after a burst, not at each row.
+        self._fit_soon = QTimer(self)
+        self._fit_soon.setSingleShot(True)
+        self._fit_soon.setInterval(self.FIT_MS)
+        self._fit_soon.timeout.connect(self.fit_columns)
+        self.model.rowsInserted.connect(self._fit_later)
+        self.model.rowsRemoved.connect(self._fit_later)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.title)
@@ -227,6 +285,10 @@ class DeadlinePanel(QWidget):
             self.view.setColumnHidden(column, not fits)
             if fits:
                 used += need
+
+    def _fit_later(self, *_args) -> None:
+        if not self._fit_soon.isActive():
+            self._fit_soon.start()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)

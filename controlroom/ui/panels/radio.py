@@ -111,9 +111,8 @@ class LinkModel(RowTable):
               QT_TRANSLATE_NOOP("panels", "Detail"))
 
     def set_links(self, links: dict) -> None:
-        self.beginResetModel()
-        self.rows = sorted((str(name), state, detail) for name, (state, detail) in links.items())
-        self.endResetModel()
+        self.replace_rows(sorted((str(name), state, detail) for name, (state, detail) in links.items()),
+                          key=lambda row: row[0])
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -134,22 +133,26 @@ def _gateway_order(key: str) -> tuple:
     return (0, int(key), key) if key.lstrip("-").isdigit() else (1, 0, key)
 
 
+def total_of(counts: dict, what: str) -> int:
+    """The total count of ``what`` in the station's counts per gateway (0 when not reported)."""
+    for key, c in counts.items():
+        if str(key) == TOTAL:
+            return int(c.get(what, 0))
+    return sum(int(c.get(what, 0)) for c in counts.values())
+
+
 class CountModel(RowTable):
     """Frame counters per gateway and in total, rejections by reason; forged frames in red."""
 
     titles = tuple(title for _key, title in COUNT_COLUMNS)
 
     def set_counts(self, counts: dict) -> None:
-        self.beginResetModel()
-        self.rows = [(str(k), dict(counts[k])) for k in sorted(counts, key=lambda k: _gateway_order(str(k)))]
-        self.endResetModel()
+        self.replace_rows([(str(k), dict(counts[k])) for k in sorted(counts, key=lambda k: _gateway_order(str(k)))],
+                          key=lambda row: row[0])
 
     def total(self, what: str) -> int:
         """The total count of ``what`` (0 when not reported)."""
-        for key, counts in self.rows:
-            if key == TOTAL:
-                return int(counts.get(what, 0))
-        return sum(int(c.get(what, 0)) for _k, c in self.rows)
+        return total_of(dict(self.rows), what)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -223,10 +226,8 @@ class DeviceModel(RowTable):
             t, rssi, snr, counter, gateway = entry
             source, battery = known.get(int(device), ("", None))
             rows.append(DeviceRow(int(device), source, t, rssi, snr, battery, counter, gateway))
-        self.beginResetModel()
-        self.rows = sorted(rows, key=lambda r: r.device)
         self.now = now
-        self.endResetModel()
+        self.replace_rows(sorted(rows, key=lambda r: r.device), key=lambda r: r.device)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -262,14 +263,47 @@ VERDICT_ROLE = Qt.ItemDataRole.UserRole + 3   # the verdict code ("accepted", "r
 
 
 class FrameModel(RowTable):
-    """The last frames the station received, newest first."""
+    """The last frames the station received, newest first: a bounded ring.
+
+    Each delta brings the station's recent frames (oldest first); the frames
+    not shown yet are inserted at the top and as many of the oldest removed
+    at the bottom, so that a view keeps its place and measures only new rows.
+    """
 
     titles = FRAME_COLUMNS
+    #: The most frames kept (the station sends its last 200).
+    MAX_ROWS = 200
 
     def set_frames(self, recent) -> None:
-        self.beginResetModel()
-        self.rows = [tuple(r) for r in reversed(list(recent))]
-        self.endResetModel()
+        recent = [tuple(r) for r in recent][-self.MAX_ROWS:]
+        new = self._new_frames(recent)
+        if new is None:                         # nothing shown yet, or no frame in common: start again
+            self.beginResetModel()
+            self.rows = list(reversed(recent))
+            self.endResetModel()
+            return
+        if not new:
+            return
+        self.beginInsertRows(QModelIndex(), 0, len(new) - 1)
+        self.rows[:0] = reversed(new)
+        self.endInsertRows()
+        over = len(self.rows) - self.MAX_ROWS
+        if over > 0:
+            self.beginRemoveRows(QModelIndex(), self.MAX_ROWS, len(self.rows) - 1)
+            del self.rows[self.MAX_ROWS:]
+            self.endRemoveRows()
+
+    def _new_frames(self, recent: list[tuple]) -> list[tuple] | None:
+        """The frames of ``recent`` after the newest one shown (oldest first); None when they cannot be told."""
+        if not self.rows:
+            return None if recent else []
+        newest = self.rows[0]
+        shown = len(self.rows)
+        for j in range(len(recent) - 1, -1, -1):
+            # The newest frame shown, found where the frames before it match what is shown too.
+            if recent[j] == newest and all(recent[j - k] == self.rows[k] for k in range(1, min(j + 1, shown, 4))):
+                return recent[j + 1:]
+        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
@@ -316,6 +350,11 @@ class RadioPanel(QWidget):
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self._field_heard: dict = {}
         self._heard: dict = {}
+        self._recent = ()
+        self._links: dict = {}
+        self._counts: dict = {}
+        # What changed while the panel was behind another tab: shown when it is seen again.
+        self._frames_due = self._devices_due = self._links_due = self._counts_due = False
 
         self.title = QLabel(self.tr("Radio"), self)
         font = self.title.font()
@@ -371,16 +410,45 @@ class RadioPanel(QWidget):
             self._field_heard = dict(field["heard"])
         if radio:
             if "links" in radio:
-                self.links.set_links(radio["links"] or {})
+                self._links = radio["links"] or {}
+                self._links_due = True
             if "counts" in radio:
-                self.counts.set_counts(radio["counts"] or {})
+                self._counts = radio["counts"] or {}
+                self._counts_due = True
             if "heard" in radio:
                 self._heard = dict(radio["heard"] or {})
             if "recent" in radio:
-                self.frames.set_frames(radio["recent"] or ())
+                self._recent = radio["recent"] or ()
+                self._frames_due = True
         if radio or field:
-            self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
+            self._devices_due = True
+        if not self._behind():
+            self._show_due()
         self._update_alarm()
+
+    def _behind(self) -> bool:
+        """Whether the panel is in a shown window but not seen (a tab behind another): its device list and
+        frame log then wait until it is shown (at 200 frames a second they change at each delta)."""
+        window = self.window()
+        return window is not self and window.isVisible() and not self.isVisible()
+
+    def _show_due(self) -> None:
+        if self._links_due:
+            self._links_due = False
+            self.links.set_links(self._links)
+        if self._counts_due:
+            self._counts_due = False
+            self.counts.set_counts(self._counts)
+        if self._frames_due:
+            self._frames_due = False
+            self.frames.set_frames(self._recent)
+        if self._devices_due:
+            self._devices_due = False
+            self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
+        self._show_due()
 
     def set_filter(self, text: str) -> None:
         """Show only the frames with ``text`` in any column (case-insensitive)."""
@@ -391,11 +459,12 @@ class RadioPanel(QWidget):
 
     def refresh(self) -> None:
         """Redraw the "last heard" ages at the game clock's time."""
-        self.devices.set_now(self.now_ms())
+        if not self._behind():
+            self.devices.set_now(self.now_ms())
 
     def forged_count(self) -> int:
         """Frames with a wrong authentication tag, in total."""
-        return self.counts.total(FORGED)
+        return total_of(self._counts, FORGED)    # (the counts as received: the table may wait behind a tab)
 
     def _update_alarm(self) -> None:
         forged = self.forged_count()

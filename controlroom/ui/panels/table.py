@@ -24,6 +24,25 @@ class RowTable(QAbstractTableModel):
         if self.rows:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.titles) - 1))
 
+    def replace_rows(self, rows: list, key=None) -> None:
+        """Show ``rows`` instead: when they are the same rows as before (by ``key``, in the same order), only
+        the span of rows that differ is announced (``dataChanged``); otherwise the model is reset.
+
+        A reset makes every view lay out and measure its rows again; at ten deltas a second, with hundreds
+        of rows, that kept the window busy (bench_map).
+        """
+        key = key or (lambda row: row)
+        old = self.rows
+        if len(old) == len(rows) and all(key(a) == key(b) for a, b in zip(old, rows)):
+            changed = [i for i, (a, b) in enumerate(zip(old, rows)) if a != b]
+            self.rows = rows
+            if changed:
+                self.dataChanged.emit(self.index(changed[0], 0), self.index(changed[-1], len(self.titles) - 1))
+            return
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.rows)
 

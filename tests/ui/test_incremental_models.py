@@ -1,0 +1,210 @@
+"""Issue 17: the window follows deltas incrementally (row inserts and dataChanged, not resets; layers set only
+when they changed), and what it shows is the same as drawing everything again."""
+
+import numpy as np
+import pytest
+from panel_game import ROSTER, Clock, fold, ms
+from PySide6.QtCore import QModelIndex
+from PySide6.QtTest import QAbstractItemModelTester
+
+from controlroom.game.state import GameState
+from controlroom.geo.frame import MapFrame
+from controlroom.ui.map.layers import MapLayers
+from controlroom.ui.map.view import MapView
+from controlroom.ui.panels.deadlines import DeadlineModel
+from controlroom.ui.panels.radio import DeviceModel, FrameModel
+
+
+class Signals:
+    """Counts a model's structural signals."""
+
+    def __init__(self, model):
+        self.seen = {"reset": 0, "inserted": 0, "removed": 0, "changed": 0}
+        model.modelReset.connect(lambda: self._count("reset"))
+        model.rowsInserted.connect(lambda *_a: self._count("inserted"))
+        model.rowsRemoved.connect(lambda *_a: self._count("removed"))
+        model.dataChanged.connect(lambda *_a: self._count("changed"))
+
+    def _count(self, what):
+        self.seen[what] += 1
+
+    def clear(self):
+        self.seen = dict.fromkeys(self.seen, 0)
+
+
+def model_tester(model):
+    return QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
+
+
+def test_the_dying_list_inserts_and_removes_rows_in_order_without_a_reset(qtbot):
+    model = DeadlineModel()
+    keep = model_tester(model)
+    signals = Signals(model)
+    state = GameState(ROSTER)
+    model.apply_delta(fold(state, ("00:01:00", "down", {"badge": 2}), ("00:02:00", "knocked_out", {"badge": 11})),
+                      now=ms("00:02:00"))
+    signals.clear()
+    model.apply_delta(fold(state, ("00:03:00", "down", {"badge": 1})), now=ms("00:03:00"))    # a third one
+    assert signals.seen["reset"] == 0 and signals.seen["inserted"] == 1
+    model.apply_delta(fold(state, ("00:04:00", "woke", {"badge": 11})), now=ms("00:04:00"))    # Gerd wakes
+    assert signals.seen["reset"] == 0 and signals.seen["removed"] == 1
+    model.apply_delta(fold(state, ("00:05:00", "bound", {"badge": 2})), now=ms("00:05:00"))    # dying -> regaining
+    assert signals.seen["reset"] == 0
+    # The rows are what a model made from scratch shows, in the same order.
+    fresh = DeadlineModel()
+    fresh.apply_delta(fold(state)._replace(full=True, characters=tuple(
+        state_view for state_view in _all_characters(state))), now=ms("00:05:00"))
+    assert [(r.badge, r.kind, r.due) for r in model.rows] == [(r.badge, r.kind, r.due) for r in fresh.rows]
+    assert len(model.rows) == 2
+    # Positions only: no signal at all (the countdowns are redrawn by the panel's timer).
+    signals.clear()
+    model.apply_delta(fold(state, ("00:05:30", "position", {"device": 5, "lat": 58.38, "lon": 26.72})),
+                      now=ms("00:05:30"))
+    assert signals.seen == {"reset": 0, "inserted": 0, "removed": 0, "changed": 0} and model.now == ms("00:05:30")
+    del keep
+
+
+def _all_characters(state):
+    from controlroom.game.views import make_delta
+
+    return make_delta(state, [m.badge for m in ROSTER], [], full=True).characters
+
+
+def test_a_full_or_large_delta_resets_the_dying_list(qtbot):
+    model = DeadlineModel()
+    signals = Signals(model)
+    state = GameState(ROSTER)
+    model.apply_delta(fold(state, ("00:01:00", "down", {"badge": 2}))._replace(full=True))
+    assert signals.seen["reset"] == 1
+
+
+def frame(i, verdict="accepted"):
+    return (1000 * i, 1, 1000 + i % 7, i, verdict, -90, 7.5, "")
+
+
+def test_the_frame_log_is_a_bounded_ring_newest_first(qtbot):
+    model = FrameModel()
+    keep = model_tester(model)
+    signals = Signals(model)
+    model.set_frames([frame(i) for i in range(150)])
+    assert signals.seen["reset"] == 1 and model.rows[0] == frame(149)
+    signals.clear()
+    model.set_frames([frame(i) for i in range(30, 180)])        # 30 new frames (the station keeps its last ones)
+    assert signals.seen == {"reset": 0, "inserted": 1, "removed": 0, "changed": 0}
+    assert model.rows[:2] == [frame(179), frame(178)] and len(model.rows) == 180
+    model.set_frames([frame(i) for i in range(100, 250)])       # over the bound: the oldest go
+    assert signals.seen["reset"] == 0 and signals.seen["removed"] == 1
+    assert len(model.rows) == FrameModel.MAX_ROWS and model.rows[0] == frame(249)
+    assert model.rows == [frame(i) for i in range(249, 249 - FrameModel.MAX_ROWS, -1)]
+    signals.clear()
+    model.set_frames([frame(i) for i in range(100, 250)])       # nothing new: nothing announced
+    assert signals.seen == {"reset": 0, "inserted": 0, "removed": 0, "changed": 0}
+    model.set_frames([frame(i) for i in range(1000, 1010)])     # nothing in common (a new station): start again
+    assert signals.seen["reset"] == 1 and model.rows == [frame(i) for i in range(1009, 999, -1)]
+    del keep
+
+
+def test_devices_heard_change_by_data_changed_while_the_same_devices(qtbot):
+    model = DeviceModel()
+    keep = model_tester(model)
+    signals = Signals(model)
+    heard = {d: (ms("00:10:00"), -90, 7.0, 1, 1) for d in (1, 2, 3, 4)}
+    model.set_devices(heard, {}, ms("00:10:00"))
+    signals.clear()
+    heard[3] = (ms("00:10:05"), -80, 8.0, 2, 1)
+    model.set_devices(heard, {}, ms("00:10:05"))
+    assert signals.seen == {"reset": 0, "inserted": 0, "removed": 0, "changed": 1}
+    assert model.rows[2].counter == 2
+    heard[9] = (ms("00:10:06"), -80, 8.0, 1, 1)               # a new device: the rows are laid out again
+    model.set_devices(heard, {}, ms("00:10:06"))
+    assert signals.seen["reset"] == 1 and [r.device for r in model.rows] == [1, 2, 3, 4, 9]
+    del keep
+
+
+# -- the map -------------------------------------------------------------------------------------------
+
+GROUP_OF = {"tracker:1": "Wolves", "tracker:2": "Ravens", "tracker:3": "Bears"}
+
+
+def positions_delta(state, t, shift):
+    delta = fold(state)
+    field = {"positions": {source: (ms(t), 58.38 + i * 1e-4 + shift, 26.72 + shift, 80, 1)
+                           for i, source in enumerate(GROUP_OF)}}
+    return delta._replace(field=field, t=ms(t))
+
+
+def casualties(view):
+    item = view.layer_item("casualties")
+    xs, ys = item.getData()
+    layer = view._layers["casualties"]
+    return sorted(zip(np.round(xs, 6).tolist(), np.round(ys, 6).tolist(), layer.labels))
+
+
+@pytest.fixture
+def map_view(qtbot):
+    view = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
+    qtbot.addWidget(view)
+    return view
+
+
+def test_the_casualties_layer_kept_up_by_deltas_is_the_one_drawn_anew(qtbot, map_view):
+    frame = MapFrame(58.38, 26.72)
+    live = MapLayers(map_view, frame)
+    devices = {source: {"role": "tracker", "group": group} for source, group in GROUP_OF.items()}
+    live.set_devices(devices)
+    state = GameState(ROSTER)
+    steps = [
+        [("00:01:00", "down", {"badge": 1}), ("00:01:05", "down", {"badge": 2})],
+        [("00:02:00", "knocked_out", {"badge": 11}), ("00:02:10", "down", {"badge": 3})],
+        [("00:03:00", "bound", {"badge": 1})],
+        [("00:04:00", "woke", {"badge": 11}), ("00:04:10", "died", {"badge": 12})],
+    ]
+    for k, events in enumerate(steps):
+        live.apply(fold(state, *events))
+        live.apply(positions_delta(state, f"00:0{k + 1}:30", k * 1e-4))      # the groups move
+        map_view.flush()
+        shown = casualties(map_view)
+        # The same game drawn by a map that sees it whole, once.
+        other = MapView(projection=MapFrame(58.38, 26.72), paint_hz=50)
+        qtbot.addWidget(other)
+        fresh = MapLayers(other, frame)
+        fresh.set_devices(devices)
+        fresh.fell_at = dict(live.fell_at)
+        fresh.apply(positions_delta(state, f"00:0{k + 1}:30", k * 1e-4)._replace(
+            full=True, characters=_all_characters(state)))
+        other.flush()
+        assert shown == casualties(other) and shown
+
+
+def test_a_layer_moved_keeps_its_styles_and_moves_its_markers(qtbot, map_view):
+    colours = ["#ff0000", "#00ff00", "#0000ff"]
+    labels = ["a", "b", "c"]
+    map_view.set_layer("groups", [0, 1, 2], [0, 1, 2], colours=colours, labels=labels)
+    map_view.flush()
+    item = map_view.layer_item("groups")
+    brushes = map_view._layers["groups"].brushes
+    map_view.set_layer("groups", [5, 6, 7], [8, 9, 10], colours=colours, labels=labels)   # the same lists
+    assert map_view._layers["groups"].brushes is brushes                                 # not converted again
+    map_view.flush()
+    xs, ys = item.getData()
+    assert xs.tolist() == [5, 6, 7] and ys.tolist() == [8, 9, 10]
+    assert [p.brush().color().name() for p in item.points()] == colours
+    assert map_view.label_of("groups", 2) == "c"
+    map_view.set_layer("groups", [1, 2], [3, 4], colours=["#000000", "#ffffff"], labels=["x", "y"])  # new ones
+    map_view.flush()
+    assert [p.brush().color().name() for p in item.points()] == ["#000000", "#ffffff"]
+    assert item.getData()[0].tolist() == [1, 2]
+
+
+def test_the_window_draws_the_layers_at_most_every_redraw_ms(qtbot, map_view):
+    layers = MapLayers(map_view, MapFrame(58.38, 26.72), redraw_ms=200)
+    layers.set_devices({source: {"role": "tracker", "group": group} for source, group in GROUP_OF.items()})
+    state = GameState(ROSTER)
+    layers.apply(positions_delta(state, "00:00:10", 0))                 # drawn at once
+    map_view.flush()
+    first = map_view.layer_item("groups").getData()[1].tolist()
+    layers.apply(positions_delta(state, "00:00:20", 1e-3))              # too soon: drawn when the time is up
+    map_view.flush()
+    assert map_view.layer_item("groups").getData()[1].tolist() == first
+    qtbot.waitUntil(lambda: (map_view.flush(), map_view.layer_item("groups").getData()[1].tolist() != first)[1],
+                    timeout=2000)
