@@ -174,6 +174,7 @@ class CoreWorker(QObject):
         self._silent: set[str] = set()
         self._storage_error: str | None = None
         self._flood = SecurityFlood()           # security alarms: one row per kind and minute
+        self._gm_stopps = 0                     # the number of the last STOPP called by a game master here
         self._notices: Notices | None = None
         self._stopping = False
 
@@ -475,7 +476,10 @@ class CoreWorker(QObject):
     def call_global_stopp(self, reason: str = "danger") -> None:
         stopps = self.state.stopps if self.state is not None else {}
         pending = sum(1 for i in self._inbox if i.type == "stopp_called" and i.data["stopp"].startswith("GM"))
-        n = sum(1 for s in stopps if s.startswith("GM")) + pending + 1
+        # The number after the last one given: one called while the previous is on its way to the store
+        # (out of the inbox, not yet folded) must not take its number again.
+        n = max(sum(1 for s in stopps if s.startswith("GM")) + pending, self._gm_stopps) + 1
+        self._gm_stopps = n
         self.submit("stopp_called", {"stopp": f"GM{n}", "reason": reason}, SOURCE_GM)
 
     @Slot(str, bool)

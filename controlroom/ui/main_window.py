@@ -66,6 +66,8 @@ class MainWindow(QMainWindow):
         self.desk_switch = DeskSwitch(self, core, self.map)      # the map, or the Valhalla or weapon-check desk
         self.setCentralWidget(self.desk_switch.stack)
         self.panels = _Panels(self, core)
+        self.alarm_list = None                      # the list of every alarm, opened from "+N more"
+        self.panels.alarms.show_all_requested.connect(self.show_all_alarms)
         self._menus()
         self.map.point_clicked.connect(self.show_point)
         timeline = self.panels.panels.get("timeline")
@@ -175,6 +177,19 @@ class MainWindow(QMainWindow):
         self.panels.alarms.add_alarm(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
             "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
                                                       group=character.group), t))
+
+    @Slot()
+    def show_all_alarms(self):
+        """The alarm strip's "+N more": every alarm waiting, in a list that follows the strip (not modal)."""
+        from controlroom.ui.dialogs.alarm_list import AlarmListDialog
+
+        if self.alarm_list is None:
+            self.alarm_list = AlarmListDialog(self.panels.alarms, self)
+        self.alarm_list.refresh()
+        self.alarm_list.show()
+        self.alarm_list.raise_()
+        self.alarm_list.activateWindow()
+        return self.alarm_list
 
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).

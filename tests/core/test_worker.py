@@ -263,3 +263,11 @@ def test_a_retried_down_heard_after_the_same_marshals_bound_gives_the_fields_out
     with GameStore.open(path, create=False) as store:
         order = [(e.type, e.data.get("badge")) for _, e in store.log.events()]
     assert order[:3] == [("knocked_out", 1), ("down", 1), ("bound", 1)], order
+
+
+def test_global_stopps_called_in_a_burst_each_get_their_own_number(qtbot, core, game):
+    # One called while the previous was between the inbox and the fold took its number again (GM1 twice).
+    for _ in range(5):
+        core.global_stopp_requested.emit("danger")
+    qtbot.waitUntil(lambda: len([e for e in stored_events(game) if e.type == "stopp_called"]) == 5, timeout=5000)
+    assert [e.data["stopp"] for e in stored_events(game) if e.type == "stopp_called"] == [f"GM{i}" for i in range(1, 6)]
