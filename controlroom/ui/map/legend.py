@@ -20,7 +20,7 @@ SYMBOLS = (
 )
 
 
-#: The legend's background by day (over the map) and at night (opaque: the symbols' contrast is on it).
+# The legend's background by day (over the map) and at night (opaque: the symbols' contrast is on it).
 DAY_BACKGROUND = "rgba(255,255,255,215)"
 NIGHT_BACKGROUND = "#141414"
 NIGHT_TEXT = "#e6e6e6"

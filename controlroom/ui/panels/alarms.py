@@ -151,9 +151,9 @@ class AlarmBanner(QWidget):
     """
 
     acknowledged = Signal(str)
-    #: "+N more" was clicked: show every alarm waiting (the window opens the list).
+    # "+N more" was clicked: show every alarm waiting (the window opens the list).
     show_all_requested = Signal()
-    #: The rows changed (an alarm added, merged or acknowledged): an open list follows.
+    # The rows changed (an alarm added, merged or acknowledged): an open list follows.
     changed = Signal()
 
     FLASH_MS = 500
