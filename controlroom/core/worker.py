@@ -96,6 +96,26 @@ class _Batch:
     fired: list[Event] = field(default_factory=list)
 
 
+def stopp_alarm(state, sv, t: int) -> Alarm:
+    """A STOPP's alarm: kind "injury" when it was called for an injury or medical emergency, else "stopp".
+
+    Both are safety alarms acknowledged one by one; the id is the STOPP's either
+    way (the map flashes the STOPP until ``stopp:<id>`` is acknowledged).  An
+    injury is its own kind, not a second row: the game master needs one row
+    that says "someone is hurt, there", with its own word and flashing.
+    """
+    caller = ""
+    if sv.caller is not None:
+        ch = state.characters.get(sv.caller)
+        caller = f" by {ch.member.name} (badge {sv.caller}, {ch.member.group})" if ch is not None \
+            else f" by badge {sv.caller}"
+    where = f" near {', '.join(sv.groups)}" if sv.groups else ""
+    if sv.reason == "injury":
+        return Alarm(f"stopp:{sv.id}", "injury",
+                     f"STOPP {sv.id} called for an injury or medical emergency{caller}{where}", t)
+    return Alarm(f"stopp:{sv.id}", "stopp", f"STOPP {sv.id} called ({sv.reason}){caller}{where}", t)
+
+
 class CoreWorker(QObject):
     """Owns the game's fold, its deadline schedule and its event log; nothing else writes them."""
 
@@ -154,6 +174,7 @@ class CoreWorker(QObject):
         self._silent: set[str] = set()
         self._storage_error: str | None = None
         self._flood = SecurityFlood()           # security alarms: one row per kind and minute
+        self._gm_stopps = 0                     # the number of the last STOPP called by a game master here
         self._notices: Notices | None = None
         self._stopping = False
 
@@ -455,7 +476,10 @@ class CoreWorker(QObject):
     def call_global_stopp(self, reason: str = "danger") -> None:
         stopps = self.state.stopps if self.state is not None else {}
         pending = sum(1 for i in self._inbox if i.type == "stopp_called" and i.data["stopp"].startswith("GM"))
-        n = sum(1 for s in stopps if s.startswith("GM")) + pending + 1
+        # The number after the last one given: one called while the previous is on its way to the store
+        # (out of the inbox, not yet folded) must not take its number again.
+        n = max(sum(1 for s in stopps if s.startswith("GM")) + pending, self._gm_stopps) + 1
+        self._gm_stopps = n
         self.submit("stopp_called", {"stopp": f"GM{n}", "reason": reason}, SOURCE_GM)
 
     @Slot(str, bool)
@@ -647,7 +671,7 @@ class CoreWorker(QObject):
             if kind == "stopp_called" and event.data["stopp"] in state.active_stopps:
                 sv = stopp_view(state, event.data["stopp"])
                 self.stopp_called.emit(sv)
-                self.alarm_raised.emit(Alarm(f"stopp:{sv.id}", "stopp", f"STOPP {sv.id} called ({sv.reason})", event.t))
+                self.alarm_raised.emit(stopp_alarm(state, sv, event.t))
             elif kind == "stopp_overdue":
                 sid = event.data["stopp"]
                 self.alarm_raised.emit(Alarm(f"stopp_overdue:{sid}", "stopp_overdue",

@@ -8,7 +8,8 @@ import sys
 from PySide6.QtCore import QCoreApplication, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QMessageBox, QScrollArea, QSizePolicy, QWidget,
+    QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QMessageBox, QScrollArea, QSizePolicy, QStyle,
+    QStyleOptionDockWidget, QStylePainter, QWidget,
 )
 
 from controlroom import i18n
@@ -21,6 +22,7 @@ from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
+from controlroom.ui.panels.sides import SideCountsLabel
 from controlroom.ui.theme import Theme
 from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
@@ -58,18 +60,20 @@ class MainWindow(QMainWindow):
         self.theme = Theme(self)
         self.map = MapView(projection=projection)
         self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS)
-        self.status = QLabel(self.tr("Opening the game…"))
-        # A long status is cut at the window's edge; it never makes the window wider than the screen.
-        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.status.setMinimumWidth(80)
+        self._opening = self.tr("Opening the game…")
+        self.status = _Message(self._opening)         # the window's last word to the game master
         self.clocks = ClockBar(core.game_time)        # game, wall and scenario time, every second
+        self.sides = SideCountsLabel()                # each side's up, down and dead, in the words that fit
         self.statusBar().addPermanentWidget(self.clocks)
+        self.statusBar().addPermanentWidget(self.sides)
         self.statusBar().addPermanentWidget(self.status, 1)
         self.timer_owner = TimerOwnerLabel(core)        # who runs the rule timers (several stations)
         self.statusBar().addPermanentWidget(self.timer_owner)
         self.desk_switch = DeskSwitch(self, core, self.map)      # the map, or the Valhalla or weapon-check desk
         self.setCentralWidget(self.desk_switch.stack)
         self.panels = _Panels(self, core)
+        self.alarm_list = None                      # the list of every alarm, opened from "+N more"
+        self.panels.alarms.show_all_requested.connect(self.show_all_alarms)
         self._menus()
         self.map.point_clicked.connect(self.show_point)
         timeline = self.panels.panels.get("timeline")
@@ -95,6 +99,12 @@ class MainWindow(QMainWindow):
             self.resize(*OFFSCREEN_SIZE)
         self._laid_out = False
         self._restored = False
+        self._auto_layout = False                   # the docks where _default_layout put them, not moved since
+        self._relayout = QTimer(self, singleShot=True, interval=100)
+        self._relayout.timeout.connect(self._default_layout)
+        for dock in self.panels.docks.values():
+            dock.dockLocationChanged.connect(self._dock_moved)
+            dock.topLevelChanged.connect(self._dock_moved)
         self._restore()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
@@ -104,6 +114,16 @@ class MainWindow(QMainWindow):
             self._fit_screen()
             if not self._restored:
                 QTimer.singleShot(0, self._default_layout)      # once the window has its size
+            else:
+                QTimer.singleShot(0, self._check_restored)
+
+    @Slot()
+    def _check_restored(self) -> None:
+        """A layout remembered from a bigger window that would leave the map less than half: the window's own."""
+        if self.map.isVisible() and self.map.width() * self.map.height() < self.width() * self.height() / 2:
+            log.info("the remembered layout leaves the map %dx%d of %dx%d: the default layout instead",
+                     self.map.width(), self.map.height(), self.width(), self.height())
+            self._default_layout()
 
     def _fit_screen(self) -> None:
         """A window remembered from a bigger screen is made to fit this one."""
@@ -128,7 +148,24 @@ class MainWindow(QMainWindow):
         the dying list on top and the other panels in tabs under it.
         """
         sides = self.panels.side_widths()
-        self.panels.arrange(compact=self.height() < WIDE_HEIGHT or sum(sides) > (1 - MAP_SHARE) * self.width())
+        compact = self.height() < WIDE_HEIGHT or sum(sides) > (1 - MAP_SHARE) * self.width()
+        if compact != self.panels.compact or not self._auto_layout:
+            self._auto_layout = True
+            self.panels.arrange(compact)
+        else:
+            self.panels.fit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        # The window's own layout follows its size (a screen that gave less than asked, a window made
+        # smaller) until the game master moves a dock: then the layout is theirs.
+        if self._laid_out and self._auto_layout and not self._relayout.isActive():
+            self._relayout.start()
+
+    @Slot()
+    def _dock_moved(self) -> None:
+        if not self.panels.arranging:
+            self._auto_layout = False
 
     # -- data in -------------------------------------------------------------
     @Slot(object)
@@ -145,12 +182,10 @@ class MainWindow(QMainWindow):
         if not self._fitted:
             self.map.fit_to_field()
             self._fitted = True
-        sides = "   ".join(
-            self.tr("{side}: {active} up, {down} down, {dead} dead").format(
-                side=s, active=c["active"], down=c["unconscious"] + c["knocked_out"], dead=c["dead"])
-            for s, c in delta.sides.items())
         self.clocks.apply_delta(delta)
-        self.status.setText(sides)
+        self.sides.set_sides(delta.sides)
+        if self.status.text() == self._opening:
+            self.status.setText("")
 
     @Slot(str, int)
     def show_point(self, layer: str, index: int) -> None:
@@ -188,6 +223,19 @@ class MainWindow(QMainWindow):
     def _show_deaths(self) -> None:
         deaths, self._deaths = self._deaths, []
         self.panels.alarms.add_alarms(deaths)
+
+    @Slot()
+    def show_all_alarms(self):
+        """The alarm strip's "+N more": every alarm waiting, in a list that follows the strip (not modal)."""
+        from controlroom.ui.dialogs.alarm_list import AlarmListDialog
+
+        if self.alarm_list is None:
+            self.alarm_list = AlarmListDialog(self.panels.alarms, self)
+        self.alarm_list.refresh()
+        self.alarm_list.show()
+        self.alarm_list.raise_()
+        self.alarm_list.activateWindow()
+        return self.alarm_list
 
     # -- corrections, undo, find, player cards ----------------------------------
     #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
@@ -585,6 +633,49 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+class _Dock(QDockWidget):
+    """A dock whose title is drawn in the window's font, large text included.
+
+    QDockWidget keeps the title font it was made with (the platform's, before
+    View, Large text) and draws with it while its own font is the
+    application's: here the title is drawn with the dock's current font.
+    A floating dock keeps Qt's own drawing (its frame may be the system's).
+    """
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self.isFloating() or self.titleBarWidget() is not None:
+            super().paintEvent(event)
+            return
+        painter = QStylePainter(self)
+        option = QStyleOptionDockWidget()
+        self.initStyleOption(option)
+        painter.setFont(self.font())
+        option.fontMetrics = self.fontMetrics()
+        painter.drawControl(QStyle.ControlElement.CE_DockWidgetTitle, option)
+
+
+class _Message(QLabel):
+    """The status bar's message: cut at the window's edge (whole in its tooltip), no room taken when empty.
+
+    It never makes the window wider than the screen: it takes the room the
+    clocks and the side counts leave.
+    """
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__(text)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self.setToolTip(text)
+        self.updateGeometry()
+
+    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
+        hint = super().minimumSizeHint()
+        hint.setWidth(min(80, hint.width()) if self.text() else 0)
+        return hint
+
+
 class _Panels:
     """The docks around the map, each built from the explicit list below: a panel that fails to build is an error."""
 
@@ -599,6 +690,8 @@ class _Panels:
 
         self.apply_to: list = []
         self.docks: dict = {}
+        self.compact = False
+        self.arranging = False              # True while arrange moves the docks (not the game master)
         self.panels: dict = {}
         self.window = window
         # Alarms across the whole top of the window, above map and panels.
@@ -625,7 +718,7 @@ class _Panels:
 
     def _dock(self, name: str, panel: QWidget, title: str) -> None:
         window = self.window
-        dock = QDockWidget(title, window)
+        dock = _Dock(title, window)
         dock.setObjectName(f"dock_{name}")
         if getattr(panel, "scrolls_itself", False):
             dock.setWidget(panel)           # a table: it scrolls its rows, and keeps the room it needs
@@ -645,12 +738,15 @@ class _Panels:
 
         ``compact`` (a laptop): the dying list on top of one column on the
         right, Events and the others as tabs under it.  Otherwise: game
-        controls and siege engines on the left, the dying list and Valhalla on
-        the right (both from top to bottom), Events and Radio under the map.
+        controls and siege engines on top of the left column, Events and Radio
+        under them; the dying list and Valhalla on the right.  Nothing goes
+        under the map: it keeps the window's whole height, and so at least
+        half its area (the columns leave it MAP_SHARE of the width or the
+        layout is the compact one).
         """
         w, d = self.window, self.docks
-        left, right, bottom = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea,
-                               Qt.DockWidgetArea.BottomDockWidgetArea)
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.arranging = True
         w.setCorner(Qt.Corner.BottomLeftCorner, left)
         w.setCorner(Qt.Corner.BottomRightCorner, right)
         if compact:
@@ -661,36 +757,49 @@ class _Panels:
             d["timeline"].raise_()
         else:
             w.addDockWidget(left, d["controls"])
+            w.splitDockWidget(d["controls"], d["timeline"], Qt.Orientation.Vertical)    # before any tab
             w.tabifyDockWidget(d["controls"], d["siege"])
+            w.tabifyDockWidget(d["timeline"], d["radio"])
             w.addDockWidget(right, d["deadlines"])
             w.tabifyDockWidget(d["deadlines"], d["valhalla"])
-            w.addDockWidget(bottom, d["timeline"])
-            w.tabifyDockWidget(d["timeline"], d["radio"])
             for name in ("controls", "deadlines", "timeline"):
                 d[name].raise_()
         self.compact = compact
         self.fit()
+        QTimer.singleShot(0, self._arranged)          # the docks' own signals of this move come first
+
+    def _arranged(self) -> None:
+        self.arranging = False
 
     def side_widths(self) -> tuple[int, int]:
         """The widths the right column (the dying list whole) and the left one (game controls) need."""
         width = self.window.width()
-        right = min(max(self.panels["deadlines"].needed_width() + 8, int(width * 0.22)), int(width * 0.4))
-        left = self.panels["controls"].minimumSizeHint().width() + 24
+        right = min(max(self.panels["deadlines"].needed_width(), int(width * 0.2)), int(width * 0.4))
+        left = max(self.panels["controls"].minimumSizeHint().width() + 24, int(width * 0.2))
         return right, left
+
+    def column_for_half(self) -> int:
+        """The widest the one column of a laptop may be while the map keeps half the window's area."""
+        w = self.window
+        separator = w.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, w)
+        map_height = max(1, w.centralWidget().height())
+        return w.width() - separator - -(-w.width() * w.height() // (2 * map_height))
 
     def fit(self) -> None:
         """Size the docks for the window: the dying list wide enough for its names, the map the rest."""
         w, d = self.window, self.docks
         right, left = self.side_widths()
         if self.compact:
-            w.resizeDocks([d["deadlines"]], [right], Qt.Orientation.Horizontal)
+            w.resizeDocks([d["deadlines"]], [min(right, self.column_for_half())], Qt.Orientation.Horizontal)
             column = w.height() - w.menuBar().height() - w.statusBar().height()
             w.resizeDocks([d["deadlines"], d["timeline"]], [int(column * 0.4), int(column * 0.6)],
                           Qt.Orientation.Vertical)
         else:
             w.resizeDocks([d["deadlines"], d["controls"]], [right, left], Qt.Orientation.Horizontal)
-            timeline = self.panels["timeline"]
-            w.resizeDocks([d["timeline"]], [timeline.minimumSizeHint().height() + 40], Qt.Orientation.Vertical)
+            column = w.height() - w.menuBar().height() - w.statusBar().height()
+            controls = self.panels["controls"].sizeHint().height() + 64          # title and tabs too: no scrolling
+            w.resizeDocks([d["controls"], d["timeline"]], [controls, max(1, column - controls)],
+                          Qt.Orientation.Vertical)
 
     def apply(self, delta) -> None:
         for panel in self.apply_to:

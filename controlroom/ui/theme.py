@@ -50,6 +50,8 @@ TEXT_PAIRS = (
     (QPalette.ColorRole.Link, QPalette.ColorRole.Base),
 )
 MIN_CONTRAST = 4.5
+#: Graphics (the map's symbols, the sides' colours in the legend) against what they are drawn on: WCAG 2.1's 3:1.
+MIN_GRAPHIC_CONTRAST = 3.0
 
 #: Message colours by day (on a light window) and their night twins (on the dark one).
 DAY_TO_NIGHT = {

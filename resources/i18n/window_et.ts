@@ -3,12 +3,34 @@
 <TS version="2.1" language="et_EE">
 <context>
     <name>AlarmBanner</name>
+    <message>
+        <source>Show every alarm waiting, and acknowledge them there</source>
+        <translation>Näita kõiki ootel häireid ja kinnita need seal</translation>
+    </message>
     <message numerus="yes">
         <source>+%n more</source>
         <translation>
             <numerusform>+%n veel</numerusform>
             <numerusform>+%n veel</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>AlarmListDialog</name>
+    <message>
+        <source>All alarms</source>
+        <translation>Kõik häired</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n alarm(s) not acknowledged, the most urgent first.</source>
+        <translation>
+            <numerusform>%n kinnitamata häire.</numerusform>
+            <numerusform>%n kinnitamata häiret, kõige pakilisem eespool.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No alarm is waiting.</source>
+        <translation>Ükski häire ei oota.</translation>
     </message>
 </context>
 <context>
@@ -712,10 +734,6 @@
         <translation>Mängu avamine…</translation>
     </message>
     <message>
-        <source>{side}: {active} up, {down} down, {dead} dead</source>
-        <translation>{side}: {active} püsti, {down} maas, {dead} surnud</translation>
-    </message>
-    <message>
         <source>{name} ({badge}, {group}) died</source>
         <translation>{name} ({badge}, {group}) suri</translation>
     </message>
@@ -1271,6 +1289,17 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>The map at {time} is saved as {path}.</source>
         <translation>Kaart hetkel {time} on salvestatud: {path}.</translation>
+    </message>
+</context>
+<context>
+    <name>SideCountsLabel</name>
+    <message>
+        <source>{side}: {active} up, {down} down, {dead} dead</source>
+        <translation>{side}: {active} püsti, {down} maas, {dead} surnud</translation>
+    </message>
+    <message>
+        <source>{side} {active}↑ {down}↓ {dead}†</source>
+        <translation>{side} {active}↑ {down}↓ {dead}†</translation>
     </message>
 </context>
 <context>
@@ -2209,8 +2238,8 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>ärkab</translation>
     </message>
     <message>
-        <source>regains a hit point</source>
-        <translation>saab elupunkti tagasi</translation>
+        <source>+1 HP</source>
+        <translation>+1 elupunkt</translation>
     </message>
     <message>
         <source>respawns</source>

@@ -69,7 +69,30 @@ def test_stopp_is_announced_at_once(qtbot, core):
         core.global_stopp_requested.emit("injury")
     stopp = called.args[0]
     assert stopp.id == "GM1" and stopp.reason == "injury" and stopp.covered == 4
-    assert alarm.args[0].kind == "stopp" and alarm.args[0].id == "stopp:GM1"
+    # Called for an injury: a safety alarm of its own kind, under the STOPP's id (the map flashes it till acknowledged).
+    assert alarm.args[0].kind == "injury" and alarm.args[0].cls == "safety" and alarm.args[0].id == "stopp:GM1"
+
+
+def test_a_marshal_stopp_for_an_injury_raises_an_injury_alarm(qtbot, core, game):
+    """Event in (a marshal's STOPP for an injury, with its caller) -> one safety alarm of kind injury out."""
+    raised = []
+    core.alarm_raised.connect(raised.append)
+    with qtbot.waitSignal(core.alarm_raised, timeout=5000) as alarm:
+        core.submit_requested.emit("stopp_called", {"stopp": "7-1", "reason": "injury", "caller": 2,
+                                                    "groups": ["Wolves"]}, "marshal:7")
+    a = alarm.args[0]
+    assert (a.kind, a.cls, a.id) == ("injury", "safety", "stopp:7-1")
+    assert "injury" in a.message and "Birgit (badge 2, Wolves)" in a.message and "Wolves" in a.message
+    # Stored before it was announced, and announced once (no second "stopp" row for the same STOPP).
+    assert any(e.type == "stopp_called" and e.data["reason"] == "injury" for e in stored_events(game))
+    qtbot.wait(200)
+    assert [x.id for x in raised] == ["stopp:7-1"]
+
+
+def test_a_stopp_for_danger_stays_a_stopp_alarm(qtbot, core):
+    with qtbot.waitSignal(core.alarm_raised, timeout=5000) as alarm:
+        core.submit_requested.emit("stopp_called", {"stopp": "7-2", "reason": "danger"}, "marshal:7")
+    assert (alarm.args[0].kind, alarm.args[0].cls) == ("stopp", "safety")
 
 
 def test_shutdown_with_events_in_flight_loses_none(qtbot, game):
@@ -240,3 +263,11 @@ def test_a_retried_down_heard_after_the_same_marshals_bound_gives_the_fields_out
     with GameStore.open(path, create=False) as store:
         order = [(e.type, e.data.get("badge")) for _, e in store.log.events()]
     assert order[:3] == [("knocked_out", 1), ("down", 1), ("bound", 1)], order
+
+
+def test_global_stopps_called_in_a_burst_each_get_their_own_number(qtbot, core, game):
+    # One called while the previous was between the inbox and the fold took its number again (GM1 twice).
+    for _ in range(5):
+        core.global_stopp_requested.emit("danger")
+    qtbot.waitUntil(lambda: len([e for e in stored_events(game) if e.type == "stopp_called"]) == 5, timeout=5000)
+    assert [e.data["stopp"] for e in stored_events(game) if e.type == "stopp_called"] == [f"GM{i}" for i in range(1, 6)]

@@ -373,7 +373,8 @@ def test_300_unknown_devices_make_one_row_and_do_not_bury_a_stopp(tmp_path, gate
     out, stats = st.finish(settle=6.0)                 # the merged rows are raised again within 5 s
     assert stats["rejected_unknown_device"] == 300 and stats["rejected_auth"] == 38
     assert len(alarms(out, "rejected_unknown_device")) == 1 and len(alarms(out, "rejected_auth")) == 1, out
-    assert len(alarms(out, "stopp")) == 1                      # the STOPP has its own row
+    assert len(alarms(out, "injury")) == 1                     # the STOPP (called for an injury) has its own row
+    assert len(alarms(out, "stopp")) == 0                      # ... and only that one
     updates = [x for x in out.splitlines() if x.startswith("ALARM (update)") and "unknown" in x]
     assert updates and re.search(r"300 frames from 300 unknown device\(s\)", updates[-1]), out
 

@@ -166,3 +166,25 @@ def test_deaths_raise_one_game_alarm_row_with_a_count(window, qtbot):
     row = next(r for r in alarms.shown_rows() if r.state.latest.kind == "death")
     assert row.cls_label.text() == "GAME" and "Gerd (11, Ravens) died" in row.label.full and "\u00d72" in row.label.full
     assert row.button.text() == "Acknowledge all game"
+
+
+def test_injury_stopps_from_the_core_are_listed_under_more_and_acknowledged_there(qtbot, window, game):
+    """Five STOPPs for injuries (from the core, through the window's wiring): three rows on the strip, "+2 more"
+    opens the window's list of all five, and acknowledging one there stores it as acknowledged."""
+    from PySide6.QtCore import Qt
+
+    banner = window.panels.alarms
+    banner.sound = lambda cls: None
+    for _ in range(5):
+        window.panels.panels["controls"].stopp_call.emit("injury")
+    qtbot.waitUntil(lambda: len(banner.alarm_ids()) == 5, timeout=5000)
+    assert {r.state.latest.kind for r in banner.shown_rows()} == {"injury"} and banner.more.text() == "+2 more"
+    qtbot.mouseClick(banner.more, Qt.MouseButton.LeftButton)
+    dialog = window.alarm_list
+    assert dialog is not None and dialog.isVisible() and len(dialog.shown_rows()) == 5
+    last = dialog.shown_rows()[-1]                       # not on the strip
+    assert last.state.key not in [r.state.key for r in banner.shown_rows()]
+    qtbot.mouseClick(last.button, Qt.MouseButton.LeftButton)
+    wait_stored(qtbot, game, lambda e: e.type == "alarm_acknowledged" and e.data["alarm"] == last.state.key)
+    assert len(dialog.shown_rows()) == 4 and banner.more.isHidden() is False
+    dialog.close()

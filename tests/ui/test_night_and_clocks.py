@@ -134,3 +134,27 @@ def test_night_swaps_text_colours_only_never_a_background():
     assert night_style("color: #c9302c; font-weight: bold;", True) == "color: #ff8a80; font-weight: bold;"
     assert night_style("color: #ff8a80;", False) == "color: #c9302c;"
     assert night_style("background-color: #c9302c;", True) == "background-color: #c9302c;"
+
+
+def test_the_legend_symbols_and_sides_read_at_3_to_1_at_night(window, qtbot):
+    """Every symbol of the legend, and every side's colour, against the legend's night background (graphics:
+    WCAG's 3:1); its text at 4.5:1.  The background is opaque, so that is what they are seen on."""
+    import re
+
+    from controlroom.ui.map.layers import SIDE_COLOURS
+    from controlroom.ui.map.legend import NIGHT_BACKGROUND, NIGHT_TEXT, SYMBOLS
+    from controlroom.ui.theme import MIN_GRAPHIC_CONTRAST
+
+    window.night_action.setChecked(True)
+    legend = window.map.legend
+    legend.set_sides({f"Side {i}": c for i, c in enumerate(SIDE_COLOURS)})
+    assert f"background: {NIGHT_BACKGROUND};" in legend.styleSheet() and QColor(NIGHT_BACKGROUND).alpha() == 255
+    assert contrast(NIGHT_TEXT, NIGHT_BACKGROUND) >= MIN_CONTRAST
+    drawn = {c.lower() for c in re.findall(r'color:(#[0-9a-fA-F]{6})', legend.text())}
+    assert {c for _s, c, _w in SYMBOLS} | set(SIDE_COLOURS) == drawn            # what is checked is what is drawn
+    for colour in drawn:
+        assert contrast(colour, NIGHT_BACKGROUND) >= MIN_GRAPHIC_CONTRAST, colour
+    # The dead: the legend's mark is the map's.
+    from controlroom.ui.map.view import _LAYER_STYLE
+    dead = next(c for _s, c, w in SYMBOLS if w == "dead")
+    assert _LAYER_STYLE["casualties"][2] == dead

@@ -158,3 +158,42 @@ def test_default_sound_plays_the_class_wav(qtbot):
     assert banner.alarm_ids() == ["storage:open"] and banner.sound.played == [STORAGE]
     for cls in (SAFETY, GAME, SECURITY, LINK, STORAGE):
         assert sound_file(cls).read_bytes()[:4] == b"RIFF"
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_more_opens_the_list_of_every_alarm_acknowledged_there(banner, qtbot):
+    """"+N more" is a button: the list shows every row, safety one by one, the others per class, and follows."""
+    from PySide6.QtCore import Qt
+
+    from controlroom.ui.dialogs.alarm_list import AlarmListDialog
+
+    opened = []
+    banner.show_all_requested.connect(lambda: opened.append(AlarmListDialog(banner)))
+    banner.add_alarm(Alarm("stopp:S1", "injury", "STOPP S1 called for an injury", 1))
+    banner.add_alarm(Alarm("stopp:S2", "stopp", "STOPP S2 called (danger)", 2))
+    banner.add_alarm(Alarm("d:1:3", "death", "Aldo died", 3))
+    banner.add_alarm(Alarm("rejected_auth:7:4", "rejected_auth", "bad tag from 7", 4))
+    banner.add_alarm(Alarm("gateway:g1:5", "gateway_lost", "g1 lost", 5))
+    assert banner.more.text() == "+2 more" and banner.more.isVisibleTo(banner)
+    qtbot.mouseClick(banner.more, Qt.MouseButton.LeftButton)
+    (dialog,) = opened
+    qtbot.addWidget(dialog)
+    dialog.show()
+    rows = dialog.shown_rows()
+    assert [r.cls_label.text() for r in rows] == ["SAFETY", "SAFETY", "GAME", "RADIO SECURITY", "LINK"]
+    assert [r.button.text() for r in rows][:2] == ["Acknowledge", "Acknowledge"]
+    assert rows[0].label.full.startswith("Injury at 00:00:00") or rows[1].label.full.startswith("Injury")
+    acked = []
+    banner.acknowledged.connect(acked.append)
+    link = next(r for r in rows if r.state.cls == LINK)
+    assert link.button.text() == "Acknowledge all link"
+    qtbot.mouseClick(link.button, Qt.MouseButton.LeftButton)          # one hidden from the strip
+    assert acked == ["gateway:g1:5"]
+    injury = next(r for r in dialog.shown_rows() if r.state.latest.kind == "injury")
+    qtbot.mouseClick(injury.button, Qt.MouseButton.LeftButton)        # a safety row: only itself
+    assert acked == ["gateway:g1:5", "stopp:S1"]
+    assert [r.state.key for r in dialog.shown_rows()] == banner.row_keys() == ["stopp:S2", "death",
+                                                                               "rejected_auth|rejected_auth:7"]
+    assert banner.more.isHidden()                                     # three left: all on the strip
+    banner.add_alarm(Alarm("gateway:g2:6", "gateway_lost", "g2 lost", 6))     # the open list follows
+    assert len(dialog.shown_rows()) == 4 and "4 alarm" in dialog.summary.text()

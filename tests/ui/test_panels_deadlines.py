@@ -114,10 +114,10 @@ def test_delta_replaces_only_its_characters_and_full_replaces_all(panel, clock):
     assert panel.model.rowCount() == 2
     # Birgit's wounds are bound: dying stops, regaining starts; Gerd's row is untouched.
     panel.apply_delta(fold(state, ("00:01:00", "bound", {"badge": 2})))
-    assert sorted(column_texts(panel, 1)) == ["regains a hit point", "wakes"]
+    assert sorted(column_texts(panel, 1)) == ["+1 HP", "wakes"]
     # Gerd wakes: his deadline goes.
     panel.apply_delta(fold(state, ("00:05:00", "woke", {"badge": 11})))
-    assert column_texts(panel, 1) == ["regains a hit point"]
+    assert column_texts(panel, 1) == ["+1 HP"]
     # A full delta of a fresh game replaces everything.
     panel.apply_delta(make_delta(GameState(ROSTER), (), (), full=True))
     assert panel.model.rowCount() == 0

@@ -16,6 +16,7 @@ import json
 import sys
 
 from PySide6.QtCore import QRect, QTimer
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QTabBar
 
 
@@ -28,6 +29,34 @@ def rect(widget, r: QRect | None = None) -> list[int]:
 
 def shown(widget) -> bool:
     return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+def title_ink(dock) -> int:
+    """How many pixel rows of a docked dock's title bar hold its title's text (the drawn letters' height)."""
+    image = dock.grab().toImage()
+    top = dock.widget().geometry().top() if dock.widget() is not None else 0
+    background = image.pixelColor(1, 1)
+    text_right = 4 + dock.fontMetrics().horizontalAdvance(dock.windowTitle())     # the title, not its buttons
+    rows = 0
+    for y in range(max(1, top)):
+        if any(abs(image.pixelColor(x, y).lightness() - background.lightness()) > 60
+               for x in range(2, min(image.width() - 40, text_right))):
+            rows += 1
+    return rows
+
+
+def text_ink(text: str, font) -> int:
+    """How many pixel rows ``text`` drawn in ``font`` covers (black on white)."""
+    metrics = QFontMetrics(font)
+    image = QImage(metrics.horizontalAdvance(text) + 8, metrics.height() + 8, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setFont(font)
+    painter.setPen(QColor("black"))
+    painter.drawText(4, 4 + metrics.ascent(), text)
+    painter.end()
+    return sum(1 for y in range(image.height())
+               if any(image.pixelColor(x, y).lightness() < 195 for x in range(image.width())))
 
 
 def buttons(window) -> list[dict]:
@@ -75,6 +104,14 @@ def measure(window) -> dict:
     out["events"] = {"viewport": rect(timeline.viewport()) if shown(timeline.viewport()) else None,
                      "row_height": timeline.verticalHeader().defaultSectionSize()}
     out["buttons"] = buttons(window)
+    # The status bar's side counts: where, what it shows and what that needs, and each side's counts.
+    sides = window.sides
+    out["sides"] = {"rect": rect(sides) if shown(sides) else None, "text": sides.text(),
+                    "needs": sides.fontMetrics().horizontalAdvance(sides.text()), "width": sides.contentsRect().width(),
+                    "counts": {s: list(c) for s, c in sides.counts.items()}}
+    # Each shown dock's title: the height of its letters as drawn, and as the window's font draws them.
+    out["dock_titles_ink"] = {d.objectName(): [title_ink(d), text_ink(d.windowTitle(), app.font())]
+                              for d in window.findChildren(QDockWidget) if shown(d) and d.titleBarWidget() is None}
     out["menus"] = [a.text() for a in window.menuBar().actions()]
     out["dock_titles"] = {d.objectName(): d.windowTitle() for d in window.findChildren(QDockWidget)}
     tabs = []

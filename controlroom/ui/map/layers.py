@@ -355,7 +355,7 @@ class MapLayers:
             if condition == "active":
                 rows.pop(badge, None)
                 continue
-            colour = "#7f0000" if condition == "dead" else "#e65100"
+            colour = "#ab47bc" if condition == "dead" else "#e65100"       # as the legend: read at night too
             state = condition.replace("_", " ")
             fell = self.fell_at.get(badge)
             if fell is not None:

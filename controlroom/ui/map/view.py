@@ -32,7 +32,7 @@ LAYER_NAMES = ("trails", "valhalla", "casualties", "stopp", "siege", "trackers",
 _LAYER_STYLE = {
     "trails": ("o", 4, "#00000060"),
     "valhalla": ("h", 12, "#9e9e9e"),
-    "casualties": ("x", 7, "#7f0000"),
+    "casualties": ("x", 7, "#ab47bc"),
     "stopp": ("star", 18, "#e53935"),
     "siege": ("s", 14, "#8d6e63"),
     "trackers": ("d", 8, "#00bcd4"),

@@ -3,7 +3,8 @@
 Each class has its colour, icon, word and sound.  A safety alarm (STOPP,
 injury) or a storage alarm is acknowledged on its own; the others a class at
 a time ("Acknowledge all radio security").  At most three rows show, the most
-urgent first, then "+N more".
+urgent first, then "+N more": a click on it asks for the list of them all
+(``show_all_requested``; the window opens ui/dialogs/alarm_list.py).
 """
 
 from __future__ import annotations
@@ -150,6 +151,10 @@ class AlarmBanner(QWidget):
     """
 
     acknowledged = Signal(str)
+    # "+N more" was clicked: show every alarm waiting (the window opens the list).
+    show_all_requested = Signal()
+    # The rows changed (an alarm added, merged or acknowledged): an open list follows.
+    changed = Signal()
 
     FLASH_MS = 500
     MAX_ROWS = 3
@@ -163,7 +168,12 @@ class AlarmBanner(QWidget):
         self.sound: Callable[[str], None] = sound
         self.board = AlarmBoard()
         self.rows: dict[str, AlarmRow] = {}          # row key -> its widget
-        self.more = QLabel(self)
+        self.more = QPushButton(self)
+        self.more.setFlat(True)
+        self.more.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.more.setToolTip(self.tr("Show every alarm waiting, and acknowledge them there"))
+        self.more.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self.more.clicked.connect(self.show_all_requested)
         self.more.hide()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -194,10 +204,10 @@ class AlarmBanner(QWidget):
 
     def acknowledge(self, key: str) -> None:
         """The game master saw row ``key`` (or its class, for game, radio security and link)."""
-        row = self.rows.get(key)
-        if row is None:
+        state = next((r for r in self.board.rows() if r.key == key), None)      # shown or under "+N more"
+        if state is None:
             return
-        cls = row.state.cls
+        cls = state.cls
         ids = self.board.acknowledge(key) if cls in ONE_BY_ONE else self.board.acknowledge_class(cls)
         self._update()
         for alarm_id in ids:
@@ -267,6 +277,7 @@ class AlarmBanner(QWidget):
             self.flash_timer.stop()
         if self.parentWidget() is not None:     # never pop up as a window of its own
             self.setVisible(bool(len(self.board)))
+        self.changed.emit()
 
     def _flash(self) -> None:
         for row in self.rows.values():

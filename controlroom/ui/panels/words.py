@@ -13,7 +13,7 @@ _CTX = "panels"
 DEADLINE_KINDS = {
     "dies": QT_TRANSLATE_NOOP("panels", "dies"),
     "wakes": QT_TRANSLATE_NOOP("panels", "wakes"),
-    "regains_hp": QT_TRANSLATE_NOOP("panels", "regains a hit point"),
+    "regains_hp": QT_TRANSLATE_NOOP("panels", "+1 HP"),          # short: a column a laptop keeps whole
     "respawns": QT_TRANSLATE_NOOP("panels", "respawns"),
     "stopp_overdue": QT_TRANSLATE_NOOP("panels", "STOPP lasts too long"),
 }
