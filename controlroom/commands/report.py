@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, UnknownScenario) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"the report could not be written to {args.out}: {exc.strerror or exc}") from None
+        raise CliError(translate("errors", "the report could not be written to {folder}: {problem}").format(
+            folder=args.out, problem=exc.strerror or exc)) from None
     finally:
         del app
     total = report.totals()

@@ -2,6 +2,65 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="et_EE">
   <context>
+    <name>alarms</name>
+    <message>
+      <source>{n} frames of {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kaadrit {d} seadmelt</translation>
+    </message>
+    <message>
+      <source>{n} forged frames (wrong tag) claiming {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} võltsitud kaadrit (vale tunnus) {d} seadme nimel</translation>
+    </message>
+    <message>
+      <source>{n} replayed frames of {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kordusesitatud kaadrit {d} seadmelt</translation>
+    </message>
+    <message>
+      <source>{n} frames from {d} unknown device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kaadrit {d} tundmatult seadmelt</translation>
+    </message>
+    <message>
+      <source>; the latest: {detail}</source>
+      <translation>; viimane: {detail}</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time} undone</source>
+      <translation>{who}: {what} kell {time} tühistatud</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time}</source>
+      <translation>{who}: {what} kell {time}</translation>
+    </message>
+    <message>
+      <source>a late report changed the game: {changes}</source>
+      <translation>hiline teade muutis mängu: {changes}</translation>
+    </message>
+    <message>
+      <source>the game is being stored again</source>
+      <translation>mängu salvestatakse jälle</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
+    </message>
+    <message>
+      <source>gateway {link} lost</source>
+      <translation>lüüs {link} kadus</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called ({reason})</source>
+      <translation>STOPP {stopp} hüütud ({reason})</translation>
+    </message>
+    <message>
+      <source>{source} has not been heard for {minutes} minutes</source>
+      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} has lasted too long</source>
+      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
+    </message>
+  </context>
+  <context>
     <name>argparse</name>
     <message>
       <source>usage: </source>
@@ -649,6 +708,113 @@
     </message>
   </context>
   <context>
+    <name>errors</name>
+    <message>
+      <source>give --sf N (a LoRa spreading factor) or --meshtastic PRESET</source>
+      <translation>anna --sf N (LoRa laotustegur) või --meshtastic PRESET</translation>
+    </message>
+    <message>
+      <source>--speed must be above 0</source>
+      <translation>--speed peab olema üle 0</translation>
+    </message>
+    <message>
+      <source>the radio plan will not work, so no device file was written:</source>
+      <translation>raadioplaan ei toimi, nii et seadmefaili ei kirjutatud:</translation>
+    </message>
+    <message>
+      <source>no device {device} in this game (see: controlroom keys list)</source>
+      <translation>selles mängus pole seadet {device} (vaata: controlroom keys list)</translation>
+    </message>
+    <message>
+      <source>the latitude must be a number of degrees between -90 and 90, not {value!r} (latitude first, then longitude)</source>
+      <translation>laiuskraad peab olema kraadide arv vahemikus -90 kuni 90, mitte {value!r} (enne laius-, siis pikkuskraad)</translation>
+    </message>
+    <message>
+      <source>the longitude must be a number of degrees between -180 and 180, not {value!r}</source>
+      <translation>pikkuskraad peab olema kraadide arv vahemikus -180 kuni 180, mitte {value!r}</translation>
+    </message>
+    <message>
+      <source>note: that point is outside the map ({width} x {height} pixels); latitude comes first, then longitude</source>
+      <translation>märkus: see punkt on kaardist väljas ({width} x {height} pikslit); enne tuleb laius-, siis pikkuskraad</translation>
+    </message>
+    <message>
+      <source>{map}: {lat}, {lon} has no place in {crs}</source>
+      <translation>{map}: punktil {lat}, {lon} pole kohta süsteemis {crs}</translation>
+    </message>
+    <message>
+      <source>{map}: {lat}, {lon} cannot be placed in {crs} ({problem})</source>
+      <translation>{map}: punkti {lat}, {lon} ei saa paigutada süsteemi {crs} ({problem})</translation>
+    </message>
+    <message>
+      <source>give a scenario script or --db GAME (one of them)</source>
+      <translation>anna stsenaariumi skript või --db MÄNG (üks neist)</translation>
+    </message>
+    <message>
+      <source>the report could not be written to {folder}: {problem}</source>
+      <translation>aruannet ei saanud kirjutada kausta {folder}: {problem}</translation>
+    </message>
+    <message>
+      <source>{game}: the game's ruleset cannot be read: {problem}</source>
+      <translation>{game}: mängu reeglistikku ei saa lugeda: {problem}</translation>
+    </message>
+    <message>
+      <source>--gateways must be 1 to 255</source>
+      <translation>--gateways peab olema 1 kuni 255</translation>
+    </message>
+    <message>
+      <source>--meshtastic plays a fake node on a pseudo-terminal: give --pty</source>
+      <translation>--meshtastic mängib libasõlme pseudoterminalil: anna --pty</translation>
+    </message>
+    <message>
+      <source>give --roster or --{option} (a generated roster), not both</source>
+      <translation>anna --roster või --{option} (loodud nimekiri), mitte mõlemat</translation>
+    </message>
+    <message>
+      <source>--gateways {gateways} but {ports} --port: give one --port per gateway</source>
+      <translation>--gateways {gateways}, aga --port on {ports}: anna iga lüüsi jaoks üks --port</translation>
+    </message>
+    <message>
+      <source>--origin {value} is not on the map</source>
+      <translation>--origin {value} pole kaardil</translation>
+    </message>
+    <message>
+      <source>--{option} must be above 0</source>
+      <translation>--{option} peab olema üle 0</translation>
+    </message>
+    <message>
+      <source>--{option} is a fraction from 0 to 1</source>
+      <translation>--{option} on murdarv 0 kuni 1</translation>
+    </message>
+    <message>
+      <source>--origin must be LAT,LON in degrees, not {value!r}</source>
+      <translation>--origin peab olema LAT,LON kraadides, mitte {value!r}</translation>
+    </message>
+    <message>
+      <source>cannot open the ports: {problem}</source>
+      <translation>porte ei saa avada: {problem}</translation>
+    </message>
+    <message>
+      <source>cannot write {path}: {problem}</source>
+      <translation>faili {path} ei saa kirjutada: {problem}</translation>
+    </message>
+    <message>
+      <source>--replay needs the game: --db GAME</source>
+      <translation>--replay vajab mängu: --db MÄNG</translation>
+    </message>
+    <message>
+      <source>no game chosen</source>
+      <translation>mängu ei valitud</translation>
+    </message>
+    <message>
+      <source>--origin {value} is not a latitude and longitude on the map</source>
+      <translation>--origin {value} pole laius- ja pikkuskraad kaardil</translation>
+    </message>
+    <message>
+      <source>--origin takes LAT,LON in degrees, not {value!r}</source>
+      <translation>--origin võtab LAT,LON kraadides, mitte {value!r}</translation>
+    </message>
+  </context>
+  <context>
     <name>events</name>
     <message>
       <source>armour set</source>
@@ -733,6 +899,29 @@
     <message>
       <source>woke</source>
       <translation>ärkas</translation>
+    </message>
+  </context>
+  <context>
+    <name>radio</name>
+    <message>
+      <source>device {device} is not registered</source>
+      <translation>seade {device} pole registreeritud</translation>
+    </message>
+    <message>
+      <source>a {role} may not send {type}</source>
+      <translation>{role} ei tohi saata: {type}</translation>
+    </message>
+    <message>
+      <source>frame claiming to be from {role} {device} has a wrong tag (forged?)</source>
+      <translation>kaadril, mis väidab end olevat seadmelt {role} {device}, on vale tunnus (võltsitud?)</translation>
+    </message>
+    <message>
+      <source>frame {counter} of device {device} was heard long ago (replayed?)</source>
+      <translation>seadme {device} kaader {counter} oli kuuldud ammu (kordusesitus?)</translation>
+    </message>
+    <message>
+      <source>old counter {counter} from device {device} (highest {top})</source>
+      <translation>vana loendur {counter} seadmelt {device} (suurim {top})</translation>
     </message>
   </context>
   <context>
@@ -882,6 +1071,30 @@
       <translation>Mänguaeg</translation>
     </message>
     <message>
+      <source>Key figures</source>
+      <translation>Põhinäitajad</translation>
+    </message>
+    <message>
+      <source>Summary per side</source>
+      <translation>Kokkuvõte poolte kaupa</translation>
+    </message>
+    <message>
+      <source>Deaths over game time</source>
+      <translation>Surmad mänguaja jooksul</translation>
+    </message>
+    <message>
+      <source>Summary per group</source>
+      <translation>Kokkuvõte gruppide kaupa</translation>
+    </message>
+    <message>
+      <source>Safety report</source>
+      <translation>Ohutusaruanne</translation>
+    </message>
+    <message>
+      <source>Siege engine losses</source>
+      <translation>Piiramismasinate kaotused</translation>
+    </message>
+    <message>
       <source>{count} reports the rules did not apply, for the game masters' review (a sixth healer's touch, a strike on the dead, a loot without consent, a binding, care, healing or kill by someone unconscious or dead, a permanent kill not counted long enough), each with the rule it breaks.</source>
       <translation>{count} teadet, mida reeglid ei rakendanud, mängujuhtidele üle vaatamiseks (kuues ravipuudutus, löök surnule, rüüstamine ilma nõusolekuta, sidumine, hooldus, ravimine või tapmine teadvuseta või surnud tegelase poolt, piisavalt kaua lugemata püsitapmine), igaüks koos reegliga, mida see rikub.</translation>
     </message>
@@ -922,6 +1135,10 @@
       <translation>Arv</translation>
     </message>
     <message>
+      <source>At the end of the game</source>
+      <translation>Mängu lõpus</translation>
+    </message>
+    <message>
       <source>Group</source>
       <translation>Grupp</translation>
     </message>
@@ -948,10 +1165,6 @@
     <message>
       <source>No rule warnings.</source>
       <translation>Reeglihoiatusi pole.</translation>
-    </message>
-    <message>
-      <source>Key figures</source>
-      <translation>Põhinäitajad</translation>
     </message>
     <message>
       <source>Fell to 0 hit points</source>
@@ -982,16 +1195,8 @@
       <translation>Reeglihoiatused</translation>
     </message>
     <message>
-      <source>Summary per side</source>
-      <translation>Kokkuvõte poolte kaupa</translation>
-    </message>
-    <message>
       <source>All sides</source>
       <translation>Kõik pooled</translation>
-    </message>
-    <message>
-      <source>Deaths over game time</source>
-      <translation>Surmad mänguaja jooksul</translation>
     </message>
     <message>
       <source>Deaths so far per side (up), by game time in hours and minutes (across).</source>
@@ -1016,14 +1221,6 @@
     <message>
       <source>In Valhalla</source>
       <translation>Valhallas</translation>
-    </message>
-    <message>
-      <source>Summary per group</source>
-      <translation>Kokkuvõte gruppide kaupa</translation>
-    </message>
-    <message>
-      <source>Safety report</source>
-      <translation>Ohutusaruanne</translation>
     </message>
     <message>
       <source>STOPP</source>
@@ -1056,10 +1253,6 @@
     <message>
       <source>Reported by</source>
       <translation>Teataja</translation>
-    </message>
-    <message>
-      <source>Siege engine losses</source>
-      <translation>Piiramismasinate kaotused</translation>
     </message>
     <message>
       <source>Engine</source>
@@ -1122,8 +1315,8 @@
       <translation>Hoiatus</translation>
     </message>
     <message>
-      <source>At the end of the game</source>
-      <translation>Mängu lõpus</translation>
+      <source>{side}: {deaths} deaths</source>
+      <translation>{side}: surmi {deaths}</translation>
     </message>
     <message>
       <source>No siege engine was destroyed or captured.</source>
@@ -1144,10 +1337,6 @@
     <message>
       <source>Page {page} of {pages}</source>
       <translation>Lehekülg {page}/{pages}</translation>
-    </message>
-    <message>
-      <source>{side}: {deaths} deaths</source>
-      <translation>{side}: surmi {deaths}</translation>
     </message>
     <message>
       <source>Casualty report: {game}</source>
