@@ -108,13 +108,17 @@ class Grid:
     width: int
     height: int
 
+    # A sliver of a square at the right or bottom edge (under SLIVER of a square) belongs to the square before
+    # it: a map 1,600 m wide has 8 squares of 200 m, whether the ground measures 1,599 m or 1,604 m.
+    SLIVER = 0.05
+
     @property
     def columns(self) -> int:
-        return max(1, math.ceil(self.width / self.px))
+        return max(1, math.ceil(self.width / self.px - self.SLIVER))
 
     @property
     def rows(self) -> int:
-        return max(1, math.ceil(self.height / self.px))
+        return max(1, math.ceil(self.height / self.px - self.SLIVER))
 
     @staticmethod
     def letter(i: int) -> str:

@@ -136,11 +136,13 @@ def _draw_grid(painter: QPainter, fm: FieldMap, frame: QRectF, scale: float, mm:
         painter.setPen(QPen(QColor(bold_colour)))
         painter.drawText(QRectF(x + pad, y, w, h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
 
-    for c in range(grid.columns):
-        label(frame.x() + c * step + step / 2 - metrics.horizontalAdvance(grid.letter(c)) / 2 - pad, frame.y(),
+    for c in range(grid.columns):          # each label in the middle of its square's visible part
+        middle = min(step, frame.width() - c * step) / 2
+        label(frame.x() + c * step + middle - metrics.horizontalAdvance(grid.letter(c)) / 2 - pad, frame.y(),
               grid.letter(c))
     for r in range(grid.rows):
-        label(frame.x(), frame.y() + r * step + step / 2 - h / 2, str(r + 1))
+        middle = min(step, frame.height() - r * step) / 2
+        label(frame.x(), frame.y() + r * step + middle - h / 2, str(r + 1))
     if fm.source is None:
         return
     for place in fm.places:
@@ -156,4 +158,8 @@ def _draw_grid(painter: QPainter, fm: FieldMap, frame: QRectF, scale: float, mm:
         painter.setBrush(QColor("#ffffff"))
         painter.drawPolygon([centre + QPointF(0, -d), centre + QPointF(d, 0), centre + QPointF(0, d),
                              centre + QPointF(-d, 0)])
-        label(centre.x() + d * 1.3, centre.y() - h / 2, place.name)
+        width = metrics.horizontalAdvance(place.name) + 2 * pad
+        x = centre.x() + d * 1.3
+        if x + width > frame.right():                       # near the right edge: the name on the left
+            x = centre.x() - d * 1.3 - width
+        label(x, centre.y() - h / 2, place.name)

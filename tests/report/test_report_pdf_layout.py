@@ -183,6 +183,8 @@ def test_a_map_grid_and_the_nearest_named_feature(qapp):
     assert grid.square(-1, 5) is None
     assert grid_for(5000, 3000, 2.0).step == 1000 and grid_for(300, 200, 0.5).step == 20
     assert [grid.letter(i) for i in (0, 25, 26, 27)] == ["A", "Z", "AA", "AB"]
+    measured = grid_for(1600, 1100, 1.0024)          # the ground measured a little wider: no sliver of a ninth column
+    assert (measured.columns, measured.rows) == (8, 6) and measured.square(1599, 1099) == "H6"
     places = [Place("Fort", 58.0, 26.0), Place("Ford", 58.001, 26.0)]
     place, metres, bearing = nearest(places, 58.0011, 26.0)                  # 11 m north of the ford
     assert place.name == "Ford" and 10 < metres < 12 and bearing == 0
