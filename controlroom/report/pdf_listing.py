@@ -103,17 +103,25 @@ class ListingPainter:
         listing.top = 0.0 if listing.fresh else start
         pages: list[list[tuple[int, list[str]]]] = [[]]
         y = listing.top + head + self.line          # below the column headings
+        word_widths: dict[str, float] = {}
+        fitted: dict[tuple[int, str], str | None] = {}     # (column, text) -> its elided text, None if it fits
         for index, row in enumerate(listing.rows):
             cells = ["" if v is None else str(v) for v in row]
             extra: list[str] = []
             for i, text in enumerate(cells):
-                if len(text) <= sure[i] or advance(text) <= widths[i]:
+                if len(text) <= sure[i]:
                     continue
                 if i == last:
-                    lines = _wrap(text, widths[i], fm)
+                    if advance(text) <= widths[i]:
+                        continue
+                    lines = _wrap(text, widths[i], fm, word_widths)
                     cells[i], extra = lines[0], lines[1:]
-                else:
-                    cells[i] = fm.elidedText(text, ELIDE, widths[i])
+                    continue
+                key = (i, text)             # (sides, groups, events and rules repeat: measured once each)
+                if key not in fitted:
+                    fitted[key] = None if advance(text) <= widths[i] else fm.elidedText(text, ELIDE, widths[i])
+                if fitted[key] is not None:
+                    cells[i] = fitted[key]
             h = self.line * (1 + len(extra))
             if y + h > self.height and pages[-1]:
                 pages.append([])
@@ -176,22 +184,53 @@ class ListingPainter:
             y += h
 
 
-def _wrap(text: str, width: float, fm: QFontMetricsF) -> list[str]:
-    """Greedy word wrap to ``width``; a word longer than the width is cut."""
+def _wrap(text: str, width: float, fm: QFontMetricsF, widths: dict[str, float] | None = None) -> list[str]:
+    """Greedy word wrap to ``width``; a word longer than the width is cut.
+
+    Each word is measured once and the line's width summed (thousands of
+    warnings are wrapped); a finished line is measured whole once, and its
+    last word moved down should kerning make it wider than the sum.
+    ``widths`` keeps the words' widths from one call to the next (a listing's
+    texts repeat their words).
+    """
+    advance = fm.horizontalAdvance
+    known = {} if widths is None else widths
+    space = advance(" ")
     lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if fm.horizontalAdvance(candidate) <= width or not current:
-            current = candidate
-        else:
-            lines.append(current)
-            current = word
-        while fm.horizontalAdvance(current) > width and len(current) > 1:
-            cut = len(current)
-            while cut > 1 and fm.horizontalAdvance(current[:cut]) > width:
+    words: list[str] = []
+    used = 0.0
+    pending = text.split(" ")
+    pending.reverse()
+    while pending:
+        word = pending.pop()
+        w = known.get(word)
+        if w is None:
+            w = known[word] = advance(word)
+        if w > width and len(word) > 1:                  # longer than a line: cut it
+            if words:
+                lines.append(" ".join(words))
+                words, used = [], 0.0
+            cut = len(word)
+            while cut > 1 and advance(word[:cut]) > width:
                 cut -= 1
-            lines.append(current[:cut])
-            current = current[cut:]
-    lines.append(current)
+            lines.append(word[:cut])
+            pending.append(word[cut:])
+            continue
+        extra = w if not words else space + w
+        if words and used + extra > width:
+            line = " ".join(words)
+            while len(words) > 1 and advance(line) > width:      # (kerning: rare)
+                pending.append(words.pop())
+                line = " ".join(words)
+            lines.append(line)
+            words, used = [word], w
+        else:
+            words.append(word)
+            used += extra
+    line = " ".join(words)
+    if len(words) > 1 and advance(line) > width:
+        last = words.pop()
+        lines.extend([" ".join(words), last])
+    else:
+        lines.append(line)
     return lines
