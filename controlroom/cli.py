@@ -90,9 +90,9 @@ def _open_window(args: argparse.Namespace) -> int:
         try:
             lat, lon = (float(v) for v in args.origin.split(","))
         except ValueError:
-            raise CliError(f"--origin takes LAT,LON in degrees, not {args.origin!r}") from None
+            raise CliError(translate("errors", "--origin takes LAT,LON in degrees, not {value!r}").format(value=args.origin)) from None
         if not (-85.0 < lat < 85.0 and -180.0 <= lon <= 180.0):
-            raise CliError(f"--origin {args.origin} is not a latitude and longitude on the map")
+            raise CliError(translate("errors", "--origin {value} is not a latitude and longitude on the map").format(value=args.origin))
         origin = (lat, lon)
         print("controlroom: --origin is no longer needed and will go: the map is placed by its own coordinate "
               "system, and without a map the view fits the field's positions", file=sys.stderr)
@@ -103,7 +103,7 @@ def _open_window(args: argparse.Namespace) -> int:
         application()
         db = last_game() or ask_for_game()
         if db is None:
-            print("controlroom: no game chosen", file=sys.stderr)
+            print("controlroom: " + translate("errors", "no game chosen"), file=sys.stderr)
             return 2
     return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
                       screenshot=args.screenshot, desk=args.desk)
@@ -118,7 +118,7 @@ def _open_replay(args: argparse.Namespace) -> int:
     from controlroom.ui.replay.app import run_replay
 
     if args.db is None:
-        raise CliError("--replay needs the game: --db GAME")
+        raise CliError(translate("errors", "--replay needs the game: --db GAME"))
     return run_replay(partial(open_replay, args.db), Path(str(args.db)).stem, quit_after=args.quit_after,
                       screenshot=args.screenshot)
 

@@ -21,11 +21,13 @@ class _Tee(io.StringIO):
 
 def show_error(text: str) -> None:
     """The error in a dialog: without a console, a message printed would be seen by nobody."""
-    from PySide6.QtCore import QCoreApplication
     from PySide6.QtWidgets import QApplication, QMessageBox
 
+    from controlroom.i18n import translate
+
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    QMessageBox.critical(None, QCoreApplication.translate("gui", "controlroom could not start"), text.strip())
+    # (the language's catalogue of the command line: the window's translator is not installed yet)
+    QMessageBox.critical(None, translate("gui", "controlroom could not start"), text.strip())
     del app
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 
 from controlroom.commands.errors import CliError
+from controlroom.i18n import translate
 from controlroom.radio import airtime as _airtime
 from controlroom.sim import plan as _plan
 
@@ -114,7 +115,7 @@ def _settings(args: argparse.Namespace) -> None:
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.sf is None:
-        raise CliError("give --sf N (a LoRa spreading factor) or --meshtastic PRESET")
+        raise CliError(translate("errors", "give --sf N (a LoRa spreading factor) or --meshtastic PRESET"))
 
 
 def run(args: argparse.Namespace) -> int:

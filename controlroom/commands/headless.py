@@ -9,6 +9,8 @@ import signal
 import sys
 import threading
 
+from controlroom.i18n import translate
+
 NAME = "headless"
 STOP_LIMIT_S = 4.5          # SIGTERM ends the station within 5 s, whatever it is doing
 STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth", "rejected_replay",
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.logs import setup_logging
 
     if args.speed is not None and args.speed <= 0:
-        raise CliError("--speed must be above 0")
+        raise CliError(translate("errors", "--speed must be above 0"))
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     setup_logging("headless")
     try:

@@ -6,6 +6,8 @@ import argparse
 import json
 import os
 
+from controlroom.i18n import translate
+
 NAME = "keys"
 HELP = "Register marshal handsets, trackers and gateways, and export the file a device is provisioned with."
 
@@ -80,7 +82,7 @@ def _provisioning(dev, args) -> dict:
              sub_band=args.sub_band if args.region == "EU868" else None)
     problems = _check_frequency(args.region, args.sub_band, args.freq, args.bw) + list(p.warnings)
     if problems:
-        raise CliError("the radio plan will not work, so no device file was written:\n  " + "\n  ".join(problems))
+        raise CliError(translate("errors", "the radio plan will not work, so no device file was written:") + "\n  " + "\n  ".join(problems))
     return {
         "format": "controlroom-device/1",
         "device": dev.id, "role": dev.role, "label": dev.label,
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 dev = devices(store).get(args.device)
                 if dev is None:
-                    raise CliError(f"no device {args.device} in this game (see: controlroom keys list)")
+                    raise CliError(translate("errors", "no device {device} in this game (see: controlroom keys list)").format(device=args.device))
                 data = _provisioning(dev, args)
                 fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:

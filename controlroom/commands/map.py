@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from controlroom.commands.errors import CliError
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
 import argparse
 import json
@@ -12,12 +13,13 @@ import sys
 NAME = "map"
 HELP = "Check a map file (image with world file, GeoTIFF, MBTiles): its coordinate system, extent, where a point falls."
 
-# Messages (plain English for now; one place for their translation).
+# Messages (translated where they are shown).
 MSG = {
-    "lat": "the latitude must be a number of degrees between -90 and 90, not {value!r} "
-           "(latitude first, then longitude)",
-    "lon": "the longitude must be a number of degrees between -180 and 180, not {value!r}",
-    "outside": "note: that point is outside the map ({width} x {height} pixels); latitude comes first, then longitude",
+    "lat": QT_TRANSLATE_NOOP("errors", "the latitude must be a number of degrees between -90 and 90, not {value!r} "
+                                       "(latitude first, then longitude)"),
+    "lon": QT_TRANSLATE_NOOP("errors", "the longitude must be a number of degrees between -180 and 180, not {value!r}"),
+    "outside": QT_TRANSLATE_NOOP("errors", "note: that point is outside the map ({width} x {height} pixels); latitude "
+                                           "comes first, then longitude"),
 }
 
 
@@ -45,9 +47,9 @@ def _degrees(text: str, low: float, high: float, key: str) -> float:
     try:
         value = float(text.replace(",", "."))
     except ValueError:
-        raise MapCommandError(MSG[key].format(value=text)) from None
+        raise MapCommandError(translate("errors", MSG[key]).format(value=text)) from None
     if not (math.isfinite(value) and low <= value <= high):
-        raise MapCommandError(MSG[key].format(value=text))
+        raise MapCommandError(translate("errors", MSG[key]).format(value=text))
     return value
 
 
@@ -78,16 +80,18 @@ def _locate(args) -> int:
     try:
         x, y = source.locate(lat, lon)
     except Exception as exc:    # noqa: BLE001 (pyproj cannot put the point in this coordinate system)
-        raise MapCommandError(f"{source.path.name}: {lat}, {lon} cannot be placed in {crs_label(source.crs)} ({exc})") from None
+        raise MapCommandError(translate("errors", "{map}: {lat}, {lon} cannot be placed in {crs} ({problem})").format(
+            map=source.path.name, lat=lat, lon=lon, crs=crs_label(source.crs), problem=exc)) from None
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise MapCommandError(f"{source.path.name}: {lat}, {lon} has no place in {crs_label(source.crs)}")
+        raise MapCommandError(translate("errors", "{map}: {lat}, {lon} has no place in {crs}").format(
+            map=source.path.name, lat=lat, lon=lon, crs=crs_label(source.crs)))
     label = crs_label(source.crs)
     if args.json:
         print(json.dumps({"x": x, "y": y, "crs": label}))
     else:
         print(f"column {x:.3f}, row {y:.3f} ({label})")
     if not source.contains(x, y):
-        print(MSG["outside"].format(width=source.width, height=source.height), file=sys.stderr)
+        print(translate("errors", MSG["outside"]).format(width=source.width, height=source.height), file=sys.stderr)
     return 0
 
 

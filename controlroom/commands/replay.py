@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+from controlroom.i18n import translate
 from typing import Any
 
 NAME = "replay"
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.rules.profile import ProfileError, load_profile
 
     if (args.script is None) == (args.db is None):
-        raise CliError("give a scenario script or --db GAME (one of them)")
+        raise CliError(translate("errors", "give a scenario script or --db GAME (one of them)"))
     try:
         until = parse_time(args.until) if args.until is not None else None
         profile = load_profile(args.rules) if args.rules else None

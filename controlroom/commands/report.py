@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from controlroom.i18n import translate
+
 NAME = "report"
 HELP = "Export the casualty report of a game: deaths per side and group, Valhalla, STOPPs, loot (PDF, CSV, XLSX)."
 
@@ -59,12 +61,15 @@ def run(args: argparse.Namespace) -> int:
     except (StoreError, UnknownScenario) as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"the report could not be written to {args.out}: {exc.strerror or exc}") from None
+        raise CliError(translate("errors", "the report could not be written to {folder}: {problem}").format(
+            folder=args.out, problem=exc.strerror or exc)) from None
     finally:
         del app
     total = report.totals()
-    print(f"{report.game} ({report.scope}, {report.date}): {total.deaths} deaths, {len(report.valhalla)} in the "
-          f"Valhalla roster, {len(report.stopps)} STOPPs, {len(report.warnings)} rule warnings")
+    print(translate("report", "{game} ({scope}, {date}): {deaths} deaths, {valhalla} in the Valhalla roster, "
+                              "{stopps} STOPPs, {warnings} rule warnings").format(
+        game=report.game, scope=report.scope, date=report.date, deaths=total.deaths, valhalla=len(report.valhalla),
+        stopps=len(report.stopps), warnings=len(report.warnings)))
     for path in written:
         print(f"  {path}")
     return 0

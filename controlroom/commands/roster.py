@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from controlroom.i18n import translate
+
 NAME = "roster"
 HELP = "Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV."
 
@@ -57,7 +59,8 @@ def _import(args: argparse.Namespace) -> int:
             try:
                 profile = store.profile()
             except (ProfileError, ValueError) as exc:
-                raise CliError(f"{store.where}: the game's ruleset cannot be read: {exc}") from None
+                raise CliError(translate("errors", "{game}: the game's ruleset cannot be read: {problem}").format(
+                    game=store.where, problem=exc)) from None
             try:
                 members = read_roster_csv(args.file, profile)
             except RosterImportError as exc:

@@ -10,6 +10,8 @@ import signal
 import sys
 from dataclasses import replace
 
+from controlroom.i18n import translate
+
 NAME = "sim"
 HELP = "Simulate a battle's LoRa gateways on pseudo-terminals or serial ports, to try a station without hardware."
 EPILOG = """\
@@ -67,23 +69,24 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
 
     generated = [n for n in ("sides", "groups", "players") if getattr(args, n) is not None]
     if args.roster and generated:
-        raise CliError(f"give --roster or --{generated[0]} (a generated roster), not both")
+        raise CliError(translate("errors", "give --roster or --{option} (a generated roster), not both").format(option=generated[0]))
     for name in ("speed", "duration"):
         if getattr(args, name) <= 0:
-            raise CliError(f"--{name} must be above 0")
+            raise CliError(translate("errors", "--{option} must be above 0").format(option=name))
     for name in ("loss", "corrupt_rate", "forge_rate", "replay_rate"):
         if not 0 <= getattr(args, name) <= 1:
-            raise CliError(f"--{name.replace('_', '-')} is a fraction from 0 to 1")
+            raise CliError(translate("errors", "--{option} is a fraction from 0 to 1").format(option=name.replace("_", "-")))
     if args.port and args.gateways is not None and args.gateways != len(args.port):
-        raise CliError(f"--gateways {args.gateways} but {len(args.port)} --port: give one --port per gateway")
+        raise CliError(translate("errors", "--gateways {gateways} but {ports} --port: give one --port per gateway").format(
+            gateways=args.gateways, ports=len(args.port)))
     if args.pty and not 1 <= (args.gateways or 2) <= 255:
-        raise CliError("--gateways must be 1 to 255")
+        raise CliError(translate("errors", "--gateways must be 1 to 255"))
     try:
         lat, lon = (float(v) for v in args.origin.split(","))
     except ValueError:
-        raise CliError(f"--origin must be LAT,LON in degrees, not {args.origin!r}") from None
+        raise CliError(translate("errors", "--origin must be LAT,LON in degrees, not {value!r}").format(value=args.origin)) from None
     if not (-85 <= lat <= 85 and -180 <= lon <= 180):
-        raise CliError(f"--origin {args.origin} is not on the map")
+        raise CliError(translate("errors", "--origin {value} is not on the map").format(value=args.origin))
     return lat, lon
 
 
@@ -162,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
 
     origin = _check(args)
     if args.meshtastic and not args.pty:
-        raise CliError("--meshtastic plays a fake node on a pseudo-terminal: give --pty")
+        raise CliError(translate("errors", "--meshtastic plays a fake node on a pseudo-terminal: give --pty"))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
     try:
         battle, notes = prepare(args, seed, origin)
@@ -175,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
     except Exception as exc:  # noqa: BLE001 - pyserial raises several kinds
-        raise CliError(f"cannot open the ports: {exc}") from None
+        raise CliError(translate("errors", "cannot open the ports: {problem}").format(problem=exc)) from None
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     print(" ".join(p.name for p in ports), flush=True)
     sides = ", ".join(battle.sides())
@@ -200,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             _write_json(args.truth, truth)
         except OSError as exc:
-            raise CliError(f"cannot write {args.truth}: {exc.strerror or exc}") from None
+            raise CliError(translate("errors", "cannot write {path}: {problem}").format(path=args.truth, problem=exc.strerror or exc)) from None
         say(f"truth written to {args.truth}")
     return 0
 
@@ -243,7 +246,7 @@ def _run_meshtastic(args, battle, notes, seed) -> int:
         try:
             _write_json(args.truth, truth)
         except OSError as exc:
-            raise CliError(f"cannot write {args.truth}: {exc.strerror or exc}") from None
+            raise CliError(translate("errors", "cannot write {path}: {problem}").format(path=args.truth, problem=exc.strerror or exc)) from None
     return 0
 
 

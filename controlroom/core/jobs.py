@@ -9,6 +9,7 @@ worker, which folds and stores the game, never waits for one.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -18,6 +19,8 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from controlroom.report.model import ReportCancelled, UnknownScenario
 from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
+
+log = logging.getLogger(__name__)
 
 Work = Callable[[Callable[[int, int], bool]], Any]
 
@@ -121,10 +124,19 @@ class Jobs(QObject):
     def keep_map(self, path: Path, kind: str, crs_wkt: str, world, width: int, height: int) -> Job:
         """Keep a map and its georeference in the game (Open recent and --db bring it back)."""
         def work(_progress):
-            from controlroom.store.maps import save_map
+            from controlroom.geo.places import PlacesError, places_beside, read_places
+            from controlroom.store.maps import save_map, save_places
 
+            beside = places_beside(path)        # field.places.geojson beside field.png: its named features
+            try:
+                places = read_places(beside) if beside is not None else None
+            except PlacesError as exc:
+                log.warning("%s", exc)
+                places = None
             with GameStore.open(self.db, create=False) as store:
                 save_map(store, path, kind, crs_wkt, world, width, height)
+                if places is not None:
+                    save_places(store, places)
             return Path(path).name
 
         return self._submit(Job("map", work))

@@ -34,6 +34,7 @@ from controlroom.core.authority import ALONE, TimerAuthority
 from controlroom.core.stations import Notices
 from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
 from controlroom.game.alarms import Alarm, SecurityFlood
+from controlroom.i18n import translate
 from controlroom.game.clock import Clock, WallClock, format_time
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
@@ -107,13 +108,15 @@ def stopp_alarm(state, sv, t: int) -> Alarm:
     caller = ""
     if sv.caller is not None:
         ch = state.characters.get(sv.caller)
-        caller = f" by {ch.member.name} (badge {sv.caller}, {ch.member.group})" if ch is not None \
-            else f" by badge {sv.caller}"
-    where = f" near {', '.join(sv.groups)}" if sv.groups else ""
+        caller = translate("alarms", " by {name} (badge {badge}, {group})").format(
+            name=ch.member.name, badge=sv.caller, group=ch.member.group) if ch is not None \
+            else translate("alarms", " by badge {badge}").format(badge=sv.caller)
+    where = translate("alarms", " near {groups}").format(groups=", ".join(sv.groups)) if sv.groups else ""
     if sv.reason == "injury":
-        return Alarm(f"stopp:{sv.id}", "injury",
-                     f"STOPP {sv.id} called for an injury or medical emergency{caller}{where}", t)
-    return Alarm(f"stopp:{sv.id}", "stopp", f"STOPP {sv.id} called ({sv.reason}){caller}{where}", t)
+        return Alarm(f"stopp:{sv.id}", "injury", translate(
+            "alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id) + caller + where, t)
+    return Alarm(f"stopp:{sv.id}", "stopp", translate("alarms", "STOPP {stopp} called ({reason})").format(
+        stopp=sv.id, reason=sv.reason) + caller + where, t)
 
 
 class CoreWorker(QObject):
@@ -458,7 +461,8 @@ class CoreWorker(QObject):
         now = self.clock.now_ms() if self.clock else 0
         self.links[link] = (state, detail)
         if state == "lost":
-            self.alarm_raised.emit(Alarm(f"gateway:{link}:{now}", "gateway_lost", detail or f"gateway {link} lost", now))
+            self.alarm_raised.emit(Alarm(f"gateway:{link}:{now}", "gateway_lost",
+                                         detail or translate("alarms", "gateway {link} lost").format(link=link), now))
         self._request_publish()
 
     @Slot(str, bool, float)
@@ -650,15 +654,18 @@ class CoreWorker(QObject):
         lines = []
         for c in out.corrections:
             badge = c.about.data.get("badge")
-            who = state.characters[badge].member.name + f" (badge {badge})" if badge in state.characters else \
+            who = translate("alarms", "{name} (badge {badge})").format(
+                name=state.characters[badge].member.name, badge=badge) if badge in state.characters else \
                 f"STOPP {c.about.data.get('stopp')}"
-            what = c.about.type.replace("_", " ")
+            what = translate("events", c.about.type.replace("_", " "))
             if c.kind == "retract":
-                lines.append(f"{who}: {what} at {format_time(c.about.t)} undone")
+                line = translate("alarms", "{who}: {what} at {time} undone")
             else:
-                lines.append(f"{who}: {what} at {format_time(c.about.t)}")
+                line = translate("alarms", "{who}: {what} at {time}")
+            lines.append(line.format(who=who, what=what, time=format_time(c.about.t)))
         now = self.clock.now_ms()
-        text = "a late report changed the game: " + "; ".join(lines[:6]) + (" …" if len(lines) > 6 else "")
+        text = translate("alarms", "a late report changed the game: {changes}").format(
+            changes="; ".join(lines[:6]) + (" …" if len(lines) > 6 else ""))
         self.alarm_raised.emit(Alarm(f"late_report:{now}", "late_report", text, now))
 
     def _announce(self, out: Confirmed | None, batch: _Batch | None = None, fired: list[Event] = ()) -> None:
@@ -675,7 +682,8 @@ class CoreWorker(QObject):
             elif kind == "stopp_overdue":
                 sid = event.data["stopp"]
                 self.alarm_raised.emit(Alarm(f"stopp_overdue:{sid}", "stopp_overdue",
-                                             f"STOPP {sid} has lasted too long", event.t))
+                                             translate("alarms", "STOPP {stopp} has lasted too long").format(
+                                                 stopp=sid), event.t))
         deaths = list(out.deaths) if out is not None else []
         if batch is not None and out is None:
             deaths += batch.deaths
@@ -702,7 +710,7 @@ class CoreWorker(QObject):
         if self._storage_error is not None:
             self._storage_error = None
             t = self.fold.state.t if self.fold is not None else 0
-            self.alarm_raised.emit(Alarm("storage:ok", "storage", "the game is being stored again", t))
+            self.alarm_raised.emit(Alarm("storage:ok", "storage", translate("alarms", "the game is being stored again"), t))
 
     @Slot(int)
     def _on_queued(self, count: int) -> None:
@@ -754,7 +762,8 @@ class CoreWorker(QObject):
                 self._silent.add(source)
                 minutes = (now - heard) // 60_000
                 self.alarm_raised.emit(Alarm(f"silent:{source}:{heard}", "marshal_silent",
-                                             f"{source} has not been heard for {minutes} minutes", now))
+                                             translate("alarms", "{source} has not been heard for {minutes} minutes")
+                                             .format(source=source, minutes=minutes), now))
 
     @Slot()
     def poll(self) -> None:

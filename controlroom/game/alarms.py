@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+
 SAFETY, GAME, SECURITY, LINK, STORAGE = "safety", "game", "security", "link", "storage"
 CLASSES = (SAFETY, GAME, SECURITY, LINK, STORAGE)
 
@@ -38,11 +40,12 @@ class Alarm(NamedTuple):
 
 
 SECURITY_KINDS = ("rejected_auth", "rejected_replay", "rejected_unknown_device")
-_FLOOD_WORDS = {            # (one frame, many frames) in words; {n} frames, {d} devices
-    "rejected_auth": "{n} forged frames (wrong tag) claiming {d} device(s) in the last minute",
-    "rejected_replay": "{n} replayed frames of {d} device(s) in the last minute",
-    "rejected_unknown_device": "{n} frames from {d} unknown device(s) in the last minute",
+_FLOOD_WORDS = {            # many frames in words (translated where shown); {n} frames, {d} devices
+    "rejected_auth": QT_TRANSLATE_NOOP("alarms", "{n} forged frames (wrong tag) claiming {d} device(s) in the last minute"),
+    "rejected_replay": QT_TRANSLATE_NOOP("alarms", "{n} replayed frames of {d} device(s) in the last minute"),
+    "rejected_unknown_device": QT_TRANSLATE_NOOP("alarms", "{n} frames from {d} unknown device(s) in the last minute"),
 }
+_FLOOD_OTHER = QT_TRANSLATE_NOOP("alarms", "{n} frames of {d} device(s) in the last minute")
 
 
 class SecurityFlood:
@@ -84,8 +87,9 @@ class SecurityFlood:
         if row["n"] == 1:
             text = row["detail"]
         else:
-            text = _FLOOD_WORDS.get(kind, "{n} frames of {d} device(s) in the last minute").format(
-                n=row["n"], d=len(row["devices"])) + f"; the latest: {row['detail']}"
+            text = translate("alarms", _FLOOD_WORDS.get(kind, _FLOOD_OTHER)).format(
+                n=row["n"], d=len(row["devices"])) + translate("alarms", "; the latest: {detail}").format(
+                detail=row["detail"])
         return Alarm(row["id"], kind, text, row["t"], row["n"])
 
 

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from controlroom.radio import codec
 from controlroom.game.devices import DeviceInfo
 from controlroom.game.devices import RadioMeta
+from controlroom.i18n import translate
 
 ACCEPTED = "accepted"
 DUPLICATE = "duplicates"
@@ -184,13 +185,14 @@ class Ingest:
             return self._downlink(frame)
         dev = self.devices.get(frame.device)
         if dev is None:
-            return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter, detail=f"device {frame.device} is not registered")
+            return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter, detail=translate("radio", "device {device} is not registered").format(device=frame.device))
         if frame.type not in ROLE_TYPES.get(dev.role, ()):
             return Outcome(REJECTED_ROLE, frame.device, frame.counter,
-                           detail=f"a {dev.role} may not send {frame.type}")
+                           detail=translate("radio", "a {role} may not send {type}").format(role=dev.role, type=frame.type))
         if not codec.verify(frame, dev.key):
             return Outcome(REJECTED_AUTH, frame.device, frame.counter,
-                           detail=f"frame claiming to be from {dev.role} {dev.id} has a wrong tag (forged?)")
+                           detail=translate("radio", "frame claiming to be from {role} {device} has a wrong tag (forged?)").format(
+                               role=dev.role, device=dev.id))
         key = (frame.device, frame.counter)
         meta = RadioMeta(frame.device, frame.counter, rssi, snr, (str(gateway),))
         seen = self.seen.get(key)
@@ -211,11 +213,13 @@ class Ingest:
                         seen.acked_ms, seen.acks = now_ms, seen.acks + 1
                 return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta, ack=ack)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
-                           detail=f"frame {frame.counter} of device {dev.id} was heard long ago (replayed?)")
+                           detail=translate("radio", "frame {counter} of device {device} was heard long ago (replayed?)").format(
+                               counter=frame.counter, device=dev.id))
         top = self.highest.get(frame.device, -1)
         if frame.counter < top - WINDOW:
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
-                           detail=f"old counter {frame.counter} from device {dev.id} (highest {top})")
+                           detail=translate("radio", "old counter {counter} from device {device} (highest {top})").format(
+                               counter=frame.counter, device=dev.id, top=top))
         event = to_event(frame, dev)
         if event is None:
             return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")

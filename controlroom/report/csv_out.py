@@ -20,7 +20,7 @@ from controlroom.report.model import FIGURES, Report, duration_text, reporter, w
 CASUALTY_COLUMNS = ("seq", "game_time", "wall_time", "badge", "name", "side", "group", "scenario", "event",
                     "what_happened", "reported_by", "source", "counted", "rule_warning")
 PLAYER_COLUMNS = ("badge", "name", "side", "group", "class", *FIGURES, "condition_at_end")
-STOPP_COLUMNS = ("stopp", "called", "wall_time", "lifted", "duration", "duration_s", "where", "lat", "lon",
+STOPP_COLUMNS = ("stopp", "called", "wall_time", "lifted", "duration", "duration_s", "where", "place", "lat", "lon",
                  "caller_badge", "caller", "reason", "ruled_trivial", "players_covered", "overdue", "reported_by")
 
 
@@ -81,7 +81,7 @@ def tables(report: Report):
     yield "stopps", STOPP_COLUMNS, (
         (s.id, format_time(s.called), wall_text(s.wall),
          format_time(s.lifted) if s.lifted is not None else "", duration_text(s.duration),
-         "" if s.duration is None else f"{s.duration / 1000:.3f}", s.where,
+         "" if s.duration is None else f"{s.duration / 1000:.3f}", s.where, s.place,
          "" if s.lat is None else s.lat, "" if s.lon is None else s.lon,
          "" if s.caller is None else s.caller, s.caller_name, s.reason,
          "yes" if s.trivial else "no", s.covered, "yes" if s.overdue else "no", s.reported_by)

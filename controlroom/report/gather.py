@@ -7,7 +7,7 @@ from typing import Callable
 
 import sqlalchemy as sa
 
-from controlroom.report.field_map import field_map
+from controlroom.report.field_map import field_map, place_text
 from controlroom.report.log_read import _walls, marshal_names
 from controlroom.report.model import Report, build_report
 from controlroom.game.roster import Member
@@ -15,6 +15,7 @@ from controlroom.game.devices import DeviceInfo
 from controlroom.store.devices import devices
 from controlroom.store.eventlog import EVENTS
 from controlroom.store.game import GameStore
+from controlroom.store.maps import stored_places
 from controlroom.store.models import Side, SiegeEngineRow
 
 
@@ -55,7 +56,11 @@ def load_report(store: GameStore, scenario: str | None = None,
         )
     finally:
         walls.close()       # (a database cursor left open would linger until garbage collection)
-    report.field_map = field_map(store, scenario, progress=progress)     # a game with a map: its map page
+    fm = report.field_map = field_map(store, scenario, progress=progress)     # a game with a map: its map page
+    # STOPPs and siege engines placed in the field map's words: its nearest named feature and grid square.
+    places, grid, source = (fm.places, fm.grid, fm.source) if fm is not None else (stored_places(store), None, None)
+    for row in (*report.stopps, *report.siege_losses):
+        row.place = place_text(places, grid, source, row.lat, row.lon)
     return report
 
 

@@ -22,6 +22,7 @@ from controlroom.game.events import Event
 from controlroom.game.roster import Member
 from controlroom.game.state import GameState
 from controlroom.game.views import side_counts
+from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
 
 # Events about one character's body: each is a row of the casualty list.
@@ -113,6 +114,7 @@ class StoppRow:
     covered: int
     reported_by: str
     overdue: bool
+    place: str = ""         # the field map's nearest named feature and grid square ("" without a map or places)
 
     @property
     def duration(self) -> int | None:
@@ -124,8 +126,8 @@ class StoppRow:
         if self.lat is not None and self.lon is not None:
             parts.append(f"{self.lat:.5f}, {self.lon:.5f}")
         if self.groups:
-            parts.append("groups " + ", ".join(self.groups))
-        return "; ".join(parts) or "the whole field"
+            parts.append(translate("report", "groups {groups}").format(groups=", ".join(self.groups)))
+        return "; ".join(parts) or translate("report", "the whole field")
 
 
 @dataclass(slots=True)
@@ -138,6 +140,7 @@ class SiegeLoss:
     lat: float | None
     lon: float | None
     reported_by: str
+    place: str = ""         # as StoppRow.place
 
 
 @dataclass(slots=True)
@@ -215,7 +218,7 @@ class Report:
     def date(self) -> str:
         """The game's date (of its first stored event), as the organisers know it."""
         if self.first_wall is None:
-            return "no events"
+            return translate("report", "no events")
         first, last = (datetime.fromtimestamp(w / 1000).date() for w in (self.first_wall, self.last_wall or self.first_wall))
         return first.isoformat() if first == last else f"{first.isoformat()} to {last.isoformat()}"
 
@@ -259,13 +262,14 @@ def reporter(source: str, marshals: Mapping[int, str]) -> str:
     """Who reported an event, in words: a marshal by name, a game master, a rule timer."""
     kind, _, ident = source.partition(":")
     if kind == "timer":
-        return "rule timer"
+        return translate("report", "rule timer")
     if kind == "gm":
-        return f"game master {ident}" if ident else "game master"
+        return translate("report", "game master {name}").format(name=ident) if ident else translate("report", "game master")
     if kind == "script":
-        return "scenario script"
+        return translate("report", "scenario script")
     if kind in ("marshal", "tracker"):
-        device = f"{kind} handset {ident}" if kind == "marshal" else f"tracker {ident}"
+        device = (translate("report", "marshal handset {device}") if kind == "marshal"
+                  else translate("report", "tracker {device}")).format(device=ident)
         name = marshals.get(int(ident)) if ident.isdigit() else None
         return f"{name} ({device})" if name else device
     return source
@@ -347,7 +351,8 @@ def _build(game, members, profile, items, scenario, marshals, engine_sides, tota
     chars = state.characters
     players = {b: PlayerRow(b, ch.member.name, ch.member.side, ch.member.group, ch.member.cls)
                for b, ch in chars.items()}
-    rep = Report(game, profile.name, "the whole game" if scenario is None else f"scenario {scenario}", scenario,
+    rep = Report(game, profile.name, translate("report", "the whole game") if scenario is None
+                 else translate("report", "scenario {name}").format(name=scenario), scenario,
                  [], None, None, 0, 0)
     rep.marshals = dict(marshals)
     scenarios: list[str] = []
@@ -480,4 +485,4 @@ def deaths_per_side(report: Report) -> dict[str, list[tuple[int, int]]]:
 
 
 def duration_text(ms: int | None) -> str:
-    return "not lifted" if ms is None else format_time(ms)
+    return translate("report", "not lifted") if ms is None else format_time(ms)

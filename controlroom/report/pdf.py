@@ -2,7 +2,11 @@
 
 Qt lives here and in the window only: the figures come from ``model``.  The
 document is one QTextDocument laid out at the PDF's resolution and drawn page
-by page, with the game's name, date and page number on every page.
+by page, with the game's name, date and page number on every page.  The map
+page and the long listings follow it on the same page where there is room
+(``plan_pages``): no page but the last is left mostly empty.  Table cells wrap
+between words only (a word is never split), no text is smaller than 8 pt,
+and every text is in the language spoken (``controlroom.i18n``).
 """
 
 from __future__ import annotations
@@ -15,22 +19,24 @@ from typing import Callable
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
-                           QTextDocument)
+                           QTextDocument, QTextOption)
 
 from controlroom import __version__
 from controlroom.game.clock import format_time
 from controlroom.game.warning_rules import rule_of
+from controlroom.i18n import translate
 from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
-from controlroom.report.pdf_listing import Column, Listing, ListingPainter, report_font
+from controlroom.report.pdf_listing import SMALLEST, Column, Listing, ListingPainter, report_font
 
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 RESOLUTION = 300            # dots per inch of the PDF's layout
+MAP_ROOM = 0.8              # the maps go below the document when they are at least this share of a page's size
 CHART_URL = QUrl("controlroom:deaths-over-time.png")
 STYLE = """
 body { font-size: 9pt; }
 h1 { font-size: 17pt; margin-bottom: 2pt; }
 h2 { font-size: 13pt; margin-top: 14pt; margin-bottom: 4pt; }
-p.small { font-size: 8pt; color: #444; }
+p.small { font-size: 8.1pt; color: #333; }
 table { border-collapse: collapse; margin-bottom: 6pt; }
 th { background-color: #e4e4e4; font-weight: bold; text-align: left; }
 td.n, th.n { text-align: right; }
@@ -48,43 +54,79 @@ def _mm_to_px(mm: float) -> float:
     return mm / 25.4 * RESOLUTION
 
 
-def deaths_chart(report: Report, width: int = 2100, aspect: float = 0.42) -> QImage:
-    """Cumulative deaths over game time, one line per side (rendered by pyqtgraph's exporter).
+# Steps of the time axis, in minutes: the first that gives at most eight labels.
+TIME_STEPS = (1, 2, 5, 10, 15, 20, 30, 60, 120, 180, 240, 360, 720, 1440)
 
-    The plot is laid out as on a 96 dpi screen (680 pixels wide, the width of
-    the page) and the exporter scales it up to ``width`` pixels.
+
+def hhmm(minutes: float) -> str:
+    """A game time in minutes as the clock shows it: HH:MM."""
+    m = int(round(minutes))
+    return f"{m // 60:02d}:{m % 60:02d}"
+
+
+def time_ticks(end_minutes: float, most: int = 8) -> list[float]:
+    """Round game times (minutes) from 00:00 to past ``end_minutes``, at most ``most`` + 1 of them."""
+    step = next((s for s in TIME_STEPS if end_minutes / s <= most), TIME_STEPS[-1])
+    n = max(1, int(-(-end_minutes // step)))
+    return [float(i * step) for i in range(n + 1)]
+
+
+def deaths_plot(report: Report, width_96: int = 680, aspect: float = 0.42, k: float = 1.0):
+    """The chart as a pyqtgraph PlotWidget laid out as on a 96 dpi screen, ``width_96`` pixels wide.
+
+    Cumulative deaths per side up, game time across in minutes, labelled
+    HH:MM at round steps; ``k`` scales the pens and the legend for an export
+    ``k`` times larger.  The caller closes it.
     """
     import pyqtgraph as pg
+
+    height = int(width_96 * aspect)
+    plot = pg.PlotWidget(background="w")
+    plot.resize(width_96, height)
+    item = plot.getPlotItem()
+    item.setGeometry(QRectF(0, 0, width_96, height))
+    item.showGrid(x=True, y=True, alpha=0.25)
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(11)
+    legend = item.addLegend(offset=(12, 8), labelTextColor="k",
+                            labelTextSize=f"{int(11 * k)}px", verSpacing=int(-2 * k))
+    series = deaths_per_side(report)
+    for i, (side, steps) in enumerate(series.items()):
+        xs = [t / 60_000 for t, _ in steps]           # game time in minutes
+        ys = [n for _, n in steps[:-1]]
+        pen = pg.mkPen(SIDE_COLOURS[i % len(SIDE_COLOURS)], width=2.5 * k)
+        item.plot(xs, ys, stepMode="center", pen=pen,
+                  name=translate("report", "{side}: {deaths} deaths").format(side=side, deaths=steps[-1][1]))
+    end = max([1.0] + [steps[-1][0] / 60_000 for steps in series.values()])
+    ticks = time_ticks(end)
+    margin = (ticks[1] - ticks[0]) * 0.35      # room for the first and last labels, centred on their ticks
+    item.setXRange(-margin, ticks[-1] + margin, padding=0)
+    item.getAxis("bottom").setTicks([[(t, hhmm(t)) for t in ticks], []])
+    for axis in ("bottom", "left"):
+        ax = item.getAxis(axis)
+        ax.setPen(pg.mkPen("k", width=k * 0.8))
+        ax.setTextPen("k")
+        ax.setTickFont(font)
+    item.getAxis("left").setWidth(40)
+    item.getAxis("bottom").setHeight(26)
+    legend.setBrush(pg.mkBrush(255, 255, 255, 230))
+    legend.setPen(pg.mkPen("#888", width=k))
+    return plot
+
+
+def deaths_chart(report: Report, width: int = 2100, aspect: float = 0.42) -> QImage:
+    """The chart as an image ``width`` pixels wide (rendered by pyqtgraph's exporter).
+
+    The plot is laid out as on a 96 dpi screen (680 pixels wide, the width of
+    the page) and the exporter scales it up; its texts are 11 pixels of that
+    screen, 8.25 pt on the page.
+    """
     from pyqtgraph.exporters import ImageExporter
 
     width_96 = 680
-    k = width / width_96            # the exporter's scale: the legend and pens do not scale with it
-    height = int(width_96 * aspect)
-    plot = pg.PlotWidget(background="w")
+    plot = deaths_plot(report, width_96, aspect, k=width / width_96)
     try:
-        plot.resize(width_96, height)
-        item = plot.getPlotItem()
-        item.setGeometry(QRectF(0, 0, width_96, height))
-        item.showGrid(x=True, y=True, alpha=0.25)
-        font = QFont("DejaVu Sans")
-        font.setPixelSize(11)
-        legend = item.addLegend(offset=(12, 8), labelTextColor="k",
-                                labelTextSize=f"{int(11 * k)}px", verSpacing=int(-2 * k))
-        for i, (side, steps) in enumerate(deaths_per_side(report).items()):
-            xs = [t / 3_600_000 for t, _ in steps]
-            ys = [n for _, n in steps[:-1]]
-            pen = pg.mkPen(SIDE_COLOURS[i % len(SIDE_COLOURS)], width=2.5 * k)
-            item.plot(xs, ys, stepMode="center", pen=pen, name=f"{side}: {steps[-1][1]} deaths")
-        for axis in ("bottom", "left"):
-            ax = item.getAxis(axis)
-            ax.setPen(pg.mkPen("k", width=k * 0.8))
-            ax.setTextPen("k")
-            ax.setTickFont(font)
-        item.getAxis("left").setWidth(40)
-        item.getAxis("bottom").setHeight(26)
-        legend.setBrush(pg.mkBrush(255, 255, 255, 230))
-        legend.setPen(pg.mkPen("#888", width=k))
-        exporter = ImageExporter(item)
+        exporter = ImageExporter(plot.getPlotItem())
         exporter.parameters()["width"] = width
         return exporter.export(toBytes=True)
     finally:
@@ -114,116 +156,226 @@ def _figures(t: Tally) -> list[int]:
     return [t.players, t.deaths, t.knockouts, t.fell, t.healed, t.touches_used, t.valhalla]
 
 
-FIGURE_HEADERS = ["Players", "Deaths", "Knock-outs", "Fell (0 HP)", "Healed", "Healer touches", "Valhalla check-ins"]
+def figure_headers() -> list[str]:
+    return [translate("report", "Players"), translate("report", "Deaths"), translate("report", "Knock-outs"),
+            translate("report", "Fell (0 HP)"), translate("report", "Healed"), translate("report", "Healer touches"),
+            translate("report", "Valhalla check-ins")]
 
 
-def report_html(report: Report, chart_width: float) -> str:
-    """The whole report as HTML for QTextDocument (the chart is the resource CHART_URL)."""
+def _yes(flag: bool) -> str:
+    return translate("report", "yes") if flag else translate("report", "no")
+
+
+def where_text(place: str, lat: float | None, lon: float | None, extra: str = "") -> str:
+    """A place for the PDF: in the field map's words when it has them, else the coordinates (the CSV has both)."""
+    if place:
+        return "; ".join(x for x in (place, extra) if x)
+    if lat is not None and lon is not None:
+        return "; ".join(x for x in (f"{lat:.5f}, {lon:.5f}", extra) if x)
+    return extra
+
+
+def report_html(report: Report, chart_width: float, breaks: frozenset[int] = frozenset()) -> str:
+    """The whole report as HTML for QTextDocument (the chart is the resource CHART_URL).
+
+    The section headings numbered in ``breaks`` (0: the first) start a new page.
+    """
     r = report
+    numbered = iter(range(1000))
+
+    def h2(text: str) -> str:
+        style = ' style="page-break-before: always"' if next(numbered) in breaks else ""
+        return f"<h2{style}>{escape(text)}</h2>"
+
     total = r.totals()
     loot_items = sum(len(x.items) for x in r.loot)
+    headers = figure_headers()
     parts = [f"<html><head><style>{STYLE}</style></head><body>"]
-    parts.append(f"<h1>Casualty report: {escape(r.game)}</h1>")
-    parts.append(
-        f"<p>{escape(r.scope[:1].upper() + r.scope[1:])} &middot; {escape(r.date)} &middot; rules: {escape(r.rules)} &middot; "
-        f"game time 00:00:00 to {clock(r.t_end)} &middot; {r.events} events</p>"
-    )
+    parts.append("<h1>" + escape(translate("report", "Casualty report: {game}").format(game=r.game)) + "</h1>")
+    parts.append("<p>" + escape(translate(
+        "report", "{scope} · {date} · rules: {rules} · game time 00:00:00 to {end} · {events} events").format(
+        scope=r.scope[:1].upper() + r.scope[1:], date=r.date, rules=r.rules, end=clock(r.t_end), events=r.events))
+        + "</p>")
     if r.scenarios:
-        parts.append(f"<p class='small'>Scenarios played: {escape(', '.join(r.scenarios))}</p>")
-    parts.append("<h2>Key figures</h2>")
-    parts.append(_table(["Figure", "Count"], [
-        ("Deaths", total.deaths), ("Knock-outs", total.knockouts), ("Fell to 0 hit points", total.fell),
-        ("Healed by a healer", total.healed), ("Valhalla check-ins", total.valhalla),
-        ("STOPP calls", len(r.stopps)), ("STOPP calls ruled trivial", sum(s.trivial for s in r.stopps)),
-        ("Siege engines lost", len(r.siege_losses)), ("Unreturned loot items", loot_items),
-        ("Rule warnings", len(r.warnings)),
-    ], numeric={1}, width="50%"))
+        parts.append("<p class='small'>" + escape(translate("report", "Scenarios played: {names}").format(
+            names=", ".join(r.scenarios))) + "</p>")
+    parts.append(h2(translate("report", "Key figures")))
+    parts.append(_table([translate("report", "Figure"), translate("report", "Count")], [
+        (translate("report", "Deaths"), total.deaths), (translate("report", "Knock-outs"), total.knockouts),
+        (translate("report", "Fell to 0 hit points"), total.fell),
+        (translate("report", "Healed by a healer"), total.healed),
+        (translate("report", "Valhalla check-ins"), total.valhalla),
+        (translate("report", "STOPP calls"), len(r.stopps)),
+        (translate("report", "STOPP calls ruled trivial"), sum(s.trivial for s in r.stopps)),
+        (translate("report", "Siege engines lost"), len(r.siege_losses)),
+        (translate("report", "Unreturned loot items"), loot_items),
+        (translate("report", "Rule warnings"), len(r.warnings)),
+    ], numeric={1}, width="60%"))
 
-    parts.append("<h2>Summary per side</h2>")
-    parts.append(_table(["Side", *FIGURE_HEADERS], [[t.side, *_figures(t)] for t in r.sides()],
-                        numeric=set(range(1, 8)), total=["All sides", *_figures(total)]))
-    parts.append("<h2>Deaths over game time</h2>")
-    parts.append("<p class='small'>Deaths so far per side (up), by game time in hours (across).</p>")
+    parts.append(h2(translate("report", "Summary per side")))
+    parts.append(_table([translate("report", "Side"), *headers], [[t.side, *_figures(t)] for t in r.sides()],
+                        numeric=set(range(1, 8)), total=[translate("report", "All sides"), *_figures(total)]))
+    parts.append(h2(translate("report", "Deaths over game time")))
+    parts.append("<p class='small'>" + escape(translate(
+        "report", "Deaths so far per side (up), by game time in hours and minutes (across).")) + "</p>")
     # QTextDocument sizes images in pixels of a 96 dpi screen, scaled to the PDF's resolution.
     parts.append(f'<p><img src="{CHART_URL.toString()}" width="{int(chart_width * 96 / RESOLUTION)}"></p>')
     if r.scenario is None and r.end_counts:
-        parts.append("<h2>At the end of the game</h2>")
-        parts.append(_table(["Side", "Active", "Unconscious", "Knocked out", "Dead", "In Valhalla"], [
+        parts.append(h2(translate("report", "At the end of the game")))
+        parts.append(_table([translate("report", "Side"), translate("report", "Active"),
+                             translate("report", "Unconscious"), translate("report", "Knocked out"),
+                             translate("report", "Dead"), translate("report", "In Valhalla")], [
             [side, c.get("active", 0), c.get("unconscious", 0), c.get("knocked_out", 0), c.get("dead", 0),
              c.get("in_valhalla", 0)] for side, c in r.end_counts.items()
         ], numeric=set(range(1, 6))))
-    parts.append("<h2>Summary per group</h2>")
-    parts.append(_table(["Side", "Group", *FIGURE_HEADERS], [[t.side, t.group, *_figures(t)] for t in r.groups()],
-                        numeric=set(range(2, 9))))
+    parts.append(h2(translate("report", "Summary per group")))
+    parts.append(_table([translate("report", "Side"), translate("report", "Group"), *headers],
+                        [[t.side, t.group, *_figures(t)] for t in r.groups()], numeric=set(range(2, 9))))
 
-
-    parts.append("<h2>Safety report</h2>")
+    parts.append(h2(translate("report", "Safety report")))
     stopped = sum(s.duration or 0 for s in r.stopps)
-    parts.append(f"<p>{len(r.stopps)} STOPP calls, {sum(s.trivial for s in r.stopps)} of them ruled trivial; "
-                 f"the game stood still for {clock(stopped)} in all.</p>")
+    parts.append("<p>" + escape(translate(
+        "report", "{calls} STOPP calls, {trivial} of them ruled trivial; the game stood still for {stopped} in all.")
+        .format(calls=len(r.stopps), trivial=sum(s.trivial for s in r.stopps), stopped=clock(stopped))) + "</p>")
     if r.stopps:
         parts.append(_table(
-            ["STOPP", "Called", "Where", "Called by", "Reason", "Duration", "Trivial", "Players", "Reported by"],
-            [[s.id, clock(s.called), s.where,
-              f"{s.caller_name} ({s.caller})" if s.caller is not None else "not reported", s.reason,
-              "not lifted" if s.duration is None else clock(s.duration), "yes" if s.trivial else "no", s.covered, s.reported_by]
+            [translate("report", "STOPP"), translate("report", "Called"), translate("report", "Where"),
+             translate("report", "Called by"), translate("report", "Reason"), translate("report", "Duration"),
+             translate("report", "Trivial"), translate("report", "Players"), translate("report", "Reported by")],
+            [[s.id, clock(s.called), where_text(s.place, s.lat, s.lon, s.where if s.lat is None else
+                                                 _groups_of(s)),
+              f"{s.caller_name} ({s.caller})" if s.caller is not None else translate("report", "not reported"),
+              s.reason, translate("report", "not lifted") if s.duration is None else clock(s.duration),
+              _yes(s.trivial), s.covered, s.reported_by]
              for s in r.stopps],
-            numeric={7}, row_class=lambda row: "warn" if row[6] == "yes" else "",
+            numeric={7}, row_class=lambda row: "warn" if row[6] == translate("report", "yes") else "",
         ))
 
-    parts.append("<h2>Siege engine losses</h2>")
+    parts.append(h2(translate("report", "Siege engine losses")))
     if r.siege_losses:
-        parts.append(_table(["Game time", "Engine", "Side", "Lost as", "Where", "Reported by"], [
-            [clock(s.t), s.engine, s.side or "not known", s.status,
-             f"{s.lat:.5f}, {s.lon:.5f}" if s.lat is not None and s.lon is not None else "", s.reported_by]
+        parts.append(_table([translate("report", "Game time"), translate("report", "Engine"),
+                             translate("report", "Side"), translate("report", "Lost as"), translate("report", "Where"),
+                             translate("report", "Reported by")], [
+            [clock(s.t), s.engine, s.side or translate("report", "not known"), _loss(s.status),
+             where_text(s.place, s.lat, s.lon), s.reported_by]
             for s in r.siege_losses
         ]))
     else:
-        parts.append("<p>No siege engine was destroyed or captured.</p>")
+        parts.append("<p>" + escape(translate("report", "No siege engine was destroyed or captured.")) + "</p>")
 
     parts.append("</body></html>")
     return "".join(parts)
 
 
+def _groups_of(s) -> str:
+    return translate("report", "groups {groups}").format(groups=", ".join(s.groups)) if s.groups else ""
+
+
+def _loss(status: str) -> str:
+    return {"destroyed": translate("report", "destroyed"), "captured": translate("report", "captured")}.get(status, status)
+
+
 def listings(report: Report) -> list[Listing]:
-    """The long lists of the report, each starting on a page of its own."""
+    """The long lists of the report, each following what comes before it (on a new page when it must)."""
     r = report
-    warn_intro = (f"{len(r.warnings)} reports the rules did not apply, for the game masters' review (a sixth "
-                  "healer's touch, a strike on the dead, a loot without consent, a binding, care, healing or kill "
-                  "by someone unconscious or dead, a permanent kill not counted long enough), each with the "
-                  "rule it breaks.")
+    warn_intro = translate(
+        "report", "{count} reports the rules did not apply, for the game masters' review (a sixth healer's touch, "
+                  "a strike on the dead, a loot without consent, a binding, care, healing or kill by someone "
+                  "unconscious or dead, a permanent kill not counted long enough), each with the rule it breaks."
+    ).format(count=len(r.warnings))
+    side, badge, log_no, game_time = (translate("report", "Side"), translate("report", "Badge"),
+                                      translate("report", "Log #"), translate("report", "Game time"))
     return [
-        Listing("Valhalla roster",
-                "Every player who reported to Valhalla: name, side and number of deaths, as the rules require "
-                "Valhalla to record.",
-                [Column("Name", 3.2), Column("Badge", 1.1, True), Column("Side", 1.8), Column("Group", 2.2),
-                 Column("Deaths", 1.1, True), Column("Check-ins", 1.3, True), Column("First", 1.4),
-                 Column("Last", 1.4)],
+        Listing(translate("report", "Valhalla roster"),
+                translate("report", "Every player who reported to Valhalla: name, side and number of deaths, as the "
+                                    "rules require Valhalla to record."),
+                [Column(translate("report", "Name"), 3.2), Column(badge, 1.1, True), Column(side, 1.8),
+                 Column(translate("report", "Group"), 2.2), Column(translate("report", "Deaths"), 1.1, True),
+                 Column(translate("report", "Check-ins"), 1.3, True), Column(translate("report", "First"), 1.4),
+                 Column(translate("report", "Last"), 1.4)],
                 [(v.name, v.badge, v.side, v.group, v.deaths, v.checkins, clock(v.first), clock(v.last))
                  for v in r.valhalla],
-                empty="Nobody checked in at Valhalla."),
-        Listing("Unreturned loot",
-                "The looter is responsible for what they took until it is returned, even if they were looted "
-                "in turn. Consent NOT GIVEN: taken without the player's permission.",
-                [Column("Looter", 2.6), Column("Side", 1.4), Column("Owes to", 2.6), Column("Side", 1.4),
-                 Column("Consent", 1.3), Column("Items", 3.2)],
+                empty=translate("report", "Nobody checked in at Valhalla.")),
+        Listing(translate("report", "Unreturned loot"),
+                translate("report", "The looter is responsible for what they took until it is returned, even if they "
+                                    "were looted in turn. Consent NOT GIVEN: taken without the player's permission."),
+                [Column(translate("report", "Looter"), 2.6), Column(side, 1.4),
+                 Column(translate("report", "Owes to"), 2.6), Column(side, 1.4),
+                 Column(translate("report", "Consent"), 1.7), Column(translate("report", "Items"), 2.8)],
                 [(f"{x.looter_name} ({x.looter})", x.looter_side, f"{x.owner_name} ({x.owner})", x.owner_side,
-                  "NOT GIVEN" if x.without_consent else "given", ", ".join(x.items)) for x in r.loot],
-                empty="All loot has been returned."),
-        Listing("Corrections",
-                "Reports a game master took back as wrong (a wrong badge, a report never made), with the reason. "
-                "The figures of this report leave them out.",
-                [Column("Log #", 0.9, True), Column("Game time", 1.2), Column("Wrong report", 5.0),
-                 Column("Reason", 3.4), Column("By", 1.7)],
-                [(c.seq, clock(c.t), c.what or f"log #{c.retracted}", c.reason, c.by) for c in r.corrections],
-                empty="No report was corrected."),
-        Listing("Appendix: rule warnings", warn_intro if r.warnings else "",
-                [Column("Log #", 0.9, True), Column("Game time", 1.2), Column("Event", 1.5),
-                 Column("Badge", 0.8, True), Column("Rule", 2.0), Column("Warning", 6.1)],
-                [(w.seq, clock(w.t), w.type.replace("_", " "), "" if w.badge is None else w.badge, rule_of(w.code),
-                  w.message) for w in r.warnings],
-                empty="No rule warnings."),
+                  translate("report", "NOT GIVEN") if x.without_consent else translate("report", "given"),
+                  ", ".join(x.items)) for x in r.loot],
+                empty=translate("report", "All loot has been returned.")),
+        Listing(translate("report", "Corrections"),
+                translate("report", "Reports a game master took back as wrong (a wrong badge, a report never made), "
+                                    "with the reason. The figures of this report leave them out."),
+                [Column(log_no, 0.9, True), Column(game_time, 1.5),
+                 Column(translate("report", "Wrong report"), 4.7), Column(translate("report", "Reason"), 3.4),
+                 Column(translate("report", "By"), 1.7)],
+                [(c.seq, clock(c.t), c.what or translate("report", "log #{seq}").format(seq=c.retracted), c.reason,
+                  c.by) for c in r.corrections],
+                empty=translate("report", "No report was corrected.")),
+        Listing(translate("report", "Appendix: rule warnings"), warn_intro if r.warnings else "",
+                [Column(log_no, 0.8, True), Column(game_time, 1.3), Column(translate("report", "Event"), 1.4),
+                 Column(badge, 0.8, True), Column(translate("report", "Rule"), 1.6),
+                 Column(translate("report", "Warning"), 6.6)],
+                [(w.seq, clock(w.t), translate("events", w.type.replace("_", " ")), "" if w.badge is None else w.badge,
+                  rule_of(w.code), w.message) for w in r.warnings],
+                empty=translate("report", "No rule warnings.")),
     ]
+
+
+def plan_pages(doc_pages: int, doc_bottom: float, body_h: float,
+               map_size: Callable[[float], tuple[float, float]] | None,
+               lister: ListingPainter, lists: list[Listing]) -> list[list[tuple]]:
+    """What each page shows, in order: the document's pages, the map page, then the listings.
+
+    Each page is a list of parts: ("doc", page), ("map", top, height) and
+    ("listing", listing, part); a part below another on the same page starts
+    where that one ended.  ``map_size(room)`` is the height the map page's
+    drawing takes of that room, and its maps' scale: the maps go below the
+    document when they are at least MAP_ROOM of their size on a page of their
+    own.  Each listing starts below what came before it when its title,
+    introduction and first rows fit.
+    """
+    pages: list[list[tuple]] = [[("doc", i)] for i in range(doc_pages)] or [[]]
+    y = doc_bottom
+    if map_size is not None:
+        gap = body_h * 0.03
+        room = body_h - (y + gap)
+        if room > 0 and map_size(room)[1] >= MAP_ROOM * map_size(body_h)[1]:
+            y += gap
+            pages[-1].append(("map", y, room))
+        else:
+            y = 0.0
+            pages.append([("map", y, body_h)])
+        y += map_size(body_h - y)[0]
+    for listing in lists:
+        n = lister.layout(listing, y if y < body_h else body_h)
+        if listing.fresh:
+            pages.append([])
+        pages[-1].append(("listing", listing, 0))
+        for k in range(1, n):
+            pages.append([("listing", listing, k)])
+        y = listing.bottom
+    return pages
+
+
+def heading_at_foot(doc: QTextDocument, page_h: float, breaks: frozenset[int]) -> int | None:
+    """The first section heading (by number) that stands at the foot of a page, or None."""
+    layout = doc.documentLayout()
+    layout.blockBoundingRect(doc.lastBlock())           # the whole document laid out
+    number = -1
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel() == 2:
+            number += 1
+            r = layout.blockBoundingRect(block)
+            room = page_h - (r.bottom() % page_h)
+            if number not in breaks and room < 3 * r.height():
+                return number
+        block = block.next()
+    return None
 
 
 def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] | None = None) -> int:
@@ -234,7 +386,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
     writer.setResolution(RESOLUTION)
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                                      QMarginsF(15, 12, 15, 12), QPageLayout.Unit.Millimeter))
-    writer.setTitle(f"Casualty report: {report.game} ({report.scope})")
+    title = translate("report", "Casualty report")
+    writer.setTitle(f"{title}: {report.game} ({report.scope})")
     writer.setCreator(f"controlroom {__version__}")
     width, height = writer.width(), writer.height()
     header_h, footer_h = _mm_to_px(10), _mm_to_px(8)
@@ -243,18 +396,31 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
     doc = QTextDocument()
     doc.documentLayout().setPaintDevice(writer)
     doc.setDefaultFont(report_font(9))
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)     # table cells wrap between words, never inside one
+    doc.setDefaultTextOption(option)
     doc.setDocumentMargin(0)
     doc.setPageSize(QSizeF(body.width(), body.height()))
     doc.addResource(QTextDocument.ResourceType.ImageResource, CHART_URL, deaths_chart(report))
+    breaks: frozenset[int] = frozenset()
     doc.setHtml(report_html(report, body.width()))
+    for _ in range(12):         # a heading at the foot of a page goes to the next with its section
+        foot = heading_at_foot(doc, body.height(), breaks)
+        if foot is None:
+            break
+        breaks |= {foot}
+        doc.setHtml(report_html(report, body.width(), breaks))
     doc_pages = doc.pageCount()
+    bottom = doc.documentLayout().blockBoundingRect(doc.lastBlock()).bottom() - (doc_pages - 1) * body.height()
     lister = ListingPainter(body.width(), body.height(), writer)
-    lists = listings(report)
-    list_pages = [lister.layout(x) for x in lists]
-    map_pages = 1 if report.field_map is not None else 0      # casualties on the field map, after the document
-    pages = doc_pages + map_pages + sum(list_pages)
-    # Which listing and which of its pages each page after the document's (and the map's) shows.
-    later = [(x, k) for x, n in zip(lists, list_pages) for k in range(n)]
+    map_size = None
+    if report.field_map is not None:
+        from controlroom.report.pdf_field_map import used_height
+
+        def map_size(room: float) -> tuple[float, float]:
+            return used_height(report.field_map, body.width(), room, RESOLUTION)
+    plan = plan_pages(doc_pages, bottom, body.height(), map_size, lister, listings(report))
+    pages = len(plan)
 
     stamp = f"{report.game} · {report.scope} · {report.date}"
     made = datetime.now().strftime("%Y-%m-%d %H:%M")
@@ -262,8 +428,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
     if not painter.begin(writer):
         raise OSError(f"cannot write the PDF {path}")
     try:
-        small = report_font(7.5)
-        for page in range(pages):
+        small = report_font(SMALLEST)
+        for page, parts in enumerate(plan):
             if progress is not None and not progress(page, pages):
                 raise ReportCancelled()
             if page:
@@ -272,29 +438,32 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
             painter.setPen(QPen(QColor("#333333")))
             top = QRectF(0, 0, width, header_h * 0.7)
             painter.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, stamp)
-            painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, "Casualty report")
+            painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, title)
             painter.drawLine(0, int(header_h * 0.75), width, int(header_h * 0.75))
-            bottom = QRectF(0, height - footer_h * 0.8, width, footer_h * 0.8)
-            painter.drawText(bottom, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             f"controlroom {__version__}, made {made}")
-            painter.drawText(bottom, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                             f"Page {page + 1} of {pages}")
-            painter.save()
-            if page < doc_pages:
-                painter.translate(0, header_h - page * body.height())
-                doc.drawContents(painter, QRectF(0, page * body.height(), body.width(), body.height()))
-            elif page < doc_pages + map_pages:
-                from controlroom.report.pdf_field_map import draw_field_map
+            bottom_line = QRectF(0, height - footer_h * 0.8, width, footer_h * 0.8)
+            painter.drawText(bottom_line, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             translate("report", "controlroom {version}, made {made}").format(
+                                 version=__version__, made=made))
+            painter.drawText(bottom_line, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             translate("report", "Page {page} of {pages}").format(page=page + 1, pages=pages))
+            for part in parts:
+                painter.save()
+                if part[0] == "doc":
+                    k = part[1]
+                    painter.translate(0, header_h - k * body.height())
+                    doc.drawContents(painter, QRectF(0, k * body.height(), body.width(), body.height()))
+                elif part[0] == "map":
+                    from controlroom.report.pdf_field_map import draw_field_map
 
-                painter.translate(0, header_h)
-                painter.setClipRect(body)
-                draw_field_map(painter, report.field_map, body.width(), body.height(), SIDE_COLOURS, RESOLUTION)
-            else:
-                painter.translate(0, header_h)
-                painter.setClipRect(body)
-                listing, k = later[page - doc_pages - map_pages]
-                lister.draw_page(painter, listing, k)
-            painter.restore()
+                    _kind, y, h = part
+                    painter.translate(0, header_h + y)
+                    painter.setClipRect(QRectF(0, 0, body.width(), h))
+                    draw_field_map(painter, report.field_map, body.width(), h, SIDE_COLOURS, RESOLUTION)
+                else:
+                    painter.translate(0, header_h)
+                    painter.setClipRect(body)
+                    lister.draw_page(painter, part[1], part[2])
+                painter.restore()
     except BaseException:
         painter.end()
         tmp.unlink(missing_ok=True)
@@ -306,4 +475,3 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
         raise OSError(f"the PDF {path} could not be written (is the disk full?)")
     os.replace(tmp, path)
     return pages
-

@@ -17,6 +17,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintDevice, QTextOption
 
 PAD = 0.012                 # cell padding, as a share of the page width
+# The report's smallest text: 8 pt on paper.  Qt sizes a font in whole pixels of the page (at 300 dpi, 8 pt
+# would be 33 pixels, 7.92 pt), so a little more is asked for.
+SMALLEST = 8.1
 LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter     # (Qt's enums are slow to look up)
 ELIDE = Qt.TextElideMode.ElideRight
 
@@ -35,8 +38,12 @@ class Listing:
     columns: Sequence[Column]
     rows: Sequence[Sequence[object]]
     empty: str = "None."
-    # Filled by layout(): per page, the (row lines, first row index) it shows.
+    # Filled by layout(): per page, the (row index, row lines) it shows; where the listing starts on its
+    # first page (below what came before it) and whether that is a page of its own; where it ends.
     pages: list[list[tuple[int, list[str]]]] = field(default_factory=list)
+    top: float = 0.0
+    fresh: bool = True
+    bottom: float = 0.0
 
 
 def report_font(point_size: float, bold: bool = False) -> QFont:
@@ -51,7 +58,7 @@ def report_font(point_size: float, bold: bool = False) -> QFont:
 class ListingPainter:
     """Lays listings out into pages for a page body of a given size, and draws those pages."""
 
-    def __init__(self, width: float, height: float, device: QPaintDevice, point_size: float = 7.0) -> None:
+    def __init__(self, width: float, height: float, device: QPaintDevice, point_size: float = SMALLEST) -> None:
         self.width, self.height = width, height
         self.font = report_font(point_size)
         self.bold = report_font(point_size, bold=True)
@@ -75,8 +82,13 @@ class ListingPainter:
             x += w
         return out
 
-    def layout(self, listing: Listing) -> int:
-        """Split the rows into lines and pages; return the number of pages."""
+    def layout(self, listing: Listing, top: float = 0.0) -> int:
+        """Split the rows into lines and pages; return the number of pages.
+
+        The listing starts ``top`` below the top of the page where the text
+        before it ends (after a gap), or on a page of its own when its title,
+        introduction, column headings and first rows do not fit there.
+        """
         bounds = self._bounds(listing.columns)
         fm = self.metrics
         widths = [b - a - 2 * self.pad for a, b in bounds]
@@ -84,20 +96,32 @@ class ListingPainter:
         sure = [int(w // self.widest) for w in widths]
         advance = fm.horizontalAdvance
         last = len(listing.columns) - 1
-        first_top = self.title_h + (self._intro_lines(listing) + 1) * self.line
+        head = self.title_h + (self._intro_lines(listing) + 1) * self.line
+        start = top + self.title_h * 0.6 if top > 0 else 0.0
+        need = head + (self.line * 3 if listing.rows else 0.0)     # the headings and two rows at least
+        listing.fresh = start == 0.0 or start + need > self.height
+        listing.top = 0.0 if listing.fresh else start
         pages: list[list[tuple[int, list[str]]]] = [[]]
-        y = first_top + self.line                 # below the column headings
+        y = listing.top + head + self.line          # below the column headings
+        word_widths: dict[str, float] = {}
+        fitted: dict[tuple[int, str], str | None] = {}     # (column, text) -> its elided text, None if it fits
         for index, row in enumerate(listing.rows):
             cells = ["" if v is None else str(v) for v in row]
             extra: list[str] = []
             for i, text in enumerate(cells):
-                if len(text) <= sure[i] or advance(text) <= widths[i]:
+                if len(text) <= sure[i]:
                     continue
                 if i == last:
-                    lines = _wrap(text, widths[i], fm)
+                    if advance(text) <= widths[i]:
+                        continue
+                    lines = _wrap(text, widths[i], fm, word_widths)
                     cells[i], extra = lines[0], lines[1:]
-                else:
-                    cells[i] = fm.elidedText(text, ELIDE, widths[i])
+                    continue
+                key = (i, text)             # (sides, groups, events and rules repeat: measured once each)
+                if key not in fitted:
+                    fitted[key] = None if advance(text) <= widths[i] else fm.elidedText(text, ELIDE, widths[i])
+                if fitted[key] is not None:
+                    cells[i] = fitted[key]
             h = self.line * (1 + len(extra))
             if y + h > self.height and pages[-1]:
                 pages.append([])
@@ -105,6 +129,7 @@ class ListingPainter:
             pages[-1].append((index, ["\t" + "\t".join(cells), *("\t" * (last + 1) + e for e in extra)]))
             y += h
         listing.pages = pages
+        listing.bottom = y if listing.rows else listing.top + head - self.line
         return len(pages)
 
     def _intro_lines(self, listing: Listing) -> int:
@@ -127,12 +152,12 @@ class ListingPainter:
     def draw_page(self, painter: QPainter, listing: Listing, page: int) -> None:
         """Draw one page of a listing, its body's top-left corner at (0, 0)."""
         option = self._option(listing.columns)
-        y = 0.0
+        y = listing.top if page == 0 else 0.0
         painter.setPen(QColor("#000000"))
         if page == 0:
             painter.setFont(self.title_font)
-            painter.drawText(QRectF(0, 0, self.width, self.title_h), LEFT_MIDDLE, listing.title)
-            y = self.title_h
+            painter.drawText(QRectF(0, y, self.width, self.title_h), LEFT_MIDDLE, listing.title)
+            y += self.title_h
             text = listing.intro if listing.rows else f"{listing.intro} {listing.empty}".strip()
             if text:
                 painter.setFont(self.font)
@@ -159,22 +184,53 @@ class ListingPainter:
             y += h
 
 
-def _wrap(text: str, width: float, fm: QFontMetricsF) -> list[str]:
-    """Greedy word wrap to ``width``; a word longer than the width is cut."""
+def _wrap(text: str, width: float, fm: QFontMetricsF, widths: dict[str, float] | None = None) -> list[str]:
+    """Greedy word wrap to ``width``; a word longer than the width is cut.
+
+    Each word is measured once and the line's width summed (thousands of
+    warnings are wrapped); a finished line is measured whole once, and its
+    last word moved down should kerning make it wider than the sum.
+    ``widths`` keeps the words' widths from one call to the next (a listing's
+    texts repeat their words).
+    """
+    advance = fm.horizontalAdvance
+    known = {} if widths is None else widths
+    space = advance(" ")
     lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if fm.horizontalAdvance(candidate) <= width or not current:
-            current = candidate
-        else:
-            lines.append(current)
-            current = word
-        while fm.horizontalAdvance(current) > width and len(current) > 1:
-            cut = len(current)
-            while cut > 1 and fm.horizontalAdvance(current[:cut]) > width:
+    words: list[str] = []
+    used = 0.0
+    pending = text.split(" ")
+    pending.reverse()
+    while pending:
+        word = pending.pop()
+        w = known.get(word)
+        if w is None:
+            w = known[word] = advance(word)
+        if w > width and len(word) > 1:                  # longer than a line: cut it
+            if words:
+                lines.append(" ".join(words))
+                words, used = [], 0.0
+            cut = len(word)
+            while cut > 1 and advance(word[:cut]) > width:
                 cut -= 1
-            lines.append(current[:cut])
-            current = current[cut:]
-    lines.append(current)
+            lines.append(word[:cut])
+            pending.append(word[cut:])
+            continue
+        extra = w if not words else space + w
+        if words and used + extra > width:
+            line = " ".join(words)
+            while len(words) > 1 and advance(line) > width:      # (kerning: rare)
+                pending.append(words.pop())
+                line = " ".join(words)
+            lines.append(line)
+            words, used = [word], w
+        else:
+            words.append(word)
+            used += extra
+    line = " ".join(words)
+    if len(words) > 1 and advance(line) > width:
+        last = words.pop()
+        lines.extend([" ".join(words), last])
+    else:
+        lines.append(line)
     return lines

@@ -16,7 +16,8 @@ from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import MapRow
 
-__all__ = ["StoredMap", "save_map", "current_map", "map_file", "save_ports", "stored_ports", "MAX_MAP_BYTES"]
+__all__ = ["StoredMap", "save_map", "current_map", "map_file", "save_ports", "stored_ports", "save_places", "stored_places",
+           "MAX_MAP_BYTES"]
 
 MAPS = MapRow.__table__
 PORTS_KEY = "gateway_ports"
@@ -118,3 +119,20 @@ def stored_ports(store: GameStore) -> list[str]:
     except ValueError:
         return []
     return [str(p) for p in value if isinstance(p, str) and p] if isinstance(value, list) else []
+
+
+PLACES_KEY = "field_places"
+
+
+def save_places(store: GameStore, places) -> None:
+    """The field map's named features (controlroom.geo.places.Place), kept with the game."""
+    from controlroom.geo.places import places_to_json
+
+    store.set_meta(PLACES_KEY, places_to_json(places))
+
+
+def stored_places(store: GameStore) -> list:
+    """The field map's named features kept with the game ([] when none)."""
+    from controlroom.geo.places import places_from_json
+
+    return places_from_json(store.meta(PLACES_KEY))

@@ -15,8 +15,9 @@ import io
 import os
 import re
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from controlroom.game.roster import Member, RosterError, healer_excess
 from controlroom.rules.armour import armour_points
@@ -59,6 +60,54 @@ NO = frozenset({"no", "false", "0", "ei"})
 YES_NO = "yes, no, true, false, 1, 0, jah, ei"
 _WHOLE = re.compile(r"[0-9]+")
 _LINE = re.compile(r"line ([0-9]+): ")
+
+
+def header_key(cell: str) -> str:
+    """A header cell as it is compared: lower case, spaces trimmed and single."""
+    return " ".join(cell.strip().lower().split())
+
+
+def value_key(cell: str) -> str:
+    return " ".join(cell.strip().lower().split())
+
+
+@dataclass
+class RosterMapping:
+    """What a user said by hand about a desk's file: its columns, and its class, helmet and armour names.
+
+    ``columns`` maps a header (as ``header_key`` gives it) to one of
+    COLUMNS, or to "" to leave that column out; ``values`` maps, per column
+    ("class", "helmet", "armour"), a cell (as ``value_key`` gives it; an
+    armour cell's pieces one by one) to the ruleset's name.  The window
+    remembers it for the next file (JSON: ``to_json``/``from_json``).
+    """
+
+    columns: dict[str, str] = field(default_factory=dict)
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"columns": dict(self.columns), "values": {k: dict(v) for k, v in self.values.items()}}
+
+    @classmethod
+    def from_json(cls, data) -> "RosterMapping":
+        """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
+        if not isinstance(data, Mapping):
+            return cls()
+        columns = {str(k): str(v) for k, v in (data.get("columns") or {}).items()
+                   if isinstance(k, str) and (v == "" or v in COLUMNS)} if isinstance(data.get("columns"), Mapping) else {}
+        values = {}
+        raw = data.get("values")
+        if isinstance(raw, Mapping):
+            for column, names in raw.items():
+                if column in VALUE_ALIASES and isinstance(names, Mapping):
+                    values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+        return cls(columns, values)
+
+    def value(self, column: str, cell: str) -> str | None:
+        return self.values.get(column, {}).get(value_key(cell))
+
+
+NO_MAPPING = RosterMapping()
 
 
 class RosterImportError(RosterError):
@@ -163,14 +212,24 @@ class _Row:
         return int(raw)
 
 
-def _header(cells: list[str], problems: list[str], line: int) -> list[str | None] | None:
+def column_of(cell: str, mapping: RosterMapping = NO_MAPPING) -> str | None:
+    """The column a header cell names: the user's mapping first, then the format's names and aliases; None:
+    a column the import leaves out."""
+    key = header_key(cell)
+    if key in mapping.columns:
+        return mapping.columns[key] or None
+    key = ALIASES.get(key, key)
+    return key if key in COLUMNS else None
+
+
+def _header(cells: list[str], problems: list[str], line: int,
+            mapping: RosterMapping = NO_MAPPING) -> list[str | None] | None:
     """Column names of the header (None for a column this format ignores), or None on a problem."""
     names: list[str | None] = []
     seen: set[str] = set()
     ok = True
     for cell in cells:
-        key = " ".join(cell.strip().lower().split())
-        key = ALIASES.get(key, key)
+        key = column_of(cell, mapping) or ""
         if key in COLUMNS:
             if key in seen:
                 problems.append(f"line {line}: column {key!r} appears twice")
@@ -186,27 +245,31 @@ def _header(cells: list[str], problems: list[str], line: int) -> list[str | None
     return names if ok else None
 
 
-def _known(value: str, names, column: str) -> str:
-    """A ruleset's own name as it is; otherwise its English name for an Estonian one, if there is one."""
+def _known(value: str, names, column: str, mapping: RosterMapping = NO_MAPPING) -> str:
+    """A ruleset's own name as it is; else the user's mapping of it; else its English name for an Estonian one."""
     if value in names:
         return value
+    mapped = mapping.value(column, value)
+    if mapped is not None:
+        return mapped
     return VALUE_ALIASES[column].get(" ".join(value.split()), value)
 
 
-def _member(row: _Row, profile: RulesProfile) -> Member | None:
+def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPING) -> Member | None:
     row.badge = row.number("badge", 1)
     name, side, group = row.text("name"), row.text("side"), row.text("group")
     raw_cls = row.raw("class") or "warrior"   # "All characters are Warriors, if not expressly told otherwise"
     if raw_cls.lower() not in profile.classes:
-        raw_cls = VALUE_ALIASES["class"].get(raw_cls.lower(), raw_cls)
+        mapped = mapping.value("class", raw_cls)
+        raw_cls = mapped if mapped is not None else VALUE_ALIASES["class"].get(raw_cls.lower(), raw_cls)
     try:
         cls = profile.character_class(raw_cls).name
     except ProfileError as exc:
         row.bad(str(exc))
         cls = raw_cls.lower()
     paid = row.flag("paid", None)
-    helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet") or None
-    pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour")
+    helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet", mapping) or None
+    pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour", mapping)
                    for p in row.raw("armour").split("+") if p.strip())
     checks = [(helmet, ())] if helmet else []
     checks += [(None, (piece,)) for piece in pieces]     # each piece on its own: every unknown one is named
@@ -224,7 +287,7 @@ def _member(row: _Row, profile: RulesProfile) -> Member | None:
                   helmet=helmet, armour=pieces, hp=hp, ap=ap, inadequate=inadequate)
 
 
-def _rows(text: str, problems: list[str]) -> list[_Row]:
+def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
     """The data rows under the header; header problems end the reading (RosterImportError)."""
     first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
     if first is None:
@@ -245,7 +308,7 @@ def _rows(text: str, problems: list[str]) -> list[_Row]:
         if not any(c.strip() for c in cells):
             continue                          # empty lines, and lines of empty cells (,,,,,,)
         if columns is None:
-            columns = _header(cells, problems, line)
+            columns = _header(cells, problems, line, mapping)
             if columns is None:
                 raise RosterImportError(problems)
             continue
@@ -256,19 +319,21 @@ def _rows(text: str, problems: list[str]) -> list[_Row]:
     return rows
 
 
-def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile) -> list[Member]:
+def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                    mapping: RosterMapping = NO_MAPPING) -> list[Member]:
     """The members of a roster CSV, in file order, checked against ``profile``.
 
     ``path_or_text`` is a path, the file's bytes, or its text (a str with a
-    line break).  Raises RosterImportError listing every problem.
+    line break); ``mapping`` what the user said of its columns and names.
+    Raises RosterImportError listing every problem.
     """
     problems: list[str] = []
-    rows = _rows(_load_text(path_or_text), problems)
+    rows = _rows(_load_text(path_or_text), problems, mapping)
     members: list[Member] = []
     line_of: dict[int, int] = {}
     group_side: dict[str, tuple[str, int]] = {}
     for row in rows:
-        m = _member(row, profile)
+        m = _member(row, profile, mapping)
         if row.badge is not None:
             if row.badge in line_of:
                 row.bad(f"badge {row.badge} is already on line {line_of[row.badge]}")
@@ -294,6 +359,58 @@ def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfi
     if problems:
         raise RosterImportError(sorted(problems, key=_line_of))
     return members
+
+
+@dataclass
+class RosterPreview:
+    """A desk's file as a mapping dialog shows it: its headers, the column each is read as, the required
+    columns no header gives, and per name column the cells the ruleset does not know (with what it knows)."""
+
+    headers: list[str]
+    columns: list[str | None]
+    missing: list[str]
+    unknown: dict[str, list[str]]           # "class" / "helmet" / "armour" -> cells (value_key) not known
+    choices: dict[str, list[str]]           # the same columns -> the ruleset's names
+
+
+def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                       mapping: RosterMapping = NO_MAPPING) -> RosterPreview:
+    """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all)."""
+    text = _load_text(path_or_text)
+    first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
+    if first is None:
+        raise RosterImportError([f"the file is empty; its first line must name the columns: {', '.join(REQUIRED)}"])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+    headers: list[str] | None = None
+    seen: dict[str, set[str]] = {"class": set(), "helmet": set(), "armour": set()}
+    try:
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if headers is None:
+                headers = [c.strip() for c in cells]
+                columns = [column_of(c, mapping) for c in headers]
+                continue
+            for key, cell in zip(columns, cells):
+                if key == "armour":
+                    seen[key].update(value_key(p) for p in cell.split("+") if p.strip())
+                elif key in seen and cell.strip():
+                    seen[key].add(value_key(cell))
+    except csv.Error as exc:
+        raise RosterImportError([f"line {reader.line_num}: {exc}"]) from None
+    headers = headers or []
+    columns = [column_of(c, mapping) for c in headers]
+    choices = {"class": sorted(profile.classes), "helmet": sorted(profile.helmet_points),
+               "armour": sorted(profile.body_points)}
+    unknown = {}
+    for key, cells in seen.items():
+        names = set(choices[key])
+        left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+                      and VALUE_ALIASES[key].get(c) not in names)
+        if left:
+            unknown[key] = left
+    missing = [c for c in REQUIRED if c not in columns]
+    return RosterPreview(headers, columns, missing, unknown, choices)
 
 
 def _line_of(problem: str) -> float:

@@ -408,7 +408,28 @@ def main() -> None:
         },
     }
     (HERE / "field.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {png} ({png.stat().st_size} bytes), field.pgw, field.prj, field.png.aux.xml, field.json")
+    write_places()
+    print(f"wrote {png} ({png.stat().st_size} bytes), field.pgw, field.prj, field.png.aux.xml, field.json, "
+          f"field.places.geojson")
+
+
+# The named features of the field, as the report names places ("Ford, 40 m north-east; square E3").
+PLACE_NAMES = {"fort": "Fort", "ford": "Ford", "valhalla": "Valhalla", "forest": "Forest"}
+
+
+def write_places() -> None:
+    """field.places.geojson: field.json's places as WGS84 points with names (kept in a game with the map)."""
+    from controlroom.sim.battle import to_latlon_e7
+
+    meta = json.loads((HERE / "field.json").read_text(encoding="utf-8"))
+    origin = (meta["origin_lat"], meta["origin_lon"])
+    features = []
+    for key, (x, y) in meta["places"].items():
+        lat, lon = to_latlon_e7(origin, x, y)
+        features.append({"type": "Feature", "properties": {"name": PLACE_NAMES.get(key, key)},
+                         "geometry": {"type": "Point", "coordinates": [lon / 1e7, lat / 1e7]}})
+    doc = {"type": "FeatureCollection", "name": "field places", "features": features}
+    (HERE / "field.places.geojson").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,81 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="et_EE">
   <context>
+    <name>alarms</name>
+    <message>
+      <source>{n} frames of {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kaadrit {d} seadmelt</translation>
+    </message>
+    <message>
+      <source>{n} forged frames (wrong tag) claiming {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} võltsitud kaadrit (vale tunnus) {d} seadme nimel</translation>
+    </message>
+    <message>
+      <source>{n} replayed frames of {d} device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kordusesitatud kaadrit {d} seadmelt</translation>
+    </message>
+    <message>
+      <source>{n} frames from {d} unknown device(s) in the last minute</source>
+      <translation>viimase minuti jooksul {n} kaadrit {d} tundmatult seadmelt</translation>
+    </message>
+    <message>
+      <source>; the latest: {detail}</source>
+      <translation>; viimane: {detail}</translation>
+    </message>
+    <message>
+      <source> near {groups}</source>
+      <translation> {groups} juures</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time} undone</source>
+      <translation>{who}: {what} kell {time} tühistatud</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time}</source>
+      <translation>{who}: {what} kell {time}</translation>
+    </message>
+    <message>
+      <source>a late report changed the game: {changes}</source>
+      <translation>hiline teade muutis mängu: {changes}</translation>
+    </message>
+    <message>
+      <source> by {name} (badge {badge}, {group})</source>
+      <translation>, hüüdis {name} (märk {badge}, {group})</translation>
+    </message>
+    <message>
+      <source> by badge {badge}</source>
+      <translation>, hüüdis märk {badge}</translation>
+    </message>
+    <message>
+      <source>the game is being stored again</source>
+      <translation>mängu salvestatakse jälle</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called ({reason})</source>
+      <translation>STOPP {stopp} hüütud ({reason})</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called for an injury or medical emergency</source>
+      <translation>STOPP {stopp} hüütud vigastuse või meditsiinilise hädaolukorra tõttu</translation>
+    </message>
+    <message>
+      <source>gateway {link} lost</source>
+      <translation>lüüs {link} kadus</translation>
+    </message>
+    <message>
+      <source>{source} has not been heard for {minutes} minutes</source>
+      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} has lasted too long</source>
+      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
+    </message>
+  </context>
+  <context>
     <name>argparse</name>
     <message>
       <source>usage: </source>
@@ -649,6 +724,113 @@
     </message>
   </context>
   <context>
+    <name>errors</name>
+    <message>
+      <source>give --sf N (a LoRa spreading factor) or --meshtastic PRESET</source>
+      <translation>anna --sf N (LoRa laotustegur) või --meshtastic PRESET</translation>
+    </message>
+    <message>
+      <source>--speed must be above 0</source>
+      <translation>--speed peab olema üle 0</translation>
+    </message>
+    <message>
+      <source>the radio plan will not work, so no device file was written:</source>
+      <translation>raadioplaan ei toimi, nii et seadmefaili ei kirjutatud:</translation>
+    </message>
+    <message>
+      <source>no device {device} in this game (see: controlroom keys list)</source>
+      <translation>selles mängus pole seadet {device} (vaata: controlroom keys list)</translation>
+    </message>
+    <message>
+      <source>the latitude must be a number of degrees between -90 and 90, not {value!r} (latitude first, then longitude)</source>
+      <translation>laiuskraad peab olema kraadide arv vahemikus -90 kuni 90, mitte {value!r} (enne laius-, siis pikkuskraad)</translation>
+    </message>
+    <message>
+      <source>the longitude must be a number of degrees between -180 and 180, not {value!r}</source>
+      <translation>pikkuskraad peab olema kraadide arv vahemikus -180 kuni 180, mitte {value!r}</translation>
+    </message>
+    <message>
+      <source>note: that point is outside the map ({width} x {height} pixels); latitude comes first, then longitude</source>
+      <translation>märkus: see punkt on kaardist väljas ({width} x {height} pikslit); enne tuleb laius-, siis pikkuskraad</translation>
+    </message>
+    <message>
+      <source>{map}: {lat}, {lon} has no place in {crs}</source>
+      <translation>{map}: punktil {lat}, {lon} pole kohta süsteemis {crs}</translation>
+    </message>
+    <message>
+      <source>{map}: {lat}, {lon} cannot be placed in {crs} ({problem})</source>
+      <translation>{map}: punkti {lat}, {lon} ei saa paigutada süsteemi {crs} ({problem})</translation>
+    </message>
+    <message>
+      <source>give a scenario script or --db GAME (one of them)</source>
+      <translation>anna stsenaariumi skript või --db MÄNG (üks neist)</translation>
+    </message>
+    <message>
+      <source>the report could not be written to {folder}: {problem}</source>
+      <translation>aruannet ei saanud kirjutada kausta {folder}: {problem}</translation>
+    </message>
+    <message>
+      <source>{game}: the game's ruleset cannot be read: {problem}</source>
+      <translation>{game}: mängu reeglistikku ei saa lugeda: {problem}</translation>
+    </message>
+    <message>
+      <source>--gateways must be 1 to 255</source>
+      <translation>--gateways peab olema 1 kuni 255</translation>
+    </message>
+    <message>
+      <source>--meshtastic plays a fake node on a pseudo-terminal: give --pty</source>
+      <translation>--meshtastic mängib libasõlme pseudoterminalil: anna --pty</translation>
+    </message>
+    <message>
+      <source>give --roster or --{option} (a generated roster), not both</source>
+      <translation>anna --roster või --{option} (loodud nimekiri), mitte mõlemat</translation>
+    </message>
+    <message>
+      <source>--gateways {gateways} but {ports} --port: give one --port per gateway</source>
+      <translation>--gateways {gateways}, aga --port on {ports}: anna iga lüüsi jaoks üks --port</translation>
+    </message>
+    <message>
+      <source>--origin {value} is not on the map</source>
+      <translation>--origin {value} pole kaardil</translation>
+    </message>
+    <message>
+      <source>--{option} must be above 0</source>
+      <translation>--{option} peab olema üle 0</translation>
+    </message>
+    <message>
+      <source>--{option} is a fraction from 0 to 1</source>
+      <translation>--{option} on murdarv 0 kuni 1</translation>
+    </message>
+    <message>
+      <source>--origin must be LAT,LON in degrees, not {value!r}</source>
+      <translation>--origin peab olema LAT,LON kraadides, mitte {value!r}</translation>
+    </message>
+    <message>
+      <source>cannot open the ports: {problem}</source>
+      <translation>porte ei saa avada: {problem}</translation>
+    </message>
+    <message>
+      <source>cannot write {path}: {problem}</source>
+      <translation>faili {path} ei saa kirjutada: {problem}</translation>
+    </message>
+    <message>
+      <source>--replay needs the game: --db GAME</source>
+      <translation>--replay vajab mängu: --db MÄNG</translation>
+    </message>
+    <message>
+      <source>no game chosen</source>
+      <translation>mängu ei valitud</translation>
+    </message>
+    <message>
+      <source>--origin {value} is not a latitude and longitude on the map</source>
+      <translation>--origin {value} pole laius- ja pikkuskraad kaardil</translation>
+    </message>
+    <message>
+      <source>--origin takes LAT,LON in degrees, not {value!r}</source>
+      <translation>--origin võtab LAT,LON kraadides, mitte {value!r}</translation>
+    </message>
+  </context>
+  <context>
     <name>events</name>
     <message>
       <source>armour set</source>
@@ -733,6 +915,496 @@
     <message>
       <source>woke</source>
       <translation>ärkas</translation>
+    </message>
+  </context>
+  <context>
+    <name>radio</name>
+    <message>
+      <source>device {device} is not registered</source>
+      <translation>seade {device} pole registreeritud</translation>
+    </message>
+    <message>
+      <source>a {role} may not send {type}</source>
+      <translation>{role} ei tohi saata: {type}</translation>
+    </message>
+    <message>
+      <source>frame claiming to be from {role} {device} has a wrong tag (forged?)</source>
+      <translation>kaadril, mis väidab end olevat seadmelt {role} {device}, on vale tunnus (võltsitud?)</translation>
+    </message>
+    <message>
+      <source>frame {counter} of device {device} was heard long ago (replayed?)</source>
+      <translation>seadme {device} kaader {counter} oli kuuldud ammu (kordusesitus?)</translation>
+    </message>
+    <message>
+      <source>old counter {counter} from device {device} (highest {top})</source>
+      <translation>vana loendur {counter} seadmelt {device} (suurim {top})</translation>
+    </message>
+  </context>
+  <context>
+    <name>report</name>
+    <message>
+      <source>north</source>
+      <translation>põhjas</translation>
+    </message>
+    <message>
+      <source>north-east</source>
+      <translation>kirdes</translation>
+    </message>
+    <message>
+      <source>east</source>
+      <translation>idas</translation>
+    </message>
+    <message>
+      <source>south-east</source>
+      <translation>kagus</translation>
+    </message>
+    <message>
+      <source>south</source>
+      <translation>lõunas</translation>
+    </message>
+    <message>
+      <source>south-west</source>
+      <translation>edelas</translation>
+    </message>
+    <message>
+      <source>west</source>
+      <translation>läänes</translation>
+    </message>
+    <message>
+      <source>north-west</source>
+      <translation>loodes</translation>
+    </message>
+    <message>
+      <source>{place}, {metres} m {direction}</source>
+      <translation>{place}, {metres} m {direction}</translation>
+    </message>
+    <message>
+      <source>square {square}</source>
+      <translation>ruut {square}</translation>
+    </message>
+    <message>
+      <source>rule timer</source>
+      <translation>reeglite taimer</translation>
+    </message>
+    <message>
+      <source>scenario script</source>
+      <translation>stsenaariumi skript</translation>
+    </message>
+    <message>
+      <source>not lifted</source>
+      <translation>tühistamata</translation>
+    </message>
+    <message>
+      <source>the whole field</source>
+      <translation>kogu väli</translation>
+    </message>
+    <message>
+      <source>no events</source>
+      <translation>sündmusi pole</translation>
+    </message>
+    <message>
+      <source>game master</source>
+      <translation>mängujuht</translation>
+    </message>
+    <message>
+      <source>the whole game</source>
+      <translation>kogu mäng</translation>
+    </message>
+    <message>
+      <source>game master {name}</source>
+      <translation>mängujuht {name}</translation>
+    </message>
+    <message>
+      <source>marshal handset {device}</source>
+      <translation>marssali käsiseade {device}</translation>
+    </message>
+    <message>
+      <source>tracker {device}</source>
+      <translation>jälgija {device}</translation>
+    </message>
+    <message>
+      <source>scenario {name}</source>
+      <translation>stsenaarium {name}</translation>
+    </message>
+    <message>
+      <source>groups {groups}</source>
+      <translation>grupid {groups}</translation>
+    </message>
+    <message>
+      <source>Casualty report</source>
+      <translation>Kaotuste aruanne</translation>
+    </message>
+    <message>
+      <source>Players</source>
+      <translation>Mängijaid</translation>
+    </message>
+    <message>
+      <source>Deaths</source>
+      <translation>Surmad</translation>
+    </message>
+    <message>
+      <source>Knock-outs</source>
+      <translation>Uimastamised</translation>
+    </message>
+    <message>
+      <source>Fell (0 HP)</source>
+      <translation>Langes (0 EP)</translation>
+    </message>
+    <message>
+      <source>Healed</source>
+      <translation>Ravitud</translation>
+    </message>
+    <message>
+      <source>Healer touches</source>
+      <translation>Ravipuudutused</translation>
+    </message>
+    <message>
+      <source>Valhalla check-ins</source>
+      <translation>Valhalla kirjed</translation>
+    </message>
+    <message>
+      <source>yes</source>
+      <translation>jah</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>ei</translation>
+    </message>
+    <message>
+      <source>Side</source>
+      <translation>Pool</translation>
+    </message>
+    <message>
+      <source>Badge</source>
+      <translation>Märk</translation>
+    </message>
+    <message>
+      <source>Log #</source>
+      <translation>Logi nr</translation>
+    </message>
+    <message>
+      <source>Game time</source>
+      <translation>Mänguaeg</translation>
+    </message>
+    <message>
+      <source>Key figures</source>
+      <translation>Põhinäitajad</translation>
+    </message>
+    <message>
+      <source>Summary per side</source>
+      <translation>Kokkuvõte poolte kaupa</translation>
+    </message>
+    <message>
+      <source>Deaths over game time</source>
+      <translation>Surmad mänguaja jooksul</translation>
+    </message>
+    <message>
+      <source>Summary per group</source>
+      <translation>Kokkuvõte gruppide kaupa</translation>
+    </message>
+    <message>
+      <source>Safety report</source>
+      <translation>Ohutusaruanne</translation>
+    </message>
+    <message>
+      <source>Siege engine losses</source>
+      <translation>Piiramismasinate kaotused</translation>
+    </message>
+    <message>
+      <source>{count} reports the rules did not apply, for the game masters' review (a sixth healer's touch, a strike on the dead, a loot without consent, a binding, care, healing or kill by someone unconscious or dead, a permanent kill not counted long enough), each with the rule it breaks.</source>
+      <translation>{count} teadet, mida reeglid ei rakendanud, mängujuhtidele üle vaatamiseks (kuues ravipuudutus, löök surnule, rüüstamine ilma nõusolekuta, sidumine, hooldus, ravimine või tapmine teadvuseta või surnud tegelase poolt, piisavalt kaua lugemata püsitapmine), igaüks koos reegliga, mida see rikub.</translation>
+    </message>
+    <message>
+      <source>Valhalla roster</source>
+      <translation>Valhalla nimekiri</translation>
+    </message>
+    <message>
+      <source>Every player who reported to Valhalla: name, side and number of deaths, as the rules require Valhalla to record.</source>
+      <translation>Kõik Valhallasse ilmunud mängijad: nimi, pool ja surmade arv, nagu reeglid nõuavad Valhallal kirja panna.</translation>
+    </message>
+    <message>
+      <source>Unreturned loot</source>
+      <translation>Tagastamata saak</translation>
+    </message>
+    <message>
+      <source>The looter is responsible for what they took until it is returned, even if they were looted in turn. Consent NOT GIVEN: taken without the player's permission.</source>
+      <translation>Rüüstaja vastutab võetu eest, kuni see on tagastatud, ka siis, kui teda ennast omakorda rüüstati. Nõusolek ANDMATA: võetud mängija loata.</translation>
+    </message>
+    <message>
+      <source>Corrections</source>
+      <translation>Parandused</translation>
+    </message>
+    <message>
+      <source>Reports a game master took back as wrong (a wrong badge, a report never made), with the reason. The figures of this report leave them out.</source>
+      <translation>Teated, mille mängujuht valena tagasi võttis (vale märk, teade, mida ei tehtud), koos põhjusega. Selle aruande arvudes neid ei ole.</translation>
+    </message>
+    <message>
+      <source>Appendix: rule warnings</source>
+      <translation>Lisa: reeglihoiatused</translation>
+    </message>
+    <message>
+      <source>Figure</source>
+      <translation>Näitaja</translation>
+    </message>
+    <message>
+      <source>Count</source>
+      <translation>Arv</translation>
+    </message>
+    <message>
+      <source>At the end of the game</source>
+      <translation>Mängu lõpus</translation>
+    </message>
+    <message>
+      <source>Group</source>
+      <translation>Grupp</translation>
+    </message>
+    <message>
+      <source>destroyed</source>
+      <translation>hävitatud</translation>
+    </message>
+    <message>
+      <source>captured</source>
+      <translation>vallutatud</translation>
+    </message>
+    <message>
+      <source>Nobody checked in at Valhalla.</source>
+      <translation>Keegi ei pannud end Valhallas kirja.</translation>
+    </message>
+    <message>
+      <source>All loot has been returned.</source>
+      <translation>Kogu saak on tagastatud.</translation>
+    </message>
+    <message>
+      <source>No report was corrected.</source>
+      <translation>Ühtki teadet ei parandatud.</translation>
+    </message>
+    <message>
+      <source>No rule warnings.</source>
+      <translation>Reeglihoiatusi pole.</translation>
+    </message>
+    <message>
+      <source>Fell to 0 hit points</source>
+      <translation>Langes 0 elupunktini</translation>
+    </message>
+    <message>
+      <source>Healed by a healer</source>
+      <translation>Ravitseja ravitud</translation>
+    </message>
+    <message>
+      <source>STOPP calls</source>
+      <translation>STOPP-hüüded</translation>
+    </message>
+    <message>
+      <source>STOPP calls ruled trivial</source>
+      <translation>Tühiseks loetud STOPP-hüüded</translation>
+    </message>
+    <message>
+      <source>Siege engines lost</source>
+      <translation>Kaotatud piiramismasinad</translation>
+    </message>
+    <message>
+      <source>Unreturned loot items</source>
+      <translation>Tagastamata saagiesemed</translation>
+    </message>
+    <message>
+      <source>Rule warnings</source>
+      <translation>Reeglihoiatused</translation>
+    </message>
+    <message>
+      <source>All sides</source>
+      <translation>Kõik pooled</translation>
+    </message>
+    <message>
+      <source>Deaths so far per side (up), by game time in hours and minutes (across).</source>
+      <translation>Surmad seni poolte kaupa (püstteljel) mänguaja järgi tundides ja minutites (rõhtteljel).</translation>
+    </message>
+    <message>
+      <source>Active</source>
+      <translation>Mängus</translation>
+    </message>
+    <message>
+      <source>Unconscious</source>
+      <translation>Teadvuseta</translation>
+    </message>
+    <message>
+      <source>Knocked out</source>
+      <translation>Uimastatud</translation>
+    </message>
+    <message>
+      <source>Dead</source>
+      <translation>Surnud</translation>
+    </message>
+    <message>
+      <source>In Valhalla</source>
+      <translation>Valhallas</translation>
+    </message>
+    <message>
+      <source>STOPP</source>
+      <translation>STOPP</translation>
+    </message>
+    <message>
+      <source>Called</source>
+      <translation>Hüütud</translation>
+    </message>
+    <message>
+      <source>Where</source>
+      <translation>Kus</translation>
+    </message>
+    <message>
+      <source>Called by</source>
+      <translation>Hüüdja</translation>
+    </message>
+    <message>
+      <source>Reason</source>
+      <translation>Põhjus</translation>
+    </message>
+    <message>
+      <source>Duration</source>
+      <translation>Kestus</translation>
+    </message>
+    <message>
+      <source>Trivial</source>
+      <translation>Tühine</translation>
+    </message>
+    <message>
+      <source>Reported by</source>
+      <translation>Teataja</translation>
+    </message>
+    <message>
+      <source>Engine</source>
+      <translation>Masin</translation>
+    </message>
+    <message>
+      <source>Lost as</source>
+      <translation>Kaotus</translation>
+    </message>
+    <message>
+      <source>Name</source>
+      <translation>Nimi</translation>
+    </message>
+    <message>
+      <source>Check-ins</source>
+      <translation>Kirjed</translation>
+    </message>
+    <message>
+      <source>First</source>
+      <translation>Esimene</translation>
+    </message>
+    <message>
+      <source>Last</source>
+      <translation>Viimane</translation>
+    </message>
+    <message>
+      <source>Looter</source>
+      <translation>Rüüstaja</translation>
+    </message>
+    <message>
+      <source>Owes to</source>
+      <translation>Võlgneb</translation>
+    </message>
+    <message>
+      <source>Consent</source>
+      <translation>Nõusolek</translation>
+    </message>
+    <message>
+      <source>Items</source>
+      <translation>Esemed</translation>
+    </message>
+    <message>
+      <source>Wrong report</source>
+      <translation>Vale teade</translation>
+    </message>
+    <message>
+      <source>By</source>
+      <translation>Kes</translation>
+    </message>
+    <message>
+      <source>Event</source>
+      <translation>Sündmus</translation>
+    </message>
+    <message>
+      <source>Rule</source>
+      <translation>Reegel</translation>
+    </message>
+    <message>
+      <source>Warning</source>
+      <translation>Hoiatus</translation>
+    </message>
+    <message>
+      <source>{side}: {deaths} deaths</source>
+      <translation>{side}: surmi {deaths}</translation>
+    </message>
+    <message>
+      <source>No siege engine was destroyed or captured.</source>
+      <translation>Ühtki piiramismasinat ei hävitatud ega vallutatud.</translation>
+    </message>
+    <message>
+      <source>NOT GIVEN</source>
+      <translation>ANDMATA</translation>
+    </message>
+    <message>
+      <source>given</source>
+      <translation>antud</translation>
+    </message>
+    <message>
+      <source>controlroom {version}, made {made}</source>
+      <translation>controlroom {version}, koostatud {made}</translation>
+    </message>
+    <message>
+      <source>Page {page} of {pages}</source>
+      <translation>Lehekülg {page}/{pages}</translation>
+    </message>
+    <message>
+      <source>Casualty report: {game}</source>
+      <translation>Kaotuste aruanne: {game}</translation>
+    </message>
+    <message>
+      <source>{scope} · {date} · rules: {rules} · game time 00:00:00 to {end} · {events} events</source>
+      <translation>{scope} · {date} · reeglid: {rules} · mänguaeg 00:00:00 kuni {end} · sündmusi {events}</translation>
+    </message>
+    <message>
+      <source>{calls} STOPP calls, {trivial} of them ruled trivial; the game stood still for {stopped} in all.</source>
+      <translation>STOPP-hüüdeid {calls}, neist tühiseks loetud {trivial}; mäng seisis kokku {stopped}.</translation>
+    </message>
+    <message>
+      <source>not reported</source>
+      <translation>teatamata</translation>
+    </message>
+    <message>
+      <source>not known</source>
+      <translation>teadmata</translation>
+    </message>
+    <message>
+      <source>Scenarios played: {names}</source>
+      <translation>Mängitud stsenaariumid: {names}</translation>
+    </message>
+    <message>
+      <source>log #{seq}</source>
+      <translation>logi nr {seq}</translation>
+    </message>
+    <message>
+      <source>Casualties on the field map</source>
+      <translation>Kaotused välikaardil</translation>
+    </message>
+    <message>
+      <source>Deaths (filled) and falls to 0 hit points or knock-outs (rings) where they were reported, on the map {map}; a casualty without a position of its own is placed at its reporter's or its group's last position. A casualty reported with no position near it is not on these maps (the tables count every casualty).</source>
+      <translation>Surmad (täidetud) ning langemised 0 elupunktini või uimastamised (rõngad) seal, kus neist teatati, kaardil {map}; oma asukohata kaotus on paigutatud teataja või tema grupi viimasesse asukohta. Kaotus, mille lähedal asukohta polnud, neil kaartidel ei ole (tabelid loevad kõiki kaotusi).</translation>
+    </message>
+    <message>
+      <source>Grid squares of {step} m.</source>
+      <translation>Ruudustiku ruudu külg {step} m.</translation>
+    </message>
+    <message>
+      <source>{count} casualties were placed off this map and are not shown.</source>
+      <translation>Kaotusi {count} jäi kaardilt välja ja neid ei näidata.</translation>
+    </message>
+    <message>
+      <source>{side}: {deaths} deaths, {falls} falls placed</source>
+      <translation>{side}: surmi {deaths}, langemisi {falls} paigutatud</translation>
+    </message>
+    <message>
+      <source>{game} ({scope}, {date}): {deaths} deaths, {valhalla} in the Valhalla roster, {stopps} STOPPs, {warnings} rule warnings</source>
+      <translation>{game} ({scope}, {date}): surmi {deaths}, Valhalla nimekirjas {valhalla}, STOPP-e {stopps}, reeglihoiatusi {warnings}</translation>
     </message>
   </context>
   <context>

@@ -77,6 +77,10 @@ def store_battle(path: Path | str, players: int = 300, n_events: int = 4000, see
             field = open_map(Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png")
             save_map(store, field.path, field.kind, field.crs.to_wkt(), field.world.as_lines(), field.width,
                      field.height)
+            from controlroom.geo.places import places_beside, read_places
+            from controlroom.store.maps import save_places
+
+            save_places(store, read_places(places_beside(field.path)))     # the demo field's named features
         # A correction: the first strike was a wrong report.
         first_strike = next(s for s, e in store.log.events() if e.type == "strike")
         store.log.append([make_event(events[-1].t, "retracted", "gm", seq=first_strike, reason="wrong badge")])

