@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from controlroom.core.station import Station
 from controlroom.geo.frame import MapFrame
 from controlroom.logs import setup_logging
+from controlroom.ui.collector import MainThreadCollector
 from controlroom.ui.desks.common import wire_desk
 from controlroom.ui.dialogs.games import remember_game
 from controlroom.ui.language import start_language
@@ -24,6 +25,8 @@ def application() -> QApplication:
     QCoreApplication.setOrganizationName("controlroom")
     QCoreApplication.setApplicationName("controlroom")
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if app.findChild(MainThreadCollector) is None:
+        MainThreadCollector(app)     # garbage holding widgets is destroyed in the GUI thread only
     setup_logging("window")
     start_language(app)              # the window's words in the language spoken (Estonian: window_et.qm)
     return app
