@@ -4,7 +4,8 @@ The Qt Linguist source ``window_et.ts`` lives in the repository; its compiled
 form ``window_et.qm`` is a build product.  ``installer/quickstart.py`` and
 ``installer/build.py`` compile it beside the ``.ts`` (the bundle ships it);
 a plain checkout without it, or with one older than its ``.ts``, gets one
-compiled by ``lrelease`` into the user's cache folder at the window's start.
+compiled by ``lrelease`` into the user's cache folder at the window's start,
+named by the ``.ts``'s content (two checkouts share that folder).
 Without ``lrelease`` either, the ``.ts`` is read directly (``TsTranslator``:
 the same finished translations, no plural forms).
 
@@ -15,6 +16,7 @@ system's locale.  A choice made in the menu applies at the next start.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import shutil
@@ -79,15 +81,17 @@ def _fresh(qm: Path, ts: Path) -> bool:
 
 def qm_path(code: str, cache: Path | None = None, ts: Path | None = None) -> Path | None:
     """The compiled translations into ``code``: the shipped ``.qm`` when it is up to date, else one compiled into
-    the cache folder (again when the ``.ts`` is newer); None when there is no ``.ts`` or it cannot be compiled."""
+    the cache folder for this ``.ts``'s content; None when there is no ``.ts`` or it cannot be compiled."""
     ts = Path(str(ts or i18n.ts_path(DOMAIN, code)))
     if not ts.is_file():
         return None
     shipped = ts.with_suffix(".qm")
     if _fresh(shipped, ts):
         return shipped
-    cached = (cache or cache_dir() / "i18n") / shipped.name
-    if _fresh(cached, ts) or compile_ts(ts, cached):
+    # Named by the .ts's content: checkouts and versions sharing one cache folder never take each other's.
+    digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
+    cached = (cache or cache_dir() / "i18n") / f"{shipped.stem}-{digest}.qm"
+    if cached.is_file() or compile_ts(ts, cached):
         return cached
     return None
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QCoreApplication, QProcess, QSettings, Qt, QTimer, QU
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QMessageBox, QScrollArea, QSizePolicy, QStyle,
-    QStyleOptionDockWidget, QStylePainter, QWidget,
+    QStyleOptionDockWidget, QStylePainter, QTabBar, QWidget,
 )
 
 from controlroom import i18n
@@ -778,6 +778,11 @@ class _Panels:
         left = max(self.panels["controls"].minimumSizeHint().width() + 24, int(width * 0.2))
         return right, left
 
+    def tabs_width(self) -> int:
+        """The width the docks' tab bars need to show every title whole (the widest bar; 0 without tabs)."""
+        return max((sum(bar.tabSizeHint(i).width() for i in range(bar.count()))
+                    for bar in self.window.findChildren(QTabBar) if bar.parent() is self.window), default=0)
+
     def column_for_half(self) -> int:
         """The widest the one column of a laptop may be while the map keeps half the window's area."""
         w = self.window
@@ -790,6 +795,7 @@ class _Panels:
         w, d = self.window, self.docks
         right, left = self.side_widths()
         if self.compact:
+            right = max(right, self.tabs_width())          # every tab's title read whole, as room allows
             w.resizeDocks([d["deadlines"]], [min(right, self.column_for_half())], Qt.Orientation.Horizontal)
             column = w.height() - w.menuBar().height() - w.statusBar().height()
             w.resizeDocks([d["deadlines"], d["timeline"]], [int(column * 0.4), int(column * 0.6)],

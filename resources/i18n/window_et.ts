@@ -241,6 +241,7 @@
     <name>DeadlineModel</name>
     <message>
         <source>Held: a STOPP covers this character; the time stands still until it is lifted.</source>
+        <extracomment>A delta changing more characters than this resets the model (one reset is cheaper than many inserts).</extracomment>
         <translation>Peatatud: STOPP hõlmab seda tegelast; aeg seisab, kuni see lõpetatakse.</translation>
     </message>
     <message>
@@ -252,7 +253,7 @@
     <name>DeadlinePanel</name>
     <message>
         <source>Dying and waking</source>
-        <extracomment>The columns always shown whole (countdown, what, who); group and side only when there is room. The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.</extracomment>
+        <extracomment>Rows inserted or removed: the columns are fitted again this long after (once for a burst of rows). The columns always shown whole (countdown, what, who); group and side only when there is room. The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.</extracomment>
         <translation>Suremine ja ärkamine</translation>
     </message>
     <message>
@@ -726,7 +727,7 @@
     <name>MainWindow</name>
     <message>
         <source>controlroom</source>
-        <extracomment>The version of the docks&apos; layout saved in the settings: a layout saved by an older window is not restored. The window&apos;s size on a screen large enough for it (smaller screens: the whole screen). The window&apos;s size drawn without a screen (the offscreen platform: screenshots, tests). Below this screen height the docks share one column beside the map (a laptop) ... ... and also when the side panels would leave the map less than this share of the width (large text).</extracomment>
+        <extracomment>The version of the docks&apos; layout saved in the settings: a layout saved by an older window is not restored. The window&apos;s size on a screen large enough for it (smaller screens: the whole screen). The window&apos;s size drawn without a screen (the offscreen platform: screenshots, tests). Below this screen height the docks share one column beside the map (a laptop) ... ... and also when the side panels would leave the map less than this share of the width (large text). The map&apos;s layers are drawn again at most this often (ms); the core publishes every 100 ms, and at 8,000 players drawing every delta kept the window busy (bench_map).</extracomment>
         <translation>controlroom</translation>
     </message>
     <message>
@@ -1117,6 +1118,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <name>RadioPanel</name>
     <message>
         <source>Radio</source>
+        <extracomment>The most frames kept (the station sends its last 200).</extracomment>
         <translation>Raadio</translation>
     </message>
     <message>
@@ -1966,8 +1968,8 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Palun kinnita</translation>
     </message>
     <message>
-        <source>Countdown</source>
-        <translation>Loendur</translation>
+        <source>Due in</source>
+        <translation>Aega</translation>
     </message>
     <message>
         <source>What</source>

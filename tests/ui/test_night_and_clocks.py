@@ -136,24 +136,33 @@ def test_night_swaps_text_colours_only_never_a_background():
     assert night_style("background-color: #c9302c;", True) == "background-color: #c9302c;"
 
 
-def test_the_legend_symbols_and_sides_read_at_3_to_1_at_night(window, qtbot):
-    """Every symbol of the legend, and every side's colour, against the legend's night background (graphics:
-    WCAG's 3:1); its text at 4.5:1.  The background is opaque, so that is what they are seen on."""
+@pytest.mark.parametrize("night", [True, False], ids=["night", "day"])
+def test_the_legend_symbols_and_sides_read_at_3_to_1(window, qtbot, night):
+    """Every symbol of the legend, and every side's colour, against what it is drawn on (graphics: WCAG's
+    3:1): the legend's opaque background, or the dark chip a light symbol gets by day (the marshals' yellow
+    on white is 1.4:1); its text at 4.5:1."""
     import re
 
     from controlroom.ui.map.layers import SIDE_COLOURS
-    from controlroom.ui.map.legend import NIGHT_BACKGROUND, NIGHT_TEXT, SYMBOLS
+    from controlroom.ui.map.legend import CHIP, DAY_BACKGROUND, NIGHT_BACKGROUND, NIGHT_TEXT, SYMBOLS
     from controlroom.ui.theme import MIN_GRAPHIC_CONTRAST
 
-    window.night_action.setChecked(True)
+    window.night_action.setChecked(night)
     legend = window.map.legend
     legend.set_sides({f"Side {i}": c for i, c in enumerate(SIDE_COLOURS)})
-    assert f"background: {NIGHT_BACKGROUND};" in legend.styleSheet() and QColor(NIGHT_BACKGROUND).alpha() == 255
-    assert contrast(NIGHT_TEXT, NIGHT_BACKGROUND) >= MIN_CONTRAST
-    drawn = {c.lower() for c in re.findall(r'color:(#[0-9a-fA-F]{6})', legend.text())}
+    background, text = (NIGHT_BACKGROUND, NIGHT_TEXT) if night else (DAY_BACKGROUND, "#000000")
+    assert f"background: {background};" in legend.styleSheet() and QColor(background).alpha() == 255
+    assert contrast(text, background) >= MIN_CONTRAST
+    marks = re.findall(r'<span style="(?:background-color:(#[0-9a-fA-F]{6}); )?color:(#[0-9a-fA-F]{6})">',
+                       legend.text())
+    drawn = {c.lower() for _chip, c in marks}
     assert {c for _s, c, _w in SYMBOLS} | set(SIDE_COLOURS) == drawn            # what is checked is what is drawn
-    for colour in drawn:
-        assert contrast(colour, NIGHT_BACKGROUND) >= MIN_GRAPHIC_CONTRAST, colour
+    for chip, colour in marks:
+        assert chip in ("", CHIP)
+        assert contrast(colour, chip or background) >= MIN_GRAPHIC_CONTRAST, (colour, chip or background)
+    if not night:
+        marshal = next(c for _s, c, w in SYMBOLS if w == "marshal")
+        assert (CHIP, marshal) in marks, "the yellow marshal is on its chip by day"
     # The dead: the legend's mark is the map's.
     from controlroom.ui.map.view import _LAYER_STYLE
     dead = next(c for _s, c, w in SYMBOLS if w == "dead")

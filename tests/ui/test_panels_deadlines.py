@@ -43,10 +43,10 @@ def test_soonest_first_with_what_and_who(panel, clock):
     assert panel.model.rowCount() == 3
     assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)", "Aldo (1)"]
     assert column_texts(panel, 1) == ["wakes", "dies", "dies"]
-    assert column_texts(panel, 0) == ["00:04:00", "00:08:00", "00:10:00"]
+    assert column_texts(panel, 0) == ["4:00", "8:00", "10:00"]
     assert column_texts(panel, 3) == ["Ravens", "Wolves", "Wolves"]
     assert column_texts(panel, 4) == ["South", "North", "North"]
-    assert panel.model.headerData(0, Qt.Orientation.Horizontal) == "Countdown"
+    assert panel.model.headerData(0, Qt.Orientation.Horizontal) == "Due in"
 
 
 def test_countdown_is_live_without_new_data(panel, clock, qtbot):
@@ -54,9 +54,9 @@ def test_countdown_is_live_without_new_data(panel, clock, qtbot):
     panel.apply_delta(fold(state, ("00:01:00", "down", {"badge": 2})))
     clock.t = ms("00:01:00")
     panel.refresh()
-    assert cell(panel, 0, 0) == "00:10:00"
+    assert cell(panel, 0, 0) == "10:00"
     clock.t = ms("00:05:30")
-    qtbot.waitUntil(lambda: cell(panel, 0, 0) == "00:05:30", timeout=2000)   # the 500 ms timer
+    qtbot.waitUntil(lambda: cell(panel, 0, 0) == "5:30", timeout=2000)   # the 500 ms timer
     assert cell(panel, 0, 0, REMAINING_ROLE) == ms("00:05:30")
 
 
@@ -95,7 +95,7 @@ def test_held_by_a_stopp_is_grey_and_last(panel, clock):
     panel.apply_delta(make_delta(state, (), (), full=True))
     assert delta.characters[0].badge == 2
     assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)"]
-    assert cell(panel, 1, 0) == "held 00:08:00"
+    assert cell(panel, 1, 0) == "held 8:00"
     assert cell(panel, 1, 0, URGENCY_ROLE) == HELD
     assert cell(panel, 1, 0, Qt.ItemDataRole.ForegroundRole).color() == URGENCY_COLOURS[HELD]
     assert "STOPP" in cell(panel, 1, 0, Qt.ItemDataRole.ToolTipRole)
@@ -105,7 +105,7 @@ def test_held_by_a_stopp_is_grey_and_last(panel, clock):
     clock.t = ms("00:05:00")
     panel.refresh()
     assert column_texts(panel, 2) == ["Gerd (11)", "Birgit (2)"]
-    assert column_texts(panel, 0) == ["00:05:00", "00:08:00"]
+    assert column_texts(panel, 0) == ["5:00", "8:00"]
 
 
 def test_delta_replaces_only_its_characters_and_full_replaces_all(panel, clock):
@@ -130,5 +130,17 @@ def test_respawn_deadline_after_death(panel, clock):
     clock.t = ms("00:02:00")
     panel.refresh()
     assert column_texts(panel, 1) == ["respawns"]
-    assert column_texts(panel, 0) == ["00:09:00"]
+    assert column_texts(panel, 0) == ["9:00"]
     assert cell(panel, 0, 0, URGENCY_ROLE) == NORMAL
+
+
+def test_countdowns_read_as_a_kitchen_timer():
+    """Minutes and seconds under an hour, hours from an hour; rounded up, so 0:00 shows only when due."""
+    from controlroom.ui.panels.words import countdown
+
+    assert countdown(10 * 60_000) == "10:00"
+    assert countdown(59_001) == "1:00"
+    assert countdown(1) == "0:01"
+    assert countdown(0) == "0:00" and countdown(-5_000) == "0:00"
+    assert countdown(3_600_000) == "1:00:00"
+    assert countdown(3_600_000 + 61_500) == "1:01:02"

@@ -118,3 +118,32 @@ def test_reports_on_a_meshtastic_channel_are_marked_as_weaker(panel):
     tip = panel.proxy.data(panel.proxy.index(0, 4), Qt.ItemDataRole.ToolTipRole)
     assert "Meshtastic channel" in tip
     assert panel.proxy.data(panel.proxy.index(1, 4), Qt.ItemDataRole.ToolTipRole) is None
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_view_follows_the_newest_event_until_scrolled_up(panel, qtbot):
+    """A view made smaller while it follows (the docks arranged at start) keeps following; scrolled up by
+    the game master, it stays where it was left; back at the bottom, it follows again."""
+    state = GameState(ROSTER)
+    panel.resize(600, 900)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
+                                        for n in range(1, 6))))
+    bar = panel.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 5)
+    assert bar.maximum() == 0                                   # all five in view
+    panel.resize(600, 250)                                      # the docks arranged: a smaller view
+    panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
+                                        for n in range(6, 60))))
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
+    last = panel.proxy.index(panel.proxy.rowCount() - 1, 0)
+    assert panel.view.viewport().rect().intersects(panel.view.visualRect(last))   # the newest in view
+    bar.setValue(0)                                             # the game master reads back
+    panel.apply_delta(delta_of(state, stored(60, 60_000, "position", device=3001, lat=58.0, lon=26.0)))
+    qtbot.wait(50)
+    assert bar.value() == 0 and not panel.following
+    bar.setValue(bar.maximum())                                 # and comes back to the bottom
+    panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
+                                        for n in range(61, 70))))
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and panel.following, timeout=2000)

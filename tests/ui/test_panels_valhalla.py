@@ -52,12 +52,12 @@ def test_groups_fallen_and_respawn_countdowns(panel, clock):
         ["South", "Ravens", "1", "0", "1", "2"],
     ]
     assert table(panel.fallen_model) == [
-        ["Birgit (2)", "North", "Wolves", "in Valhalla", "2", "00:07:00"],
-        ["Gerd (11)", "South", "Ravens", "dead, not yet in Valhalla", "1", "00:09:00"],
+        ["Birgit (2)", "North", "Wolves", "in Valhalla", "2", "7:00"],
+        ["Gerd (11)", "South", "Ravens", "dead, not yet in Valhalla", "1", "9:00"],
     ]
     clock.t = ms("00:20:00")
     panel.refresh()
-    assert [row[5] for row in table(panel.fallen_model)] == ["00:02:00", "00:04:00"]
+    assert [row[5] for row in table(panel.fallen_model)] == ["2:00", "4:00"]
 
 
 def test_big_numbers_per_side(panel, clock):
@@ -73,7 +73,7 @@ def test_deltas_update_only_their_characters(panel, clock):
     assert panel.fallen_model.rowCount() == 0
     clock.t = ms("00:02:00")
     panel.apply_delta(steps[0])
-    assert table(panel.fallen_model) == [["Birgit (2)", "North", "Wolves", "in Valhalla", "1", "00:09:00"]]
+    assert table(panel.fallen_model) == [["Birgit (2)", "North", "Wolves", "in Valhalla", "1", "9:00"]]
     panel.apply_delta(steps[1])
     assert table(panel.fallen_model) == [["Birgit (2)", "North", "Wolves", "alive again", "1", ""]]
     panel.apply_delta(steps[2])
@@ -87,7 +87,7 @@ def test_respawn_held_by_a_stopp(panel, clock):
     clock.t = ms("00:20:00")
     panel.refresh()
     gerd = [row for row in table(panel.fallen_model) if row[0] == "Gerd (11)"][0]
-    assert gerd[5] == "held 00:08:00"
+    assert gerd[5] == "held 8:00"
 
 
 def test_side_summary_bar(qtbot):

@@ -12,10 +12,14 @@ def test_the_status_bar_names_the_timer_owner(qtbot, tmp_path):
     core = CoreThread(str(path), VirtualClock(0))
     label = TimerOwnerLabel(core)
     qtbot.addWidget(label)
+    label.show()
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     try:
-        qtbot.waitUntil(lambda: label.text() == "Timers: this station", timeout=5000)
+        qtbot.waitUntil(lambda: label.state == "alone", timeout=5000)
+        assert label.isHidden(), "a game file on one laptop: the status bar keeps the room"
+        label.show_state("owner")
+        assert label.isVisible() and label.text() == "Timers: this station"
         label.show_state("standby")
         assert label.text() == "Timers: another station" and "takes over" in label.toolTip()
         label.show_state("offline")

@@ -19,7 +19,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "docs" / "screenshots"
-SIZES = ((1366, 768), (1920, 1080))
+SIZES = ((1280, 720), (1366, 768), (1920, 1080))
 MODES = ("day", "night", "large")
 
 pytestmark = pytest.mark.skipif(shutil.which("Xvfb") is None,

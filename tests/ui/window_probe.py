@@ -120,7 +120,8 @@ def measure(window) -> dict:
             continue
         for i in range(bar.count()):
             tabs.append({"text": bar.tabText(i), "rect": rect(bar, bar.tabRect(i)),
-                         "needs": bar.fontMetrics().horizontalAdvance(bar.tabText(i)),
+                         # what the tab needs for its whole title (Qt elides it, "Valha…", when given less)
+                         "needs": bar.tabSizeHint(i).width(),
                          "width": bar.tabRect(i).width()})
     out["tabs"] = tabs
     out["minimums"] = {w.objectName() or type(w).__name__: [w.minimumSizeHint().width(), w.minimumSizeHint().height(),

@@ -7,6 +7,8 @@ import html
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from controlroom.ui.theme import MIN_GRAPHIC_CONTRAST, contrast
+
 # symbol, colour, what it is (translated when shown).  Each reads at 3:1 or better on the night
 # background (WCAG's figure for graphics), as on the day one: the dead are purple, not a dark red lost at night.
 SYMBOLS = (
@@ -20,10 +22,21 @@ SYMBOLS = (
 )
 
 
-# The legend's background by day (over the map) and at night (opaque: the symbols' contrast is on it).
-DAY_BACKGROUND = "rgba(255,255,255,215)"
+# The legend's background by day and at night (opaque: the symbols' contrast is on it).
+DAY_BACKGROUND = "#ffffff"
 NIGHT_BACKGROUND = "#141414"
 NIGHT_TEXT = "#e6e6e6"
+#: A symbol too light for the day background (the marshals' yellow) is drawn on a dark chip, as the map
+#: draws it with a dark outline.
+CHIP = "#424242"
+DOT = "\u25cf"         # a side's colour
+
+
+def mark(symbol: str, colour: str, background: str) -> str:
+    """``symbol`` in ``colour``, on a dark chip when it would not read at 3:1 on ``background``."""
+    if contrast(colour, background) >= MIN_GRAPHIC_CONTRAST:
+        return f'<span style="color:{colour}">{symbol}</span>'
+    return f'<span style="background-color:{CHIP}; color:{colour}">{symbol}</span>'
 
 
 class MapLegend(QLabel):
@@ -56,8 +69,9 @@ class MapLegend(QLabel):
         text_colour, background = (NIGHT_TEXT, NIGHT_BACKGROUND) if self.night else ("#000000", DAY_BACKGROUND)
         self.setStyleSheet(f"QLabel#map_legend {{ color: {text_colour}; background: {background}; "
                            "border-radius: 4px; padding: 4px; }")
-        sides = "<br>".join(f'<span style="color:{c}">\u25cf</span> {html.escape(s)}' for s, c in self.sides.items())
-        cells = [f'<span style="color:{c}">{sym}</span>&nbsp;{html.escape(self._words[w])}' for sym, c, w in SYMBOLS]
+        ground = NIGHT_BACKGROUND if self.night else DAY_BACKGROUND
+        sides = "<br>".join(f'{mark(DOT, c, ground)} {html.escape(s)}' for s, c in self.sides.items())
+        cells = [f'{mark(sym, c, ground)}&nbsp;{html.escape(self._words[w])}' for sym, c, w in SYMBOLS]
         half = (len(cells) + 1) // 2
         symbols = "<br>".join(cells[:half]), "<br>".join(cells[half:])
         how = html.escape(self.tr("Group: name up\u2191 down\u2193 dead\u2020"))

@@ -7,7 +7,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QSizePolicy, QStyle, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.panels.table import RowTable, read_only_view
@@ -26,7 +26,7 @@ URGENCY_ROLE = Qt.ItemDataRole.UserRole + 1     # "critical", "warning", "normal
 REMAINING_ROLE = Qt.ItemDataRole.UserRole + 2   # ms left (int), for sorting and tests
 
 COLUMNS = (
-    ("countdown", QT_TRANSLATE_NOOP("panels", "Countdown")),
+    ("countdown", QT_TRANSLATE_NOOP("panels", "Due in")),
     ("what", QT_TRANSLATE_NOOP("panels", "What")),
     ("who", QT_TRANSLATE_NOOP("panels", "Who")),
     ("group", QT_TRANSLATE_NOOP("panels", "Group")),
@@ -195,10 +195,14 @@ class DeadlineModel(RowTable):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
+    def held(self, left: str) -> str:
+        """A countdown held by a STOPP."""
+        return self.tr("held {0}").format(left)
+
     def _text(self, row: DeadlineRow, column: str) -> str:
         if column == "countdown":
             left = countdown(row.left(self.now))
-            return self.tr("held {0}").format(left) if row.due is None else left
+            return self.held(left) if row.due is None else left
         if column == "what":
             return word(DEADLINE_KINDS, row.kind)
         if column == "who":
@@ -265,11 +269,14 @@ class DeadlinePanel(QWidget):
     def needed_width(self) -> int:
         """The width of the panel that shows countdown, what and name whole (for the window's layout)."""
         sample = self.fontMetrics()
+        # A cell needs its text and the view's margins: Qt's text margin each side, the grid line and rounding.
+        margin = self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view)
+        pad = 2 * (margin + 1) + 2
         # Rows to come are measured by a long name and the longest word for what falls due.
-        name = sample.horizontalAdvance("Wolfgang Amadeus (1234)") + 12
+        name = sample.horizontalAdvance("Wolfgang Amadeus (1234)") + pad
         what = max(sample.horizontalAdvance(word(DEADLINE_KINDS, k)) for k in ("dies", "wakes", "regains_hp",
-                                                                               "respawns")) + 12
-        clock = sample.horizontalAdvance("held 00:00:00") + 12
+                                                                               "respawns")) + pad
+        clock = sample.horizontalAdvance(self.model.held("00:00")) + pad
         columns = [max(self.column_needs(c), need) for c, need in zip(self.ALWAYS, (clock, what, name))]
         margins = self.layout().contentsMargins()
         return (sum(columns) + self.view.verticalScrollBar().sizeHint().width() + 2 * self.view.frameWidth()

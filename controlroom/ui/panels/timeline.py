@@ -6,6 +6,7 @@ from typing import Iterable
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    Slot,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
@@ -166,6 +167,12 @@ class TimelinePanel(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.view)
         self._fit_rows()
+        # The view follows the newest event while its scroll bar is at the bottom, where the game master left
+        # it; a view made smaller (the docks arranged at start, a tab shown) keeps following.
+        self.following = True
+        bar = self.view.verticalScrollBar()
+        bar.valueChanged.connect(self._scrolled)
+        bar.rangeChanged.connect(self._range_changed)
 
     def _fit_rows(self) -> None:
         """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
@@ -186,13 +193,18 @@ class TimelinePanel(QWidget):
         super().resizeEvent(event)
         self.view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
 
+    @Slot(int)
+    def _scrolled(self, value: int) -> None:
+        self.following = value >= self.view.verticalScrollBar().maximum()
+
+    @Slot(int, int)
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self.following:
+            self.view.verticalScrollBar().setValue(high)
+
     def apply_delta(self, delta: StateDelta) -> None:
-        """Append the delta's events (following the newest when the view is at the bottom)."""
-        bar = self.view.verticalScrollBar()
-        at_bottom = bar.value() >= bar.maximum()
+        """Append the delta's events (the view follows the newest while the game master leaves it at the bottom)."""
         self.model.apply_delta(delta)
-        if at_bottom and delta.events:
-            self.view.scrollToBottom()
 
     def set_events(self, events: Iterable[StoredView]) -> None:
         self.model.set_events(events)

@@ -8,7 +8,10 @@ from controlroom.core.thread import CoreThread
 
 
 class TimerOwnerLabel(QLabel):
-    """Shows the core's ``timers_changed``: this station, another one (standby), or the server gone."""
+    """Shows the core's ``timers_changed``: this station, another one (standby), or the server gone.
+
+    Shown only on a game shared by stations: on a game file the one laptop runs the timers, always.
+    """
 
     def __init__(self, core: CoreThread) -> None:
         super().__init__()
@@ -32,3 +35,5 @@ class TimerOwnerLabel(QLabel):
         self.setText(text)
         self.setToolTip(tip)
         self.setStyleSheet("color: #c62828; font-weight: bold;" if state == "offline" else "")
+        # A game file on one laptop: nothing to tell (and the status bar of a laptop needs the room).
+        self.setHidden(state == "alone")

@@ -6,8 +6,6 @@ import math
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
 
-from controlroom.game.clock import format_time
-
 _CTX = "panels"
 
 DEADLINE_KINDS = {
@@ -80,8 +78,15 @@ def word(table: dict[str, str], code: str) -> str:
 
 
 def countdown(ms: int) -> str:
-    """Time left as HH:MM:SS, rounded up to the second (so 0 shows only when it is due)."""
-    return format_time(max(0, math.ceil(ms / 1000)) * 1000)
+    """Time left as M:SS under an hour, H:MM:SS from an hour, rounded up to the second (0:00 only when due).
+
+    Short, as a kitchen timer reads: the rule timers run for minutes (10 to
+    die, 5 to wake), and the dying list keeps its names whole on a laptop.
+    """
+    seconds = max(0, math.ceil(ms / 1000))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def who(name: str, badge: int | None) -> str:
