@@ -5,7 +5,9 @@
     python3 installer/quickstart.py test   # set up, then run the test suite
 
 On Windows: ``py installer\\quickstart.py run`` (or ``test``).  Extra
-arguments after the word are passed on (to ``controlroom`` or to pytest).
+arguments after the word are passed on (to ``controlroom`` or to pytest);
+``test`` alone runs the window's tests and the others as two pytest
+processes at once (see ``run_suites``).
 
 It creates ``.venv`` beside this folder, installs the project with its test
 extra when ``pyproject.toml`` changed since the last install, checks the
@@ -175,6 +177,44 @@ def ensure_micropython() -> None:
         say("npm could not install MicroPython: the firmware tests under MicroPython will be skipped")
 
 
+def window_suite() -> tuple[list[str], list[str]]:
+    """The window's test files that run beside the others (tests/ui), and those of tests/ui that do not.
+
+    Those using the PostgreSQL server stay with the rest, since tests there stop the shared server (a
+    station's outage) for up to a minute.
+    """
+    beside, not_beside = [], []
+    for f in sorted((ROOT / "tests" / "ui").glob("test_*.py")):
+        uses_server = any(word in f.read_text(encoding="utf-8") for word in ("pg_url", "game_db", "_pg_admin"))
+        (not_beside if uses_server else beside).append(str(f.relative_to(ROOT)))
+    return beside, not_beside
+
+
+def run_suites(env: dict) -> int:
+    """The whole test suite as two pytest processes at once: the window's tests, and everything else.
+
+    They share nothing but the PostgreSQL server (and the window's tests run beside the others do not use
+    it): the window's tests are bound by drawing, the others mostly by waiting (killed stations, serial
+    lines, the server's outage), so on two cores the run takes about the longer of the two.  The window's
+    output follows the other's.
+    """
+    beside, not_beside = window_suite()
+    log_path = ROOT / ".pytest-window.log"
+    say(f"running {len(beside)} files of the window's tests (tests/ui) beside the others; their output follows")
+    with open(log_path, "w", encoding="utf-8") as log:
+        window = subprocess.Popen([str(PY), "-m", "pytest", *beside], cwd=ROOT, env=env,
+                                  stdout=log, stderr=subprocess.STDOUT)
+        try:
+            others = run([PY, "-m", "pytest", "tests", *(f"--ignore={f}" for f in beside)], cwd=ROOT, env=env)
+        finally:
+            code = window.wait()
+    say("the window's tests run beside:")
+    sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
+    sys.stdout.flush()
+    say(f"exit codes: the others {others}, the window's {code}")
+    return others or code
+
+
 def main(argv: list[str]) -> int:
     if sys.version_info < (3, 11):
         sys.exit(f"[quickstart] controlroom needs Python 3.11 or newer; this is {sys.version.split()[0]}")
@@ -190,7 +230,9 @@ def main(argv: list[str]) -> int:
     if job == "test":
         ensure_micropython()
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
-        return run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+        if rest:
+            return run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+        return run_suites(env)
     exe = BIN / ("controlroom.exe" if WINDOWS else "controlroom")
     job = rest or MAIN_JOB
     if not rest and not has_display():
