@@ -242,10 +242,10 @@ class CoreWorker(QObject):
         self._opening_events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
                                 for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
         # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
-        last = int(self.store.meta(DOWNLINK_KEY) or 0)
-        self.store.set_meta(DOWNLINK_KEY, str(last + DownlinkCounter.BLOCK))
+        reserved = self.store.reserve_block(DOWNLINK_KEY, DownlinkCounter.BLOCK)
         known = devices(self.store)
-        self.ingest = Ingest(known, downlink=DownlinkCounter(last, save=self._downlink_save))
+        self.ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
+                                                             reserve=self._downlink_reserve))
         self.mesh = MeshIngest(known, require_pki=self.store.meta(REQUIRE_PKI_KEY) == "1")
         highest, heard = self.store.log.radio_counters()
         self.ingest.remember(highest, heard, self.state.t)
@@ -416,12 +416,9 @@ class CoreWorker(QObject):
         for alarm in self._flood.flush(int(time.monotonic() * 1000)):
             self.alarm_raised.emit(alarm)
 
-    def _downlink_save(self, reserved: int) -> None:
-        """A session used up its block of downlink counters (65,536 acks): reserve the next one."""
-        try:
-            self.store.set_meta(DOWNLINK_KEY, str(reserved))
-        except Exception as exc:            # noqa: BLE001 - the acks still go out; a restart may repeat counters
-            log.error("storing the downlink counter: %s", exc)
+    def _downlink_reserve(self, size: int) -> int:
+        """A session used up its block of downlink counters (65,536 acks): the next block, reserved in the game."""
+        return self.store.reserve_block(DOWNLINK_KEY, size)
 
     @Slot(object)
     def mesh_received(self, packets) -> None:

@@ -7,6 +7,7 @@ one frame heard by different gateways (read by different threads) meet here.
 from __future__ import annotations
 
 import collections
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -14,6 +15,8 @@ from controlroom.radio import codec
 from controlroom.game.devices import DeviceInfo
 from controlroom.game.devices import RadioMeta
 from controlroom.i18n import translate
+
+log = logging.getLogger(__name__)
 
 ACCEPTED = "accepted"
 DUPLICATE = "duplicates"
@@ -86,25 +89,39 @@ class DownlinkCounter:
 
     One counter for all the station's gateways (so it rises for each of them).
     Like a handset's counter (section 6) it is reserved in blocks: the game keeps
-    the highest value reserved, and a station that opens the game reserves the
-    next ``BLOCK`` (``reserve(stored) -> new reservation``, called by the core
-    while the game is open, so no ack waits for storage); ``save(value)`` is
-    called only when a session uses up its block.  So a restarted station never
-    sends a counter twice, and never starts again at 1.
+    the highest value reserved, and a station reserves the next ``BLOCK`` when
+    it opens the game and again only when it has used its block up.
+    ``reserve(size) -> highest value reserved`` adds to the game's value in one
+    statement, so stations sharing a game never get the same block; the core
+    calls it while the game opens, so no ack waits for storage but the one in
+    65,536 that starts a block.  So a restarted station never sends a counter
+    twice, and never starts again at 1.  When the game cannot be reached to
+    reserve, the station goes on counting past its block (and logs it): an ack
+    is not held back for storage; a restart, or another station, may then
+    repeat counters of that stretch.
     """
 
     BLOCK = 65_536
 
-    def __init__(self, last: int = 0, reserved: int | None = None, save=None) -> None:
+    def __init__(self, last: int = 0, reserved: int | None = None, reserve=None) -> None:
         self.last = last
         self.reserved = last + self.BLOCK if reserved is None else reserved
-        self._save = save or (lambda value: None)
+        self._reserve = reserve
 
     def take(self, gateway: int | None = None) -> int:
         n = self.last + 1
         if n > self.reserved:
-            self.reserved = n + self.BLOCK - 1
-            self._save(self.reserved)
+            top = None
+            if self._reserve is not None:
+                try:
+                    top = self._reserve(self.BLOCK)
+                except Exception as exc:        # noqa: BLE001 - the ack still goes out (see the class)
+                    log.error("reserving the next block of downlink counters: %s", exc)
+            if top is not None and top - self.BLOCK + 1 >= n:
+                n = top - self.BLOCK + 1          # the block is ours: above every counter reserved before
+                self.reserved = top
+            else:
+                self.reserved = n + self.BLOCK - 1
         self.last = n
         return n & 0xFFFFFFFF
 

@@ -178,6 +178,23 @@ class GameStore:
                 raise StoreError(explain(exc, self.where, self.log.path)) from exc
         raise StoreError(f"{self.where}: cannot store {key}")
 
+    def reserve_block(self, key: str, size: int) -> int:
+        """Add ``size`` to the number kept in ``key`` (0 when unset) in one statement, and return the new value.
+
+        The block ``value - size + 1 .. value`` is then this caller's alone: stations opening one shared game
+        at the same moment each get their own (a read and a write would give both the same block).
+        """
+        table = GameMeta.__table__
+        self.meta_once(key, "0")
+        bumped = sa.cast(sa.cast(table.c.value, sa.BigInteger) + int(size), sa.String)
+        try:
+            with self.engine.begin() as conn:
+                value = conn.execute(sa.update(table).where(table.c.key == key).values(value=bumped)
+                                     .returning(table.c.value)).scalar_one()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.log.path)) from exc
+        return int(value)
+
     @property
     def name(self) -> str:
         return self.meta("name") or Path(str(self.log.path or self.engine.url.database or "game")).stem

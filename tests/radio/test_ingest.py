@@ -159,10 +159,25 @@ def test_a_frame_is_never_acked_more_often_than_its_handset_can_have_sent_it():
 def test_the_downlink_counter_is_reserved_in_blocks():
     from controlroom.radio.ingest import DownlinkCounter
 
-    kept = []
-    counter = DownlinkCounter(1000, 1002, save=kept.append)
-    assert [counter.take(7), counter.take(9)] == [1001, 1002] and kept == []
-    assert counter.take(7) == 1003 and kept == [1003 + DownlinkCounter.BLOCK - 1]
+    asked, block = [], DownlinkCounter.BLOCK
+
+    def reserve(size):                  # the game's value, which another station has raised meanwhile
+        asked.append(size)
+        return 5 * block
+    counter = DownlinkCounter(1000, 1002, reserve=reserve)
+    assert [counter.take(7), counter.take(9)] == [1001, 1002] and asked == []
+    assert counter.take(7) == 4 * block + 1 and asked == [block]       # the block reserved: past the other's
+    assert counter.take(7) == 4 * block + 2 and counter.reserved == 5 * block
+
+
+def test_a_downlink_counter_that_cannot_reserve_goes_on_counting(caplog):
+    from controlroom.radio.ingest import DownlinkCounter
+
+    def reserve(size):
+        raise OSError("the server is gone")
+    counter = DownlinkCounter(10, 10, reserve=reserve)
+    assert counter.take(1) == 11 and counter.take(1) == 12        # no ack held back for storage
+    assert "reserving the next block of downlink counters: the server is gone" in caplog.text
 
 
 def test_security_alarms_are_one_row_per_kind_and_minute():
