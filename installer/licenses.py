@@ -32,6 +32,36 @@ LGPL_SOURCES = {
     "psycopg-binary": "https://github.com/psycopg/psycopg (tag {version}; libpq: https://www.postgresql.org/ftp/source/)",
 }
 QT_TEXTS = ("LGPL-3.0.txt", "GPL-3.0.txt")
+# imageio-ffmpeg's wheel carries an ffmpeg program built with --enable-gpl --enable-version3: GPL 3.0.
+# It is a program of its own, run as a separate process for the replay's MP4 export.
+FFMPEG_SOURCES = ("FFmpeg: https://ffmpeg.org/releases/ and https://git.ffmpeg.org/ffmpeg.git (the commit in "
+                  "its version line);\nthe build recipe imageio-ffmpeg takes its programs from: "
+                  "https://github.com/BtbN/FFmpeg-Builds and https://github.com/imageio/imageio-binaries")
+
+
+def ffmpeg_note() -> str | None:
+    """What the bundled ffmpeg program is, its licence and where its source is (None without imageio-ffmpeg)."""
+    import subprocess
+
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        return None
+    exe = imageio_ffmpeg.get_ffmpeg_exe()
+    try:
+        version = subprocess.run([exe, "-version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        version = f"(its version could not be read: {exc})"
+    lines = version.splitlines()
+    head = "\n".join(line for line in lines if line.startswith(("ffmpeg version", "configuration:")))
+    return (f"The ffmpeg program {Path(exe).name}, carried by imageio-ffmpeg {imageio_ffmpeg.__version__}, is used\n"
+            "unmodified as a program of its own (the replay's MP4 export runs it as a separate process).\n"
+            "It is licensed under the GNU General Public License 3.0 (GPL-3.0.txt beside this file): it was\n"
+            "built with --enable-gpl --enable-version3, as its configuration below says.\n\n"
+            f"{head}\n\nIts complete corresponding source:\n{FFMPEG_SOURCES}\n\n"
+            "Written offer: for three years from the day you received this bundle, the controlroom project\n"
+            "gives anyone who asks a copy of that complete corresponding source, on a medium customarily used\n"
+            "for software interchange, for no more than the cost of making and sending it.\n")
 
 
 def licence_of(dist: metadata.Distribution) -> str:
@@ -81,6 +111,13 @@ def write(dest: Path) -> list[str]:
             for text in QT_TEXTS:
                 shutil.copyfile(TEXTS / text, folder / text)
                 copied += 1
+        if name == "imageio-ffmpeg":
+            note = ffmpeg_note()
+            if note is not None:
+                shutil.copyfile(TEXTS / "GPL-3.0.txt", folder / "GPL-3.0.txt")
+                (folder / "FFMPEG.txt").write_text(note, encoding="utf-8")
+                copied += 2
+                licence = f"{licence}; its ffmpeg program: GPL-3.0-or-later (FFMPEG.txt)"
         if not copied:
             (folder / "LICENSE-NOTE.txt").write_text(
                 f"{dist.metadata['Name']} {version} ships no licence file in its wheel. Its licence: {licence}.\n"
@@ -98,7 +135,10 @@ def write(dest: Path) -> list[str]:
               "(LGPL-3.0.txt, with the GPL-3.0.txt it builds on). They are unmodified, and each lies in the bundle",
               "as files of its own (the Qt and PySide6 shared libraries, and the Python code of PySide6, shiboken6",
               "and psycopg as plain .py files), so you may replace them with versions of your own, modified or",
-              "not, built from the sources named above. See the README's 'Licence' section."]
+              "not, built from the sources named above. See the README's 'Licence' section.",
+              "", "The ffmpeg program that imageio-ffmpeg carries is under the GNU General Public License 3.0: it is",
+              "a separate program, run by the replay's MP4 export; its version, configuration, source and a",
+              "written offer of that source are in imageio-ffmpeg-*/FFMPEG.txt."]
     (out / "THIRD-PARTY.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return names
 

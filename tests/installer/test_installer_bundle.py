@@ -101,6 +101,12 @@ def test_the_bundle_ships_the_licences_and_replaceable_lgpl_libraries(unpacked):
     (pyside,) = (internal / "licenses").glob("pyside6-essentials-*")
     assert "GNU LESSER GENERAL PUBLIC LICENSE" in (pyside / "LGPL-3.0.txt").read_text(encoding="utf-8")
     assert (internal / "licenses" / "controlroom" / "LICENSE").is_file()
+    # The GPL ffmpeg program imageio-ffmpeg carries: its licence, version, source and the written offer.
+    (ffmpeg,) = (internal / "licenses").glob("imageio-ffmpeg-*")
+    note = (ffmpeg / "FFMPEG.txt").read_text(encoding="utf-8")
+    assert "--enable-gpl" in note and "ffmpeg version" in note and "Written offer" in note, note
+    assert "GNU GENERAL PUBLIC LICENSE" in (ffmpeg / "GPL-3.0.txt").read_text(encoding="utf-8")
+    assert "imageio-ffmpeg-*/FFMPEG.txt" in third
     # The LGPL libraries' Python code lies as plain files (replaceable), beside Qt's shared libraries.
     for module in ("PySide6/__init__.py", "shiboken6/__init__.py", "psycopg/__init__.py"):
         assert (internal / module).is_file(), module
