@@ -18,7 +18,8 @@ from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
 from controlroom.radio.mesh_ingest import MeshReply
 from controlroom.radio.meshtastic_link import MeshtasticLink, is_meshtastic_url
-from controlroom.radio.transport import GatewaySet, check_url
+from controlroom.radio.ports import check_url
+from controlroom.radio.transport import GatewaySet
 
 # A gateway that has gone is looked for again after 1, 2, 4 ... 30 s (a lasting session starts it afresh).
 LINK_OPTIONS = {"backoff_initial": 1.0, "backoff_max": 30.0}

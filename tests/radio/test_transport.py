@@ -15,7 +15,9 @@ from types import SimpleNamespace
 import pytest
 
 from controlroom.radio import codec, transport
-from controlroom.radio.transport import GatewayLink, GatewaySet, UsbIds
+from controlroom.radio import ports as serial_ports
+from controlroom.radio.ports import UsbIds
+from controlroom.radio.transport import GatewayLink, GatewaySet
 
 KEY = bytes.fromhex("3C9E5D1AB8427F06E1C4A93D5B70F28E")
 FAST = {"backoff_initial": 0.05, "backoff_max": 0.2, "identify_timeout": 2.0}
@@ -269,29 +271,29 @@ def fake_ports(*entries):
 def test_usb_search(monkeypatch):
     ports = fake_ports(("/dev/ttyS0", None, None, None), ("/dev/ttyUSB1", 0x303A, 0x1001, "AA"),
                        ("/dev/ttyUSB3", 0x303A, 0x1001, "BB"), ("/dev/ttyACM0", 0x1A86, 0x7523, None))
-    monkeypatch.setattr(transport.list_ports, "comports", lambda: ports)
-    assert transport.parse_usb_url("usb:303a:1001:BB") == UsbIds(0x303A, 0x1001, "BB")
-    assert transport.parse_usb_url("USB:1A86:7523") == UsbIds(0x1A86, 0x7523, None)
-    assert transport.parse_usb_url("/dev/ttyUSB0") is None and transport.parse_usb_url("COM5") is None
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: ports)
+    assert serial_ports.parse_usb_url("usb:303a:1001:BB") == UsbIds(0x303A, 0x1001, "BB")
+    assert serial_ports.parse_usb_url("USB:1A86:7523") == UsbIds(0x1A86, 0x7523, None)
+    assert serial_ports.parse_usb_url("/dev/ttyUSB0") is None and serial_ports.parse_usb_url("COM5") is None
     with pytest.raises(ValueError):
-        transport.parse_usb_url("usb:xyz")
-    assert transport.find_usb_port(UsbIds(0x303A, 0x1001, "BB")) == "/dev/ttyUSB3"
-    assert transport.find_usb_port(UsbIds(0x303A, 0x1001, None)) == "/dev/ttyUSB1"
-    assert transport.find_usb_port(UsbIds(0x303A, 0x1001, None), "/dev/ttyUSB3") == "/dev/ttyUSB3"
-    assert transport.find_usb_port(UsbIds(0x303A, 0x1001, "CC")) is None
-    assert transport.find_usb_port(UsbIds(0x303A, 0x1001, None), busy={"/dev/ttyUSB1"}) == "/dev/ttyUSB3"
+        serial_ports.parse_usb_url("usb:xyz")
+    assert serial_ports.find_usb_port(UsbIds(0x303A, 0x1001, "BB")) == "/dev/ttyUSB3"
+    assert serial_ports.find_usb_port(UsbIds(0x303A, 0x1001, None)) == "/dev/ttyUSB1"
+    assert serial_ports.find_usb_port(UsbIds(0x303A, 0x1001, None), "/dev/ttyUSB3") == "/dev/ttyUSB3"
+    assert serial_ports.find_usb_port(UsbIds(0x303A, 0x1001, "CC")) is None
+    assert serial_ports.find_usb_port(UsbIds(0x303A, 0x1001, None), busy={"/dev/ttyUSB1"}) == "/dev/ttyUSB3"
     two = SimpleNamespace(usb_ids=UsbIds(0x303A, 0x1001, None), port="/dev/ttyUSB0")
     monkeypatch.setattr(transport, "_in_use", {"/dev/ttyUSB1"})
     assert transport.locate_usb(two) == "/dev/ttyUSB3"          # the other board is taken
     assert transport.locate_usb(SimpleNamespace(usb_ids=None, port="x")) is None
-    assert transport.usb_ids_of("/dev/ttyACM0") == UsbIds(0x1A86, 0x7523, None)
-    assert transport.usb_ids_of("/dev/ttyS0") is None
+    assert serial_ports.usb_ids_of("/dev/ttyACM0") == UsbIds(0x1A86, 0x7523, None)
+    assert serial_ports.usb_ids_of("/dev/ttyS0") is None
 
 
 def test_usb_ids_remembered_and_found_again(rec, pty, link, monkeypatch):
     gw = pty()
     ports = fake_ports((gw.path, 0x303A, 0x1001, "F412FA"), ("/dev/ttyUSB9", 0x303A, 0x1001, "OTHER"))
-    monkeypatch.setattr(transport.list_ports, "comports", lambda: list(ports))
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: list(ports))
     lk = link(gw.path)                                 # default locate: the USB search
     gw.answer_id()
     rec.wait(rec.has_state("identified"))
@@ -308,7 +310,7 @@ def test_usb_ids_remembered_and_found_again(rec, pty, link, monkeypatch):
 
 def test_usb_url(rec, pty, link, monkeypatch):
     ports = []
-    monkeypatch.setattr(transport.list_ports, "comports", lambda: list(ports))
+    monkeypatch.setattr(serial_ports.list_ports, "comports", lambda: list(ports))
     lk = link("usb:303A:1001:F412FA")
     rec.wait(rec.has_state("retrying"))
     assert rec.detail("lost") == "no USB device 303A:1001:F412FA is plugged in"
