@@ -112,3 +112,19 @@ def test_command_line_errors_are_in_estonian(capsys, argv, words):
         i18n.choose(None)
     assert code in (1, 2)
     assert words in capsys.readouterr().err
+
+
+def test_storage_errors_are_in_the_language_spoken(estonian, tmp_path):
+    """What the store says of a full disk or a damaged file, and how it names the game, in Estonian."""
+    import sqlite3
+
+    from controlroom.store.engine import describe
+    from controlroom.store.errors import explain
+
+    where = describe(f"sqlite:///{tmp_path / 'lahing.crgame'}")
+    assert where == f"mängufail {tmp_path / 'lahing.crgame'}"
+    full = explain(sqlite3.OperationalError("database or disk is full"), where)
+    assert full.startswith(f"ketas, millel on {where}, on täis") and "kaduma" in full
+    assert explain(sqlite3.DatabaseError("file is not a database"), where) == \
+        f"{where} ei ole controlroomi mängufail (või on see kahjustatud)."
+    assert describe("postgresql+psycopg://gm:secret@10.0.0.2/lahing").startswith("mänguandmebaas ")

@@ -13,6 +13,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+from controlroom.i18n import translate
 from controlroom.paths import GAME_SUFFIX, data_dir, default_game_path  # noqa: F401 (part of this API)
 from controlroom.store.errors import StoreError, explain
 
@@ -35,8 +36,8 @@ def describe(url: str) -> str:
     """How a game is named in messages (a file path, or the server without the password)."""
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        return f"the game file {u.database}"
-    return f"the game database {u.render_as_string(hide_password=True)}"
+        return translate("store", "the game file {path}").format(path=u.database)
+    return translate("store", "the game database {url}").format(url=u.render_as_string(hide_password=True))
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from controlroom.i18n import translate
+
 
 class StoreError(Exception):
     """The game file cannot be opened or written; the message says why and what to do."""
@@ -51,25 +53,28 @@ def explain(exc: BaseException, where: str, path: str | None = None) -> str:
     if path and "unable to open" in text and os.path.exists(path) and not os.access(os.path.dirname(path) or ".", os.W_OK):
         text = "readonly"
     if "disk is full" in text or "database or disk is full" in text or "no space" in text:
-        return (f"the disk holding {where} is full. Free some space (or move the game to another "
-                "disk); nothing already stored is lost and the events not yet stored are kept for a retry.")
-    if "readonly" in text or "read-only" in text:
-        return (f"{where} is read-only. Copy it to a folder you can write to, or check the USB stick's "
-                "write-protect switch; nothing already stored is lost.")
-    if "unable to open" in text:
-        return f"cannot open {where}: check that the folder exists and can be written to."
-    if "locked" in text or "busy" in text:
-        return f"{where} is locked by another program; close it and try again."
-    if "not a database" in text or "malformed" in text:
-        return f"{where} is not a controlroom game file (or it is damaged)."
-    if "password authentication failed" in text or "no pg_hba.conf entry" in text:
-        return (f"the database server refused the user name or password for {where}: check the user and "
-                "password in the address (postgresql+psycopg://USER:PASSWORD@HOST/GAME).")
-    if "database" in text and "does not exist" in text:
-        return (f"{where} does not exist on the server: ask its administrator to create it "
-                "(createdb GAME), then open it again.")
-    if path is None and unreachable(exc):
-        return (f"cannot reach the database server for {where}: check the network cable or Wi-Fi, the "
-                "address, and that the server runs. Radio reports keep arriving and are kept on this "
-                "laptop until the server is back.")
-    return f"{where}: {exc.__class__.__name__}: {getattr(exc, 'orig', None) or exc}"
+        said = translate("store", "the disk holding {where} is full. Free some space (or move the game to another "
+                                  "disk); nothing already stored is lost and the events not yet stored are kept "
+                                  "for a retry.")
+    elif "readonly" in text or "read-only" in text:
+        said = translate("store", "{where} is read-only. Copy it to a folder you can write to, or check the USB "
+                                  "stick's write-protect switch; nothing already stored is lost.")
+    elif "unable to open" in text:
+        said = translate("store", "cannot open {where}: check that the folder exists and can be written to.")
+    elif "locked" in text or "busy" in text:
+        said = translate("store", "{where} is locked by another program; close it and try again.")
+    elif "not a database" in text or "malformed" in text:
+        said = translate("store", "{where} is not a controlroom game file (or it is damaged).")
+    elif "password authentication failed" in text or "no pg_hba.conf entry" in text:
+        said = translate("store", "the database server refused the user name or password for {where}: check the "
+                                  "user and password in the address (postgresql+psycopg://USER:PASSWORD@HOST/GAME).")
+    elif "database" in text and "does not exist" in text:
+        said = translate("store", "{where} does not exist on the server: ask its administrator to create it "
+                                  "(createdb GAME), then open it again.")
+    elif path is None and unreachable(exc):
+        said = translate("store", "cannot reach the database server for {where}: check the network cable or "
+                                  "Wi-Fi, the address, and that the server runs. Radio reports keep arriving and "
+                                  "are kept on this laptop until the server is back.")
+    else:
+        return f"{where}: {exc.__class__.__name__}: {getattr(exc, 'orig', None) or exc}"
+    return said.format(where=where)

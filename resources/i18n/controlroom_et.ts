@@ -1408,6 +1408,49 @@
     </message>
   </context>
   <context>
+    <name>store</name>
+    <message>
+      <source>the game database {url}</source>
+      <translation>mänguandmebaas {url}</translation>
+    </message>
+    <message>
+      <source>the game file {path}</source>
+      <translation>mängufail {path}</translation>
+    </message>
+    <message>
+      <source>the disk holding {where} is full. Free some space (or move the game to another disk); nothing already stored is lost and the events not yet stored are kept for a retry.</source>
+      <translation>ketas, millel on {where}, on täis. Vabasta ruumi (või vii mäng teisele kettale); juba salvestatust ei lähe midagi kaduma ja veel salvestamata sündmused hoitakse uueks katseks alles.</translation>
+    </message>
+    <message>
+      <source>{where} is read-only. Copy it to a folder you can write to, or check the USB stick's write-protect switch; nothing already stored is lost.</source>
+      <translation>{where} on kirjutuskaitstud. Kopeeri see kausta, kuhu saad kirjutada, või kontrolli USB-pulga kirjutuskaitse lülitit; juba salvestatust ei lähe midagi kaduma.</translation>
+    </message>
+    <message>
+      <source>cannot open {where}: check that the folder exists and can be written to.</source>
+      <translation>ei saa avada: {where}. Kontrolli, et kaust on olemas ja sinna saab kirjutada.</translation>
+    </message>
+    <message>
+      <source>{where} is locked by another program; close it and try again.</source>
+      <translation>{where} on lukustatud teise programmi poolt; sulge see ja proovi uuesti.</translation>
+    </message>
+    <message>
+      <source>{where} is not a controlroom game file (or it is damaged).</source>
+      <translation>{where} ei ole controlroomi mängufail (või on see kahjustatud).</translation>
+    </message>
+    <message>
+      <source>the database server refused the user name or password for {where}: check the user and password in the address (postgresql+psycopg://USER:PASSWORD@HOST/GAME).</source>
+      <translation>andmebaasiserver ei võtnud vastu kasutajanime või parooli ({where}): kontrolli kasutajat ja parooli aadressis (postgresql+psycopg://KASUTAJA:PAROOL@SERVER/MÄNG).</translation>
+    </message>
+    <message>
+      <source>{where} does not exist on the server: ask its administrator to create it (createdb GAME), then open it again.</source>
+      <translation>{where} ei ole serveris olemas: palu serveri haldajal see luua (createdb GAME) ja ava siis uuesti.</translation>
+    </message>
+    <message>
+      <source>cannot reach the database server for {where}: check the network cable or Wi-Fi, the address, and that the server runs. Radio reports keep arriving and are kept on this laptop until the server is back.</source>
+      <translation>andmebaasiserverit ei saa kätte ({where}): kontrolli võrgukaablit või WiFi-t, aadressi ja et server töötab. Raadioteated saabuvad edasi ja hoitakse selles sülearvutis, kuni server on tagasi.</translation>
+    </message>
+  </context>
+  <context>
     <name>warnings</name>
     <message>
       <source>a knock-out does not work on a target wearing a helmet</source>
