@@ -52,7 +52,7 @@ def _import(args: argparse.Namespace) -> int:
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.store.roster_csv import RosterImportError, read_roster_csv
+    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
 
     try:
         with GameStore.open(args.db) as store:
@@ -83,7 +83,7 @@ def _export(args: argparse.Namespace) -> int:
     from controlroom.game.roster import RosterError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.store.roster_csv import write_roster_csv
+    from controlroom.game.roster_csv import write_roster_csv
 
     try:
         with GameStore.open(args.db, create=False) as store:

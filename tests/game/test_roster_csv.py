@@ -10,7 +10,7 @@ from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
-from controlroom.store.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
+from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 
 EXAMPLE = Path(str(resources.files("controlroom.resources").joinpath("examples", "roster.csv")))
 HEADER = "badge,name,side,group,class,paid,helmet,armour\n"
@@ -356,7 +356,7 @@ OWN_DESK = (
 
 
 def test_a_desk_file_with_its_own_headers_and_names_is_read_through_a_hand_made_mapping():
-    from controlroom.store.roster_csv import RosterMapping, preview_roster_csv
+    from controlroom.game.roster_csv import RosterMapping, preview_roster_csv
 
     with pytest.raises(RosterImportError) as info:
         read_roster_csv(OWN_DESK, PROFILE)

@@ -1,4 +1,4 @@
-"""The roster as a CSV file, the way a registration desk's spreadsheet exports it (no Qt).
+"""The roster as a CSV file, the way a registration desk's spreadsheet exports it (no Qt, no store).
 
 ``read_roster_csv`` checks every row against the game's ruleset and reports
 every problem at once, each with its physical line in the file (the header is
@@ -6,6 +6,15 @@ line 1); it returns the members only when there is no problem at all, so an
 import is never half done.  ``write_roster_csv`` writes the same columns,
 UTF-8 with a byte order mark (spreadsheet programs need it to show accented
 names), sorted by badge.  The format is described in docs/roster-csv.md.
+
+It lives in the game layer, below the store and the window: the window's
+import dialog reads and previews a file itself (the window does not use the
+store), and hands the members read to the core, which stores them.
+``plan_addition`` says what adding a file's players to a game that is
+already open would do, and what stands in its way, line by line.
+
+Every problem is a sentence in the language spoken (``controlroom.i18n``,
+context ``roster``); the English ones are those of docs/roster-csv.md.
 """
 
 from __future__ import annotations
@@ -20,8 +29,8 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from controlroom.game.roster import Member, RosterError, healer_excess
-from controlroom.rules.armour import armour_points
-from controlroom.rules.profile import ProfileError, RulesProfile
+from controlroom.i18n import translate
+from controlroom.rules.profile import RulesProfile
 
 REQUIRED = ("badge", "name", "side", "group", "class", "paid", "helmet", "armour")
 OPTIONAL = ("hp", "ap", "inadequate")
@@ -58,8 +67,26 @@ MAX_LEN = {"name": 200, "side": 100, "group": 100}
 YES = frozenset({"yes", "true", "1", "jah"})
 NO = frozenset({"no", "false", "0", "ei"})
 YES_NO = "yes, no, true, false, 1, 0, jah, ei"
+# The columns whose cells a user may map by hand (a desk's own words): names of the ruleset, and yes/no.
+MAPPABLE = ("class", "helmet", "armour", "paid", "inadequate")
+FLAGS = ("paid", "inadequate")
 _WHOLE = re.compile(r"[0-9]+")
-_LINE = re.compile(r"line ([0-9]+): ")
+_LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
+
+
+def _t(text: str) -> str:
+    return translate("roster", text)
+
+
+def at_line(line: int, problem: str) -> str:
+    """A problem of one line of the file, as every message gives it ("line 4: ...")."""
+    return _t("line {line}: {problem}").format(line=line, problem=problem)
+
+
+def problem_line(problem: str) -> int | None:
+    """The line of the file a problem names (None: a problem of the file or of a group)."""
+    found = _LINE.match(problem)
+    return int(found.group(1)) if found else None
 
 
 def header_key(cell: str) -> str:
@@ -78,7 +105,8 @@ class RosterMapping:
     ``columns`` maps a header (as ``header_key`` gives it) to one of
     COLUMNS, or to "" to leave that column out; ``values`` maps, per column
     ("class", "helmet", "armour"), a cell (as ``value_key`` gives it; an
-    armour cell's pieces one by one) to the ruleset's name.  The window
+    armour cell's pieces one by one) to the ruleset's name, and for "paid"
+    and "inadequate" a cell to "yes" or "no".  The window
     remembers it for the next file (JSON: ``to_json``/``from_json``).
     """
 
@@ -99,7 +127,7 @@ class RosterMapping:
         raw = data.get("values")
         if isinstance(raw, Mapping):
             for column, names in raw.items():
-                if column in VALUE_ALIASES and isinstance(names, Mapping):
+                if column in MAPPABLE and isinstance(names, Mapping):
                     values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
         return cls(columns, values)
 
@@ -126,26 +154,26 @@ def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
     if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
         return path_or_text.removeprefix("\ufeff")
     if isinstance(path_or_text, bytes):
-        data, name = path_or_text, "the roster"
+        data, name = path_or_text, _t("the roster")
     else:
         path = Path(path_or_text)
         name = str(path)
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise RosterImportError([f"cannot read {name}: no such file"]) from None
+            raise RosterImportError([_t("cannot read {name}: no such file").format(name=name)]) from None
         except IsADirectoryError:
-            raise RosterImportError([f"cannot read {name}: it is a folder, not a CSV file"]) from None
+            raise RosterImportError([_t("cannot read {name}: it is a folder, not a CSV file").format(name=name)]) from None
         except OSError as exc:
-            raise RosterImportError([f"cannot read {name}: {exc.strerror or exc}"]) from None
+            raise RosterImportError([_t("cannot read {name}: {error}").format(
+                name=name, error=exc.strerror or exc)]) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RosterImportError([
-            f"line {line}: {name} is not UTF-8 text; save it from the spreadsheet as "
-            "'CSV UTF-8' (comma or semicolon separated) and import it again"
-        ]) from None
+        raise RosterImportError([at_line(line, _t(
+            "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
+            "and import it again").format(name=name))]) from None
 
 
 def _delimiter(header_line: str) -> str:
@@ -167,35 +195,38 @@ class _Row:
         self.badge: int | None = None
 
     def bad(self, message: str) -> None:
-        self.problems.append(f"line {self.line}: {message}")
+        self.problems.append(at_line(self.line, message))
         self.ok = False
 
     def raw(self, key: str) -> str:
         value = self.cells.get(key, "").strip()
         if "\n" in value or "\r" in value:
-            self.bad(f"{key} runs over several lines (is a closing quote missing?)")
+            self.bad(_t("{column} runs over several lines (is a closing quote missing?)").format(column=key))
         elif any(c < " " or c == "\x7f" for c in value):
-            self.bad(f"{key} {value!r} contains a control character")
+            self.bad(_t("{column} {value} contains a control character").format(column=key, value=repr(value)))
         return value
 
     def text(self, key: str) -> str:
         value = self.raw(key)
         if not value:
-            self.bad(f"missing {key}")
+            self.bad(_t("missing {column}").format(column=key))
         elif key in MAX_LEN and len(value) > MAX_LEN[key]:
-            self.bad(f"{key} is longer than {MAX_LEN[key]} characters")
+            self.bad(_t("{column} is longer than {count} characters").format(column=key, count=MAX_LEN[key]))
         return value
 
-    def flag(self, key: str, default: bool | None) -> bool:
+    def flag(self, key: str, default: bool | None, mapping: "RosterMapping") -> bool:
         raw = self.raw(key)
         if not raw and default is not None:
             return default
         if not raw:
-            self.bad(f"missing {key} (write yes or no)")
+            self.bad(_t("missing {column} (write yes or no)").format(column=key))
             return False
         value = _yes_no(raw)
         if value is None:
-            self.bad(f"{key} {raw!r} is not yes or no (accepted: {YES_NO})")
+            value = _yes_no(mapping.value(key, raw) or "")
+        if value is None:
+            self.bad(_t("{column} {value} is not yes or no (accepted: {accepted})").format(
+                column=key, value=repr(raw), accepted=YES_NO))
             return False
         return value
 
@@ -203,11 +234,12 @@ class _Row:
         raw = self.raw(key)
         if not raw:
             if key == "badge":
-                self.bad("missing badge")
+                self.bad(_t("missing badge"))
             return None
         if not _WHOLE.fullmatch(raw) or int(raw) < low:
-            what = "above 0" if low == 1 else "(0 or more)"
-            self.bad(f"{key} {raw!r} is not a whole number {what}")
+            what = (_t("{column} {value} is not a whole number above 0") if low == 1
+                    else _t("{column} {value} is not a whole number (0 or more)"))
+            self.bad(what.format(column=key, value=repr(raw)))
             return None
         return int(raw)
 
@@ -232,7 +264,7 @@ def _header(cells: list[str], problems: list[str], line: int,
         key = column_of(cell, mapping) or ""
         if key in COLUMNS:
             if key in seen:
-                problems.append(f"line {line}: column {key!r} appears twice")
+                problems.append(at_line(line, _t("column {column} appears twice").format(column=repr(key))))
                 ok = False
             seen.add(key)
             names.append(key)
@@ -240,7 +272,7 @@ def _header(cells: list[str], problems: list[str], line: int,
             names.append(None)
     for key in REQUIRED:
         if key not in seen:
-            problems.append(f"line {line}: missing column {key!r}")
+            problems.append(at_line(line, _t("missing column {column}").format(column=repr(key))))
             ok = False
     return names if ok else None
 
@@ -259,40 +291,47 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
     row.badge = row.number("badge", 1)
     name, side, group = row.text("name"), row.text("side"), row.text("group")
     raw_cls = row.raw("class") or "warrior"   # "All characters are Warriors, if not expressly told otherwise"
-    if raw_cls.lower() not in profile.classes:
+    key = raw_cls.strip().lower()
+    if key not in profile.classes:
         mapped = mapping.value("class", raw_cls)
-        raw_cls = mapped if mapped is not None else VALUE_ALIASES["class"].get(raw_cls.lower(), raw_cls)
-    try:
-        cls = profile.character_class(raw_cls).name
-    except ProfileError as exc:
-        row.bad(str(exc))
-        cls = raw_cls.lower()
-    paid = row.flag("paid", None)
+        key = (mapped if mapped is not None else VALUE_ALIASES["class"].get(key, key)).strip().lower()
+    if key in profile.classes:
+        cls = profile.classes[key].name
+    else:
+        row.bad(_t("unknown class {name} (this ruleset knows: {known})").format(
+            name=repr(raw_cls), known=", ".join(sorted(profile.classes))))
+        cls = key
+    paid = row.flag("paid", None, mapping)
     helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet", mapping) or None
     pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour", mapping)
                    for p in row.raw("armour").split("+") if p.strip())
-    checks = [(helmet, ())] if helmet else []
-    checks += [(None, (piece,)) for piece in pieces]     # each piece on its own: every unknown one is named
-    for h, ps in checks:
-        try:
-            armour_points(profile, h, ps)
-        except ProfileError as exc:
-            row.bad(str(exc))
+    if helmet is not None and helmet not in profile.helmet_points:
+        row.bad(_t("unknown helmet {name} (known: {known})").format(
+            name=repr(helmet), known=", ".join(sorted(profile.helmet_points))))
+    for piece in pieces:                # each piece on its own: every unknown one is named
+        if piece not in profile.body_points:
+            row.bad(_t("unknown armour piece {name} (known: {known})").format(
+                name=repr(piece), known=", ".join(sorted(profile.body_points))))
     hp = row.number("hp", 1)
     ap = row.number("ap", 0)
-    inadequate = row.flag("inadequate", False)
+    inadequate = row.flag("inadequate", False, mapping)
     if not row.ok or row.badge is None:
         return None
     return Member(badge=row.badge, name=name, side=side, group=group, cls=cls, paid=paid,
                   helmet=helmet, armour=pieces, hp=hp, ap=ap, inadequate=inadequate)
 
 
-def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
-    """The data rows under the header; header problems end the reading (RosterImportError)."""
+def _first_line(text: str) -> str:
     first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
     if first is None:
-        raise RosterImportError([f"the file is empty; its first line must name the columns: {', '.join(REQUIRED)}"])
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+        raise RosterImportError([_t("the file is empty; its first line must name the columns: {columns}").format(
+            columns=", ".join(REQUIRED))])
+    return first
+
+
+def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
+    """The data rows under the header; header problems end the reading (RosterImportError)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
     columns: list[str | None] | None = None
     rows: list[_Row] = []
     last = 0
@@ -302,7 +341,7 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
         except StopIteration:
             break
         except csv.Error as exc:
-            problems.append(f"line {last + 1}: {exc}")
+            problems.append(at_line(last + 1, str(exc)))
             break
         line, last = last + 1, reader.line_num
         if not any(c.strip() for c in cells):
@@ -313,15 +352,24 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
                 raise RosterImportError(problems)
             continue
         if any(c.strip() for c in cells[len(columns):]):
-            problems.append(f"line {line}: {len(cells)} cells but the header names {len(columns)} columns")
+            problems.append(at_line(line, _t("{cells} cells but the header names {columns} columns").format(
+                cells=len(cells), columns=len(columns))))
             continue
         rows.append(_Row(line, {k: v for k, v in zip(columns, cells) if k}, problems))
     return rows
 
 
-def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
-                    mapping: RosterMapping = NO_MAPPING) -> list[Member]:
-    """The members of a roster CSV, in file order, checked against ``profile``.
+def _healer_problem(excess, lines: list[int]) -> str:
+    if len(lines) == 1:
+        where = _t("healer on line {line}").format(line=lines[0])
+    else:
+        where = _t("healers on lines {lines}").format(lines=", ".join(map(str, lines)))
+    return f"{excess.message()}: {where}"
+
+
+def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                        mapping: RosterMapping = NO_MAPPING) -> list[tuple[int, Member]]:
+    """(line, member) of every player of a roster CSV, in file order, checked against ``profile``.
 
     ``path_or_text`` is a path, the file's bytes, or its text (a str with a
     line break); ``mapping`` what the user said of its columns and names.
@@ -329,93 +377,176 @@ def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfi
     """
     problems: list[str] = []
     rows = _rows(_load_text(path_or_text), problems, mapping)
-    members: list[Member] = []
+    entries: list[tuple[int, Member]] = []
     line_of: dict[int, int] = {}
     group_side: dict[str, tuple[str, int]] = {}
     for row in rows:
         m = _member(row, profile, mapping)
         if row.badge is not None:
             if row.badge in line_of:
-                row.bad(f"badge {row.badge} is already on line {line_of[row.badge]}")
+                row.bad(_t("badge {badge} is already on line {line}").format(badge=row.badge, line=line_of[row.badge]))
                 continue
             line_of[row.badge] = row.line
         if m is None:
             continue
         side, at = group_side.setdefault(m.group, (m.side, row.line))
         if side != m.side:
-            row.bad(f"group {m.group!r} is on side {side!r} on line {at}, not {m.side!r}")
+            row.bad(_t("group {group} is on side {side} on line {line}, not {other}").format(
+                group=repr(m.group), side=repr(side), line=at, other=repr(m.side)))
             continue
-        members.append(m)
+        entries.append((row.line, m))
     if not rows and not problems:
-        problems.append("the file has a header row but no players")
+        problems.append(_t("the file has a header row but no players"))
+    members = [m for _line, m in entries]
     healer_lines: dict[str, list[int]] = defaultdict(list)
     for m in members:
         if profile.character_class(m.cls).healer_touches > 0:
             healer_lines[m.group].append(line_of[m.badge])
     for excess in healer_excess(members, profile):
-        at = healer_lines[excess.group]
-        where = f"healer on line {at[0]}" if len(at) == 1 else f"healers on lines {', '.join(map(str, at))}"
-        problems.append(f"{excess.message()}: {where}")
+        problems.append(_healer_problem(excess, healer_lines[excess.group]))
     if problems:
         raise RosterImportError(sorted(problems, key=_line_of))
-    return members
+    return entries
+
+
+def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                    mapping: RosterMapping = NO_MAPPING) -> list[Member]:
+    """The members of a roster CSV, in file order, checked against ``profile`` (``read_roster_entries``)."""
+    return [m for _line, m in read_roster_entries(path_or_text, profile, mapping)]
+
+
+@dataclass
+class RosterAddition:
+    """What adding a file's players to a game already open does: the new players, the badges already in
+    the game as the file has them, and what stands in the way (nothing is added while a problem stands)."""
+
+    new: list[Member] = field(default_factory=list)
+    unchanged: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+_FIELDS = (("name", "name"), ("side", "side"), ("group", "group"), ("cls", "class"), ("paid", "paid"),
+           ("helmet", "helmet"), ("armour", "armour"), ("hp", "hp"), ("ap", "ap"), ("inadequate", "inadequate"))
+
+
+def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Member],
+                  profile: RulesProfile) -> RosterAddition:
+    """Adding the players of a file (``entries``: (line, member)) to a game whose roster is ``present``.
+
+    A game under way only takes new players: a badge already in the game
+    is fine when its line says exactly what the game has (the desk exported
+    its whole list again), and a problem when it says anything else (the
+    game's history was folded with the stored player).  A new player's group,
+    when the game has it, must be on the same side; and each group's healers
+    must stay within one per five paid members, counting the players already
+    in the game.  Players of the game that the file leaves out stay.
+    """
+    stored = {m.badge: m for m in present}
+    group_side = {m.group: m.side for m in stored.values()}
+    out = RosterAddition()
+    lines: dict[int, int] = {}
+    for line, m in entries:
+        old = stored.get(m.badge)
+        if old is not None:
+            if old == m:
+                out.unchanged.append(m.badge)
+            else:
+                differ = ", ".join(word for attr, word in _FIELDS if getattr(old, attr) != getattr(m, attr))
+                out.problems.append(at_line(line, _t(
+                    "badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; "
+                    "a game under way only takes new players").format(
+                        badge=m.badge, name=repr(old.name), group=old.group, fields=differ)))
+            continue
+        side = group_side.get(m.group)
+        if side is not None and side != m.side:
+            out.problems.append(at_line(line, _t("group {group} is on side {side} in the game, not {other}").format(
+                group=repr(m.group), side=repr(side), other=repr(m.side))))
+            continue
+        group_side.setdefault(m.group, m.side)
+        lines[m.badge] = line
+        out.new.append(m)
+    before = {e.group: e.healers - e.limit for e in healer_excess(stored.values(), profile)}
+    for excess in healer_excess([*stored.values(), *out.new], profile):
+        if excess.healers - excess.limit <= before.get(excess.group, 0):
+            continue                # no worse than the game has it already
+        at = [lines[m.badge] for m in out.new if m.group == excess.group
+              and profile.character_class(m.cls).healer_touches > 0]
+        game = sum(1 for m in stored.values() if m.group == excess.group
+                   and profile.character_class(m.cls).healer_touches > 0)
+        text = _healer_problem(excess, at) if at else excess.message()
+        if game:
+            text += _t(" (and {count} already in the game)").format(count=game)
+        out.problems.append(text)
+    if out.problems:
+        out.new = []
+        out.problems.sort(key=_line_of)
+    return out
 
 
 @dataclass
 class RosterPreview:
     """A desk's file as a mapping dialog shows it: its headers, the column each is read as, the required
-    columns no header gives, and per name column the cells the ruleset does not know (with what it knows)."""
+    columns no header gives, per mappable column the cells the ruleset does not know (with what it knows),
+    and the file's first rows as they are (line, cells)."""
 
     headers: list[str]
     columns: list[str | None]
     missing: list[str]
-    unknown: dict[str, list[str]]           # "class" / "helmet" / "armour" -> cells (value_key) not known
-    choices: dict[str, list[str]]           # the same columns -> the ruleset's names
+    unknown: dict[str, list[str]]           # "class" / "helmet" / "armour" / "paid" / ... -> cells (value_key)
+    choices: dict[str, list[str]]           # the same columns -> the ruleset's names (yes, no for flags)
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)
 
 
 def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
-                       mapping: RosterMapping = NO_MAPPING) -> RosterPreview:
-    """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all)."""
+                       mapping: RosterMapping = NO_MAPPING, rows: int = 200) -> RosterPreview:
+    """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all); ``rows``:
+    how many of its lines to keep as they are, for a preview table."""
     text = _load_text(path_or_text)
-    first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
-    if first is None:
-        raise RosterImportError([f"the file is empty; its first line must name the columns: {', '.join(REQUIRED)}"])
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
     headers: list[str] | None = None
-    seen: dict[str, set[str]] = {"class": set(), "helmet": set(), "armour": set()}
+    columns: list[str | None] = []
+    seen: dict[str, set[str]] = {key: set() for key in MAPPABLE}
+    kept: list[tuple[int, list[str]]] = []
+    last = 0
     try:
         for cells in reader:
+            line, last = last + 1, reader.line_num
             if not any(c.strip() for c in cells):
                 continue
             if headers is None:
                 headers = [c.strip() for c in cells]
                 columns = [column_of(c, mapping) for c in headers]
                 continue
+            if len(kept) < rows:
+                kept.append((line, list(cells)))
             for key, cell in zip(columns, cells):
                 if key == "armour":
                     seen[key].update(value_key(p) for p in cell.split("+") if p.strip())
                 elif key in seen and cell.strip():
                     seen[key].add(value_key(cell))
     except csv.Error as exc:
-        raise RosterImportError([f"line {reader.line_num}: {exc}"]) from None
+        raise RosterImportError([at_line(reader.line_num, str(exc))]) from None
     headers = headers or []
     columns = [column_of(c, mapping) for c in headers]
     choices = {"class": sorted(profile.classes), "helmet": sorted(profile.helmet_points),
-               "armour": sorted(profile.body_points)}
+               "armour": sorted(profile.body_points), "paid": ["yes", "no"], "inadequate": ["yes", "no"]}
     unknown = {}
     for key, cells in seen.items():
         names = set(choices[key])
-        left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
-                      and VALUE_ALIASES[key].get(c) not in names)
+        if key in FLAGS:
+            left = sorted(c for c in cells if _yes_no(c) is None and _yes_no(mapping.value(key, c) or "") is None)
+        else:
+            left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+                          and VALUE_ALIASES[key].get(c) not in names)
         if left:
             unknown[key] = left
     missing = [c for c in REQUIRED if c not in columns]
-    return RosterPreview(headers, columns, missing, unknown, choices)
+    return RosterPreview(headers, columns, missing, unknown, choices, kept)
 
 
 def _line_of(problem: str) -> float:
-    found = _LINE.match(problem)
-    return int(found.group(1)) if found else float("inf")
+    line = problem_line(problem)
+    return float("inf") if line is None else line
 
 
 def _cells(m: Member) -> list[str]:
@@ -446,4 +577,4 @@ def write_roster_csv(members: Iterable[Member], path: str | os.PathLike) -> None
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise RosterError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise RosterError(_t("cannot write {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
