@@ -495,10 +495,11 @@ class RosterPreview:
     unknown: dict[str, list[str]]           # "class" / "helmet" / "armour" / "paid" / ... -> cells (value_key)
     choices: dict[str, list[str]]           # the same columns -> the ruleset's names (yes, no for flags)
     rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    players: int = 0                        # the rows under the header that are not empty (all, not only ``rows``)
 
 
 def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
-                       mapping: RosterMapping = NO_MAPPING, rows: int = 200) -> RosterPreview:
+                       mapping: RosterMapping = NO_MAPPING, rows: int = 2000) -> RosterPreview:
     """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all); ``rows``:
     how many of its lines to keep as they are, for a preview table."""
     text = _load_text(path_or_text)
@@ -507,7 +508,7 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
     columns: list[str | None] = []
     seen: dict[str, set[str]] = {key: set() for key in MAPPABLE}
     kept: list[tuple[int, list[str]]] = []
-    last = 0
+    last = players = 0
     try:
         for cells in reader:
             line, last = last + 1, reader.line_num
@@ -517,6 +518,7 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
                 headers = [c.strip() for c in cells]
                 columns = [column_of(c, mapping) for c in headers]
                 continue
+            players += 1
             if len(kept) < rows:
                 kept.append((line, list(cells)))
             for key, cell in zip(columns, cells):
@@ -541,7 +543,7 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
         if left:
             unknown[key] = left
     missing = [c for c in REQUIRED if c not in columns]
-    return RosterPreview(headers, columns, missing, unknown, choices, kept)
+    return RosterPreview(headers, columns, missing, unknown, choices, kept, players)
 
 
 def _line_of(problem: str) -> float:
