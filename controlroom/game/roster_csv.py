@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from controlroom.game.roster import Member, RosterError, healer_excess
-from controlroom.i18n import translate
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.profile import RulesProfile
 
 REQUIRED = ("badge", "name", "side", "group", "class", "paid", "helmet", "armour")
@@ -74,13 +74,25 @@ _WHOLE = re.compile(r"[0-9]+")
 _LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
 
 
-def _t(text: str) -> str:
-    return translate("roster", text)
+# The columns in the language spoken (in Estonian, each is one of the desk's own headers above).
+COLUMN_WORDS = {
+    "badge": QT_TRANSLATE_NOOP("roster", "badge"), "name": QT_TRANSLATE_NOOP("roster", "name"),
+    "side": QT_TRANSLATE_NOOP("roster", "side"), "group": QT_TRANSLATE_NOOP("roster", "group"),
+    "class": QT_TRANSLATE_NOOP("roster", "class"), "paid": QT_TRANSLATE_NOOP("roster", "paid"),
+    "helmet": QT_TRANSLATE_NOOP("roster", "helmet"), "armour": QT_TRANSLATE_NOOP("roster", "armour"),
+    "hp": QT_TRANSLATE_NOOP("roster", "hp"), "ap": QT_TRANSLATE_NOOP("roster", "ap"),
+    "inadequate": QT_TRANSLATE_NOOP("roster", "inadequate"),
+}
+
+
+def column_word(column: str) -> str:
+    """A column's name in the language spoken."""
+    return translate("roster", COLUMN_WORDS[column]) if column in COLUMN_WORDS else column
 
 
 def at_line(line: int, problem: str) -> str:
     """A problem of one line of the file, as every message gives it ("line 4: ...")."""
-    return _t("line {line}: {problem}").format(line=line, problem=problem)
+    return translate("roster", "line {line}: {problem}").format(line=line, problem=problem)
 
 
 def problem_line(problem: str) -> int | None:
@@ -154,24 +166,26 @@ def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
     if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
         return path_or_text.removeprefix("\ufeff")
     if isinstance(path_or_text, bytes):
-        data, name = path_or_text, _t("the roster")
+        data, name = path_or_text, translate("roster", "the roster")
     else:
         path = Path(path_or_text)
         name = str(path)
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise RosterImportError([_t("cannot read {name}: no such file").format(name=name)]) from None
+            raise RosterImportError([translate("roster", "cannot read {name}: no such file").format(
+                name=name)]) from None
         except IsADirectoryError:
-            raise RosterImportError([_t("cannot read {name}: it is a folder, not a CSV file").format(name=name)]) from None
+            raise RosterImportError([translate("roster", "cannot read {name}: it is a folder, not a CSV file").format(
+                name=name)]) from None
         except OSError as exc:
-            raise RosterImportError([_t("cannot read {name}: {error}").format(
+            raise RosterImportError([translate("roster", "cannot read {name}: {error}").format(
                 name=name, error=exc.strerror or exc)]) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RosterImportError([at_line(line, _t(
+        raise RosterImportError([at_line(line, translate("roster", 
             "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
             "and import it again").format(name=name))]) from None
 
@@ -201,17 +215,20 @@ class _Row:
     def raw(self, key: str) -> str:
         value = self.cells.get(key, "").strip()
         if "\n" in value or "\r" in value:
-            self.bad(_t("{column} runs over several lines (is a closing quote missing?)").format(column=key))
+            self.bad(translate("roster", "{column} runs over several lines (is a closing quote missing?)").format(
+                column=column_word(key)))
         elif any(c < " " or c == "\x7f" for c in value):
-            self.bad(_t("{column} {value} contains a control character").format(column=key, value=repr(value)))
+            self.bad(translate("roster", "{column} {value} contains a control character").format(
+                column=column_word(key), value=repr(value)))
         return value
 
     def text(self, key: str) -> str:
         value = self.raw(key)
         if not value:
-            self.bad(_t("missing {column}").format(column=key))
+            self.bad(translate("roster", "missing {column}").format(column=column_word(key)))
         elif key in MAX_LEN and len(value) > MAX_LEN[key]:
-            self.bad(_t("{column} is longer than {count} characters").format(column=key, count=MAX_LEN[key]))
+            self.bad(translate("roster", "{column} is longer than {count} characters").format(
+                column=column_word(key), count=MAX_LEN[key]))
         return value
 
     def flag(self, key: str, default: bool | None, mapping: "RosterMapping") -> bool:
@@ -219,14 +236,14 @@ class _Row:
         if not raw and default is not None:
             return default
         if not raw:
-            self.bad(_t("missing {column} (write yes or no)").format(column=key))
+            self.bad(translate("roster", "missing {column} (write yes or no)").format(column=column_word(key)))
             return False
         value = _yes_no(raw)
         if value is None:
             value = _yes_no(mapping.value(key, raw) or "")
         if value is None:
-            self.bad(_t("{column} {value} is not yes or no (accepted: {accepted})").format(
-                column=key, value=repr(raw), accepted=YES_NO))
+            self.bad(translate("roster", "{column} {value} is not yes or no (accepted: {accepted})").format(
+                column=column_word(key), value=repr(raw), accepted=YES_NO))
             return False
         return value
 
@@ -234,12 +251,12 @@ class _Row:
         raw = self.raw(key)
         if not raw:
             if key == "badge":
-                self.bad(_t("missing badge"))
+                self.bad(translate("roster", "missing badge"))
             return None
         if not _WHOLE.fullmatch(raw) or int(raw) < low:
-            what = (_t("{column} {value} is not a whole number above 0") if low == 1
-                    else _t("{column} {value} is not a whole number (0 or more)"))
-            self.bad(what.format(column=key, value=repr(raw)))
+            what = (translate("roster", "{column} {value} is not a whole number above 0") if low == 1
+                    else translate("roster", "{column} {value} is not a whole number (0 or more)"))
+            self.bad(what.format(column=column_word(key), value=repr(raw)))
             return None
         return int(raw)
 
@@ -264,7 +281,8 @@ def _header(cells: list[str], problems: list[str], line: int,
         key = column_of(cell, mapping) or ""
         if key in COLUMNS:
             if key in seen:
-                problems.append(at_line(line, _t("column {column} appears twice").format(column=repr(key))))
+                problems.append(at_line(line, translate("roster", "column {column} appears twice").format(
+                    column=repr(column_word(key)))))
                 ok = False
             seen.add(key)
             names.append(key)
@@ -272,7 +290,8 @@ def _header(cells: list[str], problems: list[str], line: int,
             names.append(None)
     for key in REQUIRED:
         if key not in seen:
-            problems.append(at_line(line, _t("missing column {column}").format(column=repr(key))))
+            problems.append(at_line(line, translate("roster", "missing column {column}").format(
+                column=repr(column_word(key)))))
             ok = False
     return names if ok else None
 
@@ -298,7 +317,7 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
     if key in profile.classes:
         cls = profile.classes[key].name
     else:
-        row.bad(_t("unknown class {name} (this ruleset knows: {known})").format(
+        row.bad(translate("roster", "unknown class {name} (this ruleset knows: {known})").format(
             name=repr(raw_cls), known=", ".join(sorted(profile.classes))))
         cls = key
     paid = row.flag("paid", None, mapping)
@@ -306,11 +325,11 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
     pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour", mapping)
                    for p in row.raw("armour").split("+") if p.strip())
     if helmet is not None and helmet not in profile.helmet_points:
-        row.bad(_t("unknown helmet {name} (known: {known})").format(
+        row.bad(translate("roster", "unknown helmet {name} (known: {known})").format(
             name=repr(helmet), known=", ".join(sorted(profile.helmet_points))))
     for piece in pieces:                # each piece on its own: every unknown one is named
         if piece not in profile.body_points:
-            row.bad(_t("unknown armour piece {name} (known: {known})").format(
+            row.bad(translate("roster", "unknown armour piece {name} (known: {known})").format(
                 name=repr(piece), known=", ".join(sorted(profile.body_points))))
     hp = row.number("hp", 1)
     ap = row.number("ap", 0)
@@ -324,7 +343,8 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
 def _first_line(text: str) -> str:
     first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
     if first is None:
-        raise RosterImportError([_t("the file is empty; its first line must name the columns: {columns}").format(
+        raise RosterImportError([translate(
+            "roster", "the file is empty; its first line must name the columns: {columns}").format(
             columns=", ".join(REQUIRED))])
     return first
 
@@ -352,7 +372,8 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
                 raise RosterImportError(problems)
             continue
         if any(c.strip() for c in cells[len(columns):]):
-            problems.append(at_line(line, _t("{cells} cells but the header names {columns} columns").format(
+            problems.append(at_line(line, translate(
+                "roster", "{cells} cells but the header names {columns} columns").format(
                 cells=len(cells), columns=len(columns))))
             continue
         rows.append(_Row(line, {k: v for k, v in zip(columns, cells) if k}, problems))
@@ -361,9 +382,9 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
 
 def _healer_problem(excess, lines: list[int]) -> str:
     if len(lines) == 1:
-        where = _t("healer on line {line}").format(line=lines[0])
+        where = translate("roster", "healer on line {line}").format(line=lines[0])
     else:
-        where = _t("healers on lines {lines}").format(lines=", ".join(map(str, lines)))
+        where = translate("roster", "healers on lines {lines}").format(lines=", ".join(map(str, lines)))
     return f"{excess.message()}: {where}"
 
 
@@ -384,19 +405,20 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
         m = _member(row, profile, mapping)
         if row.badge is not None:
             if row.badge in line_of:
-                row.bad(_t("badge {badge} is already on line {line}").format(badge=row.badge, line=line_of[row.badge]))
+                row.bad(translate("roster", "badge {badge} is already on line {line}").format(
+                    badge=row.badge, line=line_of[row.badge]))
                 continue
             line_of[row.badge] = row.line
         if m is None:
             continue
         side, at = group_side.setdefault(m.group, (m.side, row.line))
         if side != m.side:
-            row.bad(_t("group {group} is on side {side} on line {line}, not {other}").format(
+            row.bad(translate("roster", "group {group} is on side {side} on line {line}, not {other}").format(
                 group=repr(m.group), side=repr(side), line=at, other=repr(m.side)))
             continue
         entries.append((row.line, m))
     if not rows and not problems:
-        problems.append(_t("the file has a header row but no players"))
+        problems.append(translate("roster", "the file has a header row but no players"))
     members = [m for _line, m in entries]
     healer_lines: dict[str, list[int]] = defaultdict(list)
     for m in members:
@@ -451,15 +473,17 @@ def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Membe
             if old == m:
                 out.unchanged.append(m.badge)
             else:
-                differ = ", ".join(word for attr, word in _FIELDS if getattr(old, attr) != getattr(m, attr))
-                out.problems.append(at_line(line, _t(
+                differ = ", ".join(column_word(word) for attr, word in _FIELDS
+                                   if getattr(old, attr) != getattr(m, attr))
+                out.problems.append(at_line(line, translate("roster", 
                     "badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; "
                     "a game under way only takes new players").format(
                         badge=m.badge, name=repr(old.name), group=old.group, fields=differ)))
             continue
         side = group_side.get(m.group)
         if side is not None and side != m.side:
-            out.problems.append(at_line(line, _t("group {group} is on side {side} in the game, not {other}").format(
+            out.problems.append(at_line(line, translate(
+                "roster", "group {group} is on side {side} in the game, not {other}").format(
                 group=repr(m.group), side=repr(side), other=repr(m.side))))
             continue
         group_side.setdefault(m.group, m.side)
@@ -475,7 +499,7 @@ def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Membe
                    and profile.character_class(m.cls).healer_touches > 0)
         text = _healer_problem(excess, at) if at else excess.message()
         if game:
-            text += _t(" (and {count} already in the game)").format(count=game)
+            text += translate("roster", " (and {count} already in the game)").format(count=game)
         out.problems.append(text)
     if out.problems:
         out.new = []
@@ -579,4 +603,5 @@ def write_roster_csv(members: Iterable[Member], path: str | os.PathLike) -> None
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise RosterError(_t("cannot write {path}: {error}").format(path=path, error=exc.strerror or exc)) from None
+        raise RosterError(translate("roster", "cannot write {path}: {error}").format(
+            path=path, error=exc.strerror or exc)) from None

@@ -395,3 +395,38 @@ def test_a_desk_file_with_its_own_headers_and_names_is_read_through_a_hand_made_
     assert again == mapping
     assert RosterMapping.from_json({"columns": {"x": "no such column"}, "values": {"class": 3}}) == RosterMapping()
     assert RosterMapping.from_json("garbage") == RosterMapping()
+
+
+def test_the_problems_speak_estonian_with_the_desks_own_column_names():
+    """In Estonian every problem is in Estonian, its column named by one of the desk's own headers (which the
+    reader takes), and the problems are still in line order."""
+    from controlroom import i18n
+
+    text = ("\ufeffNimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+            "Jüri;Põhi;Hundid;Sõdalane;jah;;\r\n")
+    broken = ("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+              "1;Jüri;Põhi;Hundid;Võlur;jah;;\r\n"
+              "kolm;Mari;Põhi;Hundid;;võib-olla;;\r\n" + "".join(
+                  f"{n};Mängija {n};Põhi;Hundid;;jah;;\r\n" for n in range(4, 12)) +
+              "12;;Põhi;Hundid;;jah;;\r\n")
+    i18n.choose("et")
+    try:
+        with pytest.raises(RosterImportError) as info:
+            read_roster_csv(text, PROFILE)
+        assert info.value.problems == ["rida 1: veerg 'märk' puudub"]
+        with pytest.raises(RosterImportError) as info:
+            read_roster_csv(broken, PROFILE)
+        assert info.value.problems == [
+            "rida 2: tundmatu klass 'Võlur' (see reeglistik tunneb: healer, warrior)",
+            "rida 3: märk 'kolm' ei ole täisarv üle 0",
+            "rida 3: makstud 'võib-olla' ei ole jah ega ei (sobivad: yes, no, true, false, 1, 0, jah, ei)",
+            "rida 12: nimi puudub",
+        ]
+    finally:
+        i18n.choose(None)
+    # The same file in English: the same problems, in the words of docs/roster-csv.md.
+    with pytest.raises(RosterImportError) as info:
+        read_roster_csv(broken, PROFILE)
+    assert info.value.problems[1:] == ["line 3: badge 'kolm' is not a whole number above 0",
+                                       "line 3: paid 'võib-olla' is not yes or no (accepted: yes, no, true, false, "
+                                       "1, 0, jah, ei)", "line 12: missing name"]

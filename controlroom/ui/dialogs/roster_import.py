@@ -32,7 +32,7 @@ from controlroom.game.roster_csv import (
 
 MAPPING_KEY = "roster/mapping"          # the last mapping, as JSON (RosterMapping.to_json)
 FOLDER_KEY = "roster/folder"            # where the last roster file was
-#: The dialog's largest size: it fits a 1366 x 768 laptop screen with the window's title bar and a panel.
+# The dialog's largest size: it fits a 1366 x 768 laptop screen with the window's title bar and a panel.
 MAX_SIZE = (1100, 660)
 
 
