@@ -1340,6 +1340,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Impordi</translation>
     </message>
     <message>
+        <source>Cancel</source>
+        <translation>Loobu</translation>
+    </message>
+    <message>
         <source>Badge number</source>
         <translation>Märgi number</translation>
     </message>

@@ -91,7 +91,8 @@ class RosterImportDialog(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(mapping_box)
-        scroll.setMinimumWidth(330)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)     # the boxes narrow instead
+        scroll.setMinimumWidth(340)
 
         self.table = QTableWidget(0, 0)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -123,6 +124,7 @@ class RosterImportDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.import_button = self.buttons.addButton(self.tr("Import"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.import_button.setEnabled(False)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
         self.buttons.accepted.connect(self.start_import)
         self.buttons.rejected.connect(self.reject)
 
@@ -138,6 +140,13 @@ class RosterImportDialog(QDialog):
         self.values_group.hide()
         screen = self.screen().availableGeometry()
         self.resize(min(MAX_SIZE[0], screen.width() - 40), min(MAX_SIZE[1], screen.height() - 60))
+
+    @staticmethod
+    def _narrow(box: QComboBox) -> QComboBox:
+        """A combo box that may be narrower than its longest choice (the mapping's column is narrow)."""
+        box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        box.setMinimumContentsLength(10)
+        return box
 
     def _field_names(self) -> dict[str, str]:
         return {
@@ -204,7 +213,7 @@ class RosterImportDialog(QDialog):
             key = header_key(header)
             if not key or column_of(header) is not None or key in self.column_boxes:
                 continue
-            box = QComboBox()
+            box = self._narrow(QComboBox())
             box.addItem(self.tr("(leave out)"), "")
             for column in COLUMNS:
                 box.addItem(self._fields[column], column)
@@ -224,7 +233,7 @@ class RosterImportDialog(QDialog):
         self.value_boxes.clear()
         names = {"yes": self.tr("yes"), "no": self.tr("no")}
         for column, value in wanted:
-            box = QComboBox()
+            box = self._narrow(QComboBox())
             box.addItem(self.tr("(not known)"), None)
             for name in choices[column]:
                 box.addItem(names.get(name, name), name)
