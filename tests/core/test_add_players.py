@@ -7,6 +7,7 @@ the game file (a restart and a replay see it) and in the next full delta.
 """
 
 import pytest
+from PySide6.QtCore import Qt
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
@@ -110,3 +111,33 @@ def test_healers_are_counted_with_the_players_already_in_the_game(qtbot, core):
     assert not answer.stored and answer.problems == (
         "group 'Wolves' has 2 healers but 6 paid members allow at most 1 (one healer per five paid members): "
         "healer on line 6 (and 1 already in the game)",)
+
+
+def test_players_offered_while_a_batch_is_being_stored_are_added_after_it(qtbot, core, game):
+    """The one-writer order holds: a report on its way to the store is stored and folded first; the players
+    are added after it, and the game folded over them keeps the report."""
+    entries = read_roster_entries(FILE, default_profile())
+    waiting = []
+
+    def in_flight(_batch_id, _items):
+        # In the core's thread, as the batch goes to the storage thread: the players' request is queued now,
+        # before the batch's "committed" can be, so the core has it while the batch is in flight.
+        waiting.append(core.worker._in_flight is not None)
+        core.players_requested.emit(9, entries, True)
+
+    core.worker._append_requested.connect(in_flight, Qt.ConnectionType.DirectConnection)
+    with qtbot.waitSignal(core.roster_answered, timeout=10_000) as blocker:
+        core.submit_requested.emit("down", {"badge": 2}, "marshal:7")
+    core.worker._append_requested.disconnect(in_flight)
+    assert waiting[0] is True
+    assert blocker.args[0].stored and [m.badge for m in blocker.args[0].added] == [150, 151]
+    with qtbot.waitSignal(core.delta_published, timeout=10_000,
+                          check_params_cb=lambda d: any(c.badge == 2 for c in d.characters)) as delta:
+        core.poll_requested.emit()
+    views = {c.badge: c for c in delta.args[0].characters}
+    assert views[2].condition == "unconscious"
+    assert core.shutdown()
+    with GameStore.open(game, create=False) as store:
+        assert [e.type for _s, e in store.log.events()][-1] == "down"
+        state, _last = store.load_state()
+    assert state.characters[2].condition == "unconscious" and 151 in state.characters
