@@ -1605,6 +1605,62 @@
       <source>the game's events kept on this laptop are not stored on the server yet; add the players when the server is back</source>
       <translation>selles sülearvutis hoitud mängusündmused pole veel serverisse salvestatud; lisa mängijad, kui server on tagasi</translation>
     </message>
+    <message>
+      <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
+      <translation>Nimekiri imporditud: {players} ({added} lisatud, {updated} muudetud, {removed} eemaldatud, {unchanged} muutmata) {groups} {sides}</translation>
+    </message>
+    <message>
+      <source>1 player</source>
+      <translation>1 mängija</translation>
+    </message>
+    <message>
+      <source>{count} players</source>
+      <translation>{count} mängijat</translation>
+    </message>
+    <message>
+      <source>1 group</source>
+      <translation>1 grupis</translation>
+    </message>
+    <message>
+      <source>{count} groups</source>
+      <translation>{count} grupis</translation>
+    </message>
+    <message>
+      <source>1 side</source>
+      <translation>1 poolel</translation>
+    </message>
+    <message>
+      <source>{count} sides</source>
+      <translation>{count} poolel</translation>
+    </message>
+    <message>
+      <source>1 problem</source>
+      <translation>1 probleem</translation>
+    </message>
+    <message>
+      <source>{count} problems</source>
+      <translation>{count} probleemi</translation>
+    </message>
+    <message>
+      <source>1 stored player</source>
+      <translation>1 salvestatud mängija</translation>
+    </message>
+    <message>
+      <source>{count} stored players</source>
+      <translation>{count} salvestatud mängijat</translation>
+    </message>
+    <message>
+      <source>; {players} not in the file kept</source>
+      <translation>; alles jäeti {players}, keda failis pole</translation>
+    </message>
+    <message>
+      <source>Roster exported: {players} in {groups} to {file}</source>
+      <translation>Nimekiri eksporditud: {players} {groups} faili {file}</translation>
+    </message>
+    <message>
+      <source>{file}: {problems}, nothing was imported:</source>
+      <translation>{file}: {problems}, midagi ei imporditud:</translation>
+    </message>
   </context>
   <context>
     <name>warnings</name>

@@ -430,3 +430,25 @@ def test_the_problems_speak_estonian_with_the_desks_own_column_names():
     assert info.value.problems[1:] == ["line 3: badge 'kolm' is not a whole number above 0",
                                        "line 3: paid 'võib-olla' is not yes or no (accepted: yes, no, true, false, "
                                        "1, 0, jah, ei)", "line 12: missing name"]
+
+
+def test_the_command_speaks_estonian(tmp_path, db, capsys):
+    """`controlroom --lang et roster import`: the problems, their count and the summary in Estonian."""
+    from controlroom import i18n
+
+    good = tmp_path / "laud.csv"
+    good.write_bytes(("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+                      "1;Jüri;Põhi;Hundid;Sõdalane;jah;nahk;ahel\r\n").encode("utf-8"))
+    bad = tmp_path / "katki.csv"
+    bad.write_bytes(("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+                     "1;Jüri;Põhi;Hundid;Võlur;jah;nahk;ahel\r\n").encode("utf-8"))
+    try:
+        assert cli(["--lang", "et", "roster", "import", str(bad), "--db", str(db)]) == 1
+        assert capsys.readouterr().err == (
+            f"controlroom: {bad}: 1 probleem, midagi ei imporditud:\n"
+            "  rida 2: tundmatu klass 'Võlur' (see reeglistik tunneb: healer, warrior)\n")
+        assert cli(["--lang", "et", "roster", "import", str(good), "--db", str(db)]) == 0
+        assert capsys.readouterr().out.strip() == (
+            "Nimekiri imporditud: 1 mängija (1 lisatud, 0 muudetud, 0 eemaldatud, 0 muutmata) 1 grupis 1 poolel")
+    finally:
+        i18n.choose(None)
