@@ -157,5 +157,6 @@ def test_players_the_game_has_otherwise_are_problems_by_line_before_import(qtbot
         "line 2: badge 2 is already in the game as 'Birgit' (Hundid), and this line differs in: paid; "
         "a game under way only takes new players",
         "line 3: group 'Karud' is on side 'Lõuna' in the game, not 'Põhi'"]
-    assert not dialog.import_button.isEnabled()
+    assert [dialog.table.item(r, 0).text() for r in range(2)] == ["⚠ 2", "⚠ 3"]
+    assert not dialog.import_button.isEnabled() and "nothing was imported" in dialog.status.text()
     assert stored_badges(game) == [1, 2, 11]

@@ -64,6 +64,7 @@ class RosterImportDialog(QDialog):
         self.path: Path | None = None
         self.mapping = remembered_mapping()     # what the user said, of this file and the ones before
         self.entries: list | None = None        # the file's players, (line, Member), when it has no problem
+        self.preview = None                     # the file as the table shows it (game.roster_csv.RosterPreview)
         self._request = 0                       # the number of the last question to the core
         self._waiting = False
         self.column_boxes: dict[str, QComboBox] = {}              # header_key -> its column
@@ -284,6 +285,7 @@ class RosterImportDialog(QDialog):
             self._show_problems(exc.problems)
             return
         self._build_value_boxes(preview.unknown, preview.choices)
+        self.preview = preview
         problems: list[str] = []
         try:
             self.entries = read_roster_entries(self.data, profile, mapping)
@@ -312,8 +314,9 @@ class RosterImportDialog(QDialog):
             return                      # an answer to a question the dialog no longer asks
         self._waiting = False
         if answer.problems:
-            self.status.setText(self.tr("The game cannot take these players as they are: nothing was imported."))
             self._show_problems(list(answer.problems))
+            self._fill_table(self.preview, list(answer.problems))       # their lines marked in the preview
+            self.status.setText(self.tr("The game cannot take these players as they are: nothing was imported."))
             self.import_button.setEnabled(False)
             return
         added, unchanged = len(answer.added), answer.unchanged
