@@ -160,3 +160,49 @@ def test_players_the_game_has_otherwise_are_problems_by_line_before_import(qtbot
     assert [dialog.table.item(r, 0).text() for r in range(2)] == ["⚠ 2", "⚠ 3"]
     assert not dialog.import_button.isEnabled() and "nothing was imported" in dialog.status.text()
     assert stored_badges(game) == [1, 2, 11]
+
+
+@pytest.fixture
+def estonian(monkeypatch):
+    """The application speaks Estonian while the test runs (as tests/ui/test_window_estonian.py has it)."""
+    from PySide6.QtWidgets import QApplication
+
+    from controlroom import i18n
+    from controlroom.ui import language
+
+    monkeypatch.setenv("CONTROLROOM_LANG", "et")
+    i18n.choose(None)
+    app = QApplication.instance()
+    translator = language.install_translator(app, "et")
+    yield app
+    app.removeTranslator(translator)
+    app.setProperty("controlroom_translator", None)
+    monkeypatch.setenv("CONTROLROOM_LANG", "en")
+    i18n.choose(None)
+
+
+def test_the_dialog_and_its_problems_speak_estonian(qtbot, estonian, tmp_path, game):
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    QSettings().remove(MAPPING_KEY)
+    core = CoreThread(str(game), VirtualClock(60_000), publish_interval_ms=20)
+    window = build_window(core, None, "et")
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(core.loaded, timeout=10_000):
+        core.start()
+    try:
+        game_menu = window.menuBar().actions()[0].menu()
+        assert "&Impordi nimekiri…" in [a.text() for a in game_menu.actions()]
+        dialog = open_dialog(qtbot, window)
+        assert dialog.windowTitle() == "Nimekirja import" and dialog.import_button.text() == "Impordi"
+        dialog.open_file(desk_file(tmp_path / "registreerimine.csv", FIRST))
+        assert problems(dialog) == ["rida 1: veerg 'märk' puudub"]
+        box = dialog.column_boxes["kaardi nr"]
+        assert box.itemText(0) == "(jäta välja)" and box.findText("Märgi number") > 0
+        box.setCurrentIndex(box.findData("badge"))
+        assert problems(dialog) == ["rida 3: tundmatu klass 'Võitleja' (see reeglistik tunneb: healer, warrior)"]
+        assert dialog.problems_title.text().startswith("Probleeme: 1")
+        dialog.reject()
+    finally:
+        assert core.shutdown()
