@@ -193,6 +193,7 @@ class CoreWorker(QObject):
         self._notices: Notices | None = None
         self._stopping = False
         self._players_waiting: list[tuple[int, list]] = []     # additions waiting for the batch in flight
+        self._roster_stale = False              # a roster_added event was folded: fold again over the new roster
 
     @property
     def state(self):
@@ -559,8 +560,19 @@ class CoreWorker(QObject):
         except StoreError as exc:
             answer([str(exc)])
             return
-        self._fold_again()
+        # Stored: the players are in the game file.  The event says when, to the log and to every station;
+        # once it is stored and folded, the game is folded again over the new roster (_refresh_roster).
+        self._receive(Incoming("roster_added", validate("roster_added", {"added": [m.badge for m in plan.new]}),
+                               SOURCE_GM))
         answer((), plan, True)
+
+    def _refresh_roster(self) -> None:
+        """After a roster_added event (this station's or another's): the game folded again over the stored
+        roster, once nothing of this station is on its way to the store (nothing provisional, no correction)."""
+        if (self._roster_stale and self.fold is not None and self._in_flight is None and not self._corrections
+                and not self.fold.provisional):
+            self._roster_stale = False
+            self._fold_again()
 
     def _fold_again(self) -> None:
         """The whole log folded again over the stored roster, as a restart does; published in full."""
@@ -696,6 +708,9 @@ class CoreWorker(QObject):
         self._announce(out)
         self.events_stored.emit(max(s.seq for s, _t in items))
         self._request_publish()
+        if any(s.event.type == "roster_added" for s, _t in items):
+            self._roster_stale = True
+        self._refresh_roster()
 
     def _acknowledge(self, batch: _Batch, indexes) -> None:
         for i in indexes:

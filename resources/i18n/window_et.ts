@@ -2525,6 +2525,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>märkus</translation>
     </message>
     <message>
+        <source>players added to the roster</source>
+        <translation>mängijad lisati nimekirja</translation>
+    </message>
+    <message>
         <source>retracted</source>
         <translation>tagasi võetud</translation>
     </message>

@@ -138,6 +138,8 @@ def test_players_offered_while_a_batch_is_being_stored_are_added_after_it(qtbot,
     assert views[2].condition == "unconscious"
     assert core.shutdown()
     with GameStore.open(game, create=False) as store:
-        assert [e.type for _s, e in store.log.events()][-1] == "down"
+        types = [(e.type, dict(e.data)) for _s, e in store.log.events()]
+        # The report stored first; then the players, and the event that says when they came.
+        assert [t for t, _d in types][-2:] == ["down", "roster_added"] and types[-1][1] == {"added": [150, 151]}
         state, _last = store.load_state()
     assert state.characters[2].condition == "unconscious" and 151 in state.characters
