@@ -81,7 +81,7 @@ class RosterAnswer(NamedTuple):
     """The core's answer to players offered for the open game (``CoreWorker.add_players``)."""
 
     request: int                         # the asker's number for its question
-    stored: bool                         # True: the players are in the game now (stored, folded, published)
+    stored: bool                         # True: the players are in the game file (then folded in, published)
     added: tuple = ()                    # the new players (Member): added, or to be added when ``stored`` is False
     unchanged: int = 0                   # players of the file the game has already, exactly as the file has them
     problems: tuple[str, ...] = ()       # what stands in the way, by line: nothing was stored
@@ -524,10 +524,13 @@ class CoreWorker(QObject):
 
         The roster is kept in the store, beside the event log, and the game is
         the fold of the log over it: the new players are stored in one
-        transaction, then the whole log is folded again over the new roster
-        (what a restart or a replay does: events that named their badges before
-        now count) and published in full.  Nothing is stored while a problem
-        stands; the answer (``roster_answered``) lists them by line.
+        transaction (after the batch in flight, if any), then a ``roster_added``
+        event goes the way of every event; once it is stored and folded, here
+        or at another station of a shared game, the whole log is folded again
+        over the new roster (what a restart or a replay does: events that named
+        their badges before now count) and published in full.  Nothing is
+        stored while a problem stands; the answer (``roster_answered``) lists
+        them by line.
         """
         def answer(problems=(), plan=None, stored=False) -> None:
             self.roster_answered.emit(RosterAnswer(
