@@ -452,3 +452,24 @@ def test_the_command_speaks_estonian(tmp_path, db, capsys):
             "Nimekiri imporditud: 1 mängija (1 lisatud, 0 muudetud, 0 eemaldatud, 0 muutmata) 1 grupis 1 poolel")
     finally:
         i18n.choose(None)
+
+
+def test_adding_to_a_game_under_way_takes_only_new_players():
+    from controlroom.game.roster_csv import plan_addition, read_roster_entries
+
+    game = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves", paid=False),
+            Member(3, "Carl", "South", "Ravens")]
+    text = HEADER + ("1,Aldo,North,Wolves,warrior,yes,,\n"           # the same: already in the game
+                     "4,Dora,North,Wolves,warrior,yes,,\n"           # new
+                     "5,Eero,North,Bears,warrior,no,,\n")            # new, in a new group
+    plan = plan_addition(read_roster_entries(text, PROFILE), game, PROFILE)
+    assert (plan.problems, plan.unchanged, [m.badge for m in plan.new]) == ([], [1], [4, 5])
+    # Anything else of a player the game has is a problem of its line; nothing is added then.
+    text = HEADER + ("2,Birgit,North,Wolves,warrior,yes,leather,\n"
+                     "6,Fred,North,Ravens,warrior,yes,,\n"
+                     "7,Gunn,North,Wolves,warrior,yes,,\n")
+    plan = plan_addition(read_roster_entries(text, PROFILE), game, PROFILE)
+    assert plan.new == [] and plan.problems == [
+        "line 2: badge 2 is already in the game as 'Birgit' (Wolves), and this line differs in: paid, helmet; "
+        "a game under way only takes new players",
+        "line 3: group 'Ravens' is on side 'South' in the game, not 'North'"]
