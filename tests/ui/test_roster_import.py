@@ -206,3 +206,17 @@ def test_the_dialog_and_its_problems_speak_estonian(qtbot, estonian, tmp_path, g
         dialog.reject()
     finally:
         assert core.shutdown()
+
+
+def test_an_answer_to_the_file_as_it_was_mapped_before_does_not_enable_import(qtbot, window, game, tmp_path):
+    dialog = open_dialog(qtbot, window)
+    dialog.open_file(desk_file(tmp_path / "registreerimine.csv", FIRST))
+    box = dialog.column_boxes["kaardi nr"]
+    box.setCurrentIndex(box.findData("badge"))
+    word = dialog.value_boxes[("class", "võitleja")]
+    with qtbot.waitSignal(window.core.roster_answered, timeout=10_000):
+        word.setCurrentIndex(word.findData("warrior"))          # clean: the core is asked ...
+        word.setCurrentIndex(0)                                 # ... and at once the word is unknown again
+    qtbot.wait(100)
+    assert problems(dialog) == ["line 3: unknown class 'Võitleja' (this ruleset knows: healer, warrior)"]
+    assert not dialog.import_button.isEnabled()

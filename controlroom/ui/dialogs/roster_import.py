@@ -16,6 +16,7 @@ game over the new roster and publishes it).  The mapping is remembered
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -55,6 +56,7 @@ class RosterImportDialog(QDialog):
     """Choose a file, map what is unknown, see every problem by line; Import when none stands."""
 
     imported = Signal(int, int)             # players added, players of the file the game had already
+    _numbers = itertools.count(1)           # the questions to the core, numbered across dialogs
 
     def __init__(self, core, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -66,7 +68,8 @@ class RosterImportDialog(QDialog):
         self.entries: list | None = None        # the file's players, (line, Member), when it has no problem
         self.preview = None                     # the file as the table shows it (game.roster_csv.RosterPreview)
         self._request = 0                       # the number of the last question to the core
-        self._waiting = False
+        self._waiting = False                   # its answer is awaited (an answer to an older one is not)
+        self._storing = False                   # the last question is to add the players
         self.column_boxes: dict[str, QComboBox] = {}              # header_key -> its column
         self.value_boxes: dict[tuple[str, str], QComboBox] = {}   # (column, value_key) -> the ruleset's name
 
@@ -269,7 +272,10 @@ class RosterImportDialog(QDialog):
     @Slot()
     def refresh(self) -> None:
         """Read the file again through the mapping: the preview, the words to map, the problems by line."""
+        if self._storing:
+            return                      # the players are on their way into the game
         self.entries = None
+        self._waiting = False           # an answer on the file as it was read before is no answer now
         self.import_button.setEnabled(False)
         profile = self._profile()
         if self.data is None:
@@ -302,8 +308,8 @@ class RosterImportDialog(QDialog):
         self._ask(store=False)
 
     def _ask(self, store: bool) -> None:
-        self._request += 1
-        self._waiting = True
+        self._request = next(self._numbers)
+        self._waiting, self._storing = True, store
         self.status.setText(self.tr("Adding the players to the game…") if store
                             else self.tr("Checking the players against the game…"))
         self.core.players_requested.emit(self._request, list(self.entries or ()), store)
@@ -312,7 +318,7 @@ class RosterImportDialog(QDialog):
     def _on_answer(self, answer) -> None:
         if answer.request != self._request or not self._waiting:
             return                      # an answer to a question the dialog no longer asks
-        self._waiting = False
+        self._waiting = self._storing = False
         if answer.problems:
             self._show_problems(list(answer.problems))
             self._fill_table(self.preview, list(answer.problems))       # their lines marked in the preview
