@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controlroom.rules.profile import default_profile
-from controlroom.store.roster_csv import read_roster_csv
+from controlroom.game.roster_csv import read_roster_csv
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 

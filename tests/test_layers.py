@@ -77,6 +77,16 @@ def test_the_contract_fails_when_game_imports_the_core(copy):
     assert "rules, then game and geo, then radio and store, then report and sim, core, ui, commands, cli BROKEN" in done.stdout
 
 
+def test_the_contract_fails_when_the_window_imports_the_store(copy):
+    dialog = copy / "controlroom" / "ui" / "dialogs" / "roster_import.py"
+    dialog.write_text(dialog.read_text(encoding="utf-8") + "\nimport controlroom.store.game  # noqa\n",
+                      encoding="utf-8")
+    done = lint(copy)
+    assert done.returncode == 1, done.stdout
+    assert "the window does not import the store BROKEN" in done.stdout
+    assert "controlroom.ui.dialogs.roster_import -> controlroom.store.game" in done.stdout
+
+
 def test_every_module_imports():
     """Every module of the package imports (a module moved without its importers fails here, not in the field)."""
     import importlib

@@ -33,18 +33,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """``n`` of a word, in the language spoken (each word's singular and plural are translated whole)."""
+    one, many = {
+        "player": (translate("roster", "1 player"), translate("roster", "{count} players")),
+        "group": (translate("roster", "1 group"), translate("roster", "{count} groups")),
+        "side": (translate("roster", "1 side"), translate("roster", "{count} sides")),
+        "problem": (translate("roster", "1 problem"), translate("roster", "{count} problems")),
+        "stored player": (translate("roster", "1 stored player"), translate("roster", "{count} stored players")),
+    }[word]
+    return one if n == 1 else many.format(count=n)
 
 
 def summary_line(members, change) -> str:
     """The one line ``roster import`` prints."""
     groups = {m.group for m in members}
     sides = {m.side for m in members}
-    return (
-        f"Roster imported: {_count(len(members), 'player')} ({change.added} added, {change.updated} updated, "
-        f"{change.removed} removed, {change.unchanged} unchanged) in {_count(len(groups), 'group')} "
-        f"on {_count(len(sides), 'side')}"
-    )
+    return translate("roster", "Roster imported: {players} ({added} added, {updated} updated, {removed} removed, "
+                               "{unchanged} unchanged) in {groups} on {sides}").format(
+        players=_count(len(members), "player"), added=change.added, updated=change.updated, removed=change.removed,
+        unchanged=change.unchanged, groups=_count(len(groups), "group"), sides=_count(len(sides), "side"))
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -52,7 +59,7 @@ def _import(args: argparse.Namespace) -> int:
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.store.roster_csv import RosterImportError, read_roster_csv
+    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
 
     try:
         with GameStore.open(args.db) as store:
@@ -65,7 +72,8 @@ def _import(args: argparse.Namespace) -> int:
                 members = read_roster_csv(args.file, profile)
             except RosterImportError as exc:
                 n = len(exc.problems)
-                head = f"{args.file}: {_count(n, 'problem')}, nothing was imported:"
+                head = translate("roster", "{file}: {problems}, nothing was imported:").format(
+                    file=args.file, problems=_count(n, "problem"))
                 raise CliError("\n  ".join([head, *exc.problems])) from None
             change = store.save_roster(members, remove_missing=not args.keep_missing)
             kept = len(store.roster()) - len(members) if args.keep_missing else 0
@@ -73,7 +81,7 @@ def _import(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     line = summary_line(members, change)
     if kept > 0:
-        line += f"; {_count(kept, 'stored player')} not in the file kept"
+        line += translate("roster", "; {players} not in the file kept").format(players=_count(kept, "stored player"))
     print(line)
     return 0
 
@@ -83,7 +91,7 @@ def _export(args: argparse.Namespace) -> int:
     from controlroom.game.roster import RosterError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.store.roster_csv import write_roster_csv
+    from controlroom.game.roster_csv import write_roster_csv
 
     try:
         with GameStore.open(args.db, create=False) as store:
@@ -92,7 +100,8 @@ def _export(args: argparse.Namespace) -> int:
     except (StoreError, RosterError) as exc:
         raise CliError(str(exc)) from None
     groups = {m.group for m in members}
-    print(f"Roster exported: {_count(len(members), 'player')} in {_count(len(groups), 'group')} to {args.file}")
+    print(translate("roster", "Roster exported: {players} in {groups} to {file}").format(
+        players=_count(len(members), "player"), groups=_count(len(groups), "group"), file=args.file))
     return 0
 
 

@@ -92,7 +92,7 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
 
 def _roster(args, profile, seed):
     from controlroom.sim.battle import generate_roster
-    from controlroom.store.roster_csv import read_roster_csv
+    from controlroom.game.roster_csv import read_roster_csv
 
     if args.roster:
         return read_roster_csv(args.roster, profile)
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from controlroom.sim.simulator import Simulator
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
-    from controlroom.store.roster_csv import RosterImportError
+    from controlroom.game.roster_csv import RosterImportError
 
     origin = _check(args)
     if args.meshtastic and not args.pty:

@@ -19,7 +19,8 @@ from controlroom.game.clock import Clock
 
 _Q = Qt.ConnectionType.QueuedConnection
 MIRRORED = ("opened", "loaded", "delta_published", "stopp_called", "character_died", "alarm_raised",
-            "events_stored", "timers_changed", "input_rejected", "devices_known", "stats_reported", "stopped")
+            "events_stored", "timers_changed", "input_rejected", "devices_known", "stats_reported", "stopped",
+            "roster_answered")
 
 
 class CoreThread(QObject):
@@ -37,6 +38,7 @@ class CoreThread(QObject):
     devices_known = Signal(object)
     stats_reported = Signal(object)       # counters and health, when the core stops
     stopped = Signal()
+    roster_answered = Signal(object)      # RosterAnswer: to players_requested
 
     submit_requested = Signal(str, object, str)
     scenario_start_requested = Signal(str, bool, float)
@@ -52,6 +54,7 @@ class CoreThread(QObject):
     line_rejected = Signal(str, str, str)                  # gateway id (or link name), reason, detail
     link_changed = Signal(str, str, str)                   # link, state, detail
     mesh_heard = Signal(object)                            # [radio.mesh_ingest.MeshHeard, ...]
+    players_requested = Signal(int, object, bool)          # request, [(line, Member)], store (False: only check)
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:
         super().__init__(parent)
@@ -85,6 +88,7 @@ class CoreThread(QObject):
             (self.line_rejected, w.line_rejected),
             (self.link_changed, w.link_changed),
             (self.mesh_heard, w.mesh_received),
+            (self.players_requested, w.add_players),
         ):
             signal.connect(slot, _Q)
         for name in MIRRORED:

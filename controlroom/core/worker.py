@@ -39,6 +39,7 @@ from controlroom.game.clock import Clock, WallClock, format_time
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
+from controlroom.game.roster_csv import plan_addition
 from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
 from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED, REQUIRE_PKI_KEY, MeshIngest
@@ -74,6 +75,16 @@ class GameInfo(NamedTuple):
     map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
     map_path: Path | None = None
     map_problem: str = ""
+
+
+class RosterAnswer(NamedTuple):
+    """The core's answer to players offered for the open game (``CoreWorker.add_players``)."""
+
+    request: int                         # the asker's number for its question
+    stored: bool                         # True: the players are in the game file (then folded in, published)
+    added: tuple = ()                    # the new players (Member): added, or to be added when ``stored`` is False
+    unchanged: int = 0                   # players of the file the game has already, exactly as the file has them
+    problems: tuple[str, ...] = ()       # what stands in the way, by line: nothing was stored
 
 
 @dataclass(slots=True)
@@ -134,6 +145,7 @@ class CoreWorker(QObject):
     devices_known = Signal(object)       # {source: {"role", "label", "group", "engine"}}: no keys
     stats_reported = Signal(object)      # counters and health, when the worker stops
     stopped = Signal()                   # everything that could be stored is stored; the thread may end
+    roster_answered = Signal(object)     # RosterAnswer, to a check or an addition of players (add_players)
     _append_requested = Signal(int, object)
     _close_requested = Signal()
 
@@ -180,6 +192,8 @@ class CoreWorker(QObject):
         self._gm_stopps = 0                     # the number of the last STOPP called by a game master here
         self._notices: Notices | None = None
         self._stopping = False
+        self._players_waiting: list[tuple[int, list]] = []     # additions waiting for the batch in flight
+        self._roster_stale = False              # a roster_added event was folded: fold again over the new roster
 
     @property
     def state(self):
@@ -499,6 +513,77 @@ class CoreWorker(QObject):
             fields["reason"] = reason
         self.submit("retracted", fields, SOURCE_GM)
 
+    # -- the roster ----------------------------------------------------------------
+    @Slot(int, object, bool)
+    def add_players(self, request: int, entries, store: bool) -> None:
+        """Players for the open game (``entries``: [(line of the file, Member)], as ``read_roster_entries`` gives
+        them): checked against the stored roster (``roster_csv.plan_addition``) and, with ``store``, added.
+
+        The roster is kept in the store, beside the event log, and the game is
+        the fold of the log over it: the new players are stored in one
+        transaction (after the batch in flight, if any), then a ``roster_added``
+        event goes the way of every event; once it is stored and folded, here
+        or at another station of a shared game, the whole log is folded again
+        over the new roster (what a restart or a replay does: events that named
+        their badges before now count) and published in full.  Nothing is
+        stored while a problem stands; the answer (``roster_answered``) lists
+        them by line.
+        """
+        def answer(problems=(), plan=None, stored=False) -> None:
+            self.roster_answered.emit(RosterAnswer(
+                request, stored, tuple(plan.new) if plan else (), len(plan.unchanged) if plan else 0,
+                tuple(problems)))
+
+        if self.fold is None or self._stopping or self.store is None:
+            answer([translate("roster", "the game is not open")])
+            return
+        if store and (self._in_flight is not None or self._buffer):
+            self._players_waiting.append((request, list(entries)))      # folded over once it is stored
+            return
+        try:
+            plan = plan_addition(list(entries), self.store.roster(), self.fold.state.profile)
+        except StoreError as exc:
+            answer([str(exc)])
+            return
+        if plan.problems or not store:
+            answer(plan.problems, plan)
+            return
+        if not plan.new:
+            answer((), plan, True)
+            return
+        if self.fold.provisional:
+            answer([translate("roster", "the game's events kept on this laptop are not stored on the server yet; "
+                                        "add the players when the server is back")])
+            return
+        try:
+            self.store.save_roster(plan.new, remove_missing=False)
+        except StoreError as exc:
+            answer([str(exc)])
+            return
+        # Stored: the players are in the game file.  The event says when, to the log and to every station;
+        # once it is stored and folded, the game is folded again over the new roster (_refresh_roster).
+        self._receive(Incoming("roster_added", validate("roster_added", {"added": [m.badge for m in plan.new]}),
+                               SOURCE_GM))
+        answer((), plan, True)
+
+    def _refresh_roster(self) -> None:
+        """After a roster_added event (this station's or another's): the game folded again over the stored
+        roster, once nothing of this station is on its way to the store (nothing provisional, no correction)."""
+        if (self._roster_stale and self.fold is not None and self._in_flight is None and not self._corrections
+                and not self.fold.provisional):
+            self._roster_stale = False
+            self._fold_again()
+
+    def _fold_again(self) -> None:
+        """The whole log folded again over the stored roster, as a restart does; published in full."""
+        self.fold = self.store.open_fold()
+        gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
+        self._full = True
+        self._tally = SideTally(self.fold.state)
+        self._warnings_seen = 0
+        self._request_publish()
+        self._tick()                    # deadlines of the new players' earlier events that fell due
+
     # -- the batch: fire, store ------------------------------------------------
     @Slot()
     def _tick(self) -> None:
@@ -585,6 +670,10 @@ class CoreWorker(QObject):
             self._fold(items)
             self._acknowledge(batch, sorted(stored | set(result.duplicates)))
             self._announce(None, batch, [p.event for i, p in enumerate(batch.items) if i in stored and p.token])
+        if self._players_waiting:
+            waiting, self._players_waiting = self._players_waiting, []
+            for request, entries in waiting:
+                self.add_players(request, entries, True)
         self._tick()
 
     @Slot(object)
@@ -619,6 +708,9 @@ class CoreWorker(QObject):
         self._announce(out)
         self.events_stored.emit(max(s.seq for s, _t in items))
         self._request_publish()
+        if any(s.event.type == "roster_added" for s, _t in items):
+            self._roster_stale = True
+        self._refresh_roster()
 
     def _acknowledge(self, batch: _Batch, indexes) -> None:
         for i in indexes:

@@ -108,6 +108,9 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     ),
     "stopp_lifted": (("stopp", "str", REQUIRED), ("trivial", "bool", False)),
     "note": (("text", "str", REQUIRED),),
+    # Players added to the roster of a game under way (the window's roster import): the roster is kept beside
+    # the log; this says when it changed, and makes every station fold the game again over the new roster.
+    "roster_added": (("added", "badges", REQUIRED),),
     # A correction: the event stored as ``seq`` was a wrong report.  The old
     # event is never edited; a game folded from its log leaves it out.
     "retracted": (("seq", "count", REQUIRED), ("reason", "str", None)),

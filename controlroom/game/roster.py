@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from controlroom.i18n import translate
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.combat import class_hit_points, max_healers
 from controlroom.rules.profile import ProfileError, RulesProfile
@@ -122,13 +123,13 @@ class HealerExcess:
     limit: int
 
     def message(self) -> str:
-        healers = f"{self.healers} healer{'s' if self.healers != 1 else ''}"
-        paid = f"{self.paid} paid member{'s' if self.paid != 1 else ''}"
-        verb = "allows" if self.paid == 1 else "allow"
-        return (
-            f"group {self.group!r} has {healers} but {paid} {verb} at most {self.limit} "
-            "(one healer per five paid members)"
-        )
+        healers = (translate("roster", "1 healer") if self.healers == 1
+                   else translate("roster", "{count} healers").format(count=self.healers))
+        paid = (translate("roster", "1 paid member allows") if self.paid == 1
+                else translate("roster", "{count} paid members allow").format(count=self.paid))
+        return translate("roster", "group {group} has {healers} but {paid} at most {limit} "
+                                   "(one healer per five paid members)").format(
+            group=repr(self.group), healers=healers, paid=paid, limit=self.limit)
 
 
 def healer_excess(members: Iterable[Member], profile: RulesProfile) -> list[HealerExcess]:

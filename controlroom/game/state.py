@@ -470,6 +470,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_note(self, ev: Event) -> None:
         pass
 
+    def _e_roster_added(self, ev: Event) -> None:
+        pass        # the roster is the store's: the core folds the whole log again over it (core/worker.py)
+
     def _e_retracted(self, ev: Event) -> None:
         self.retractions.append((self.t, ev.data["seq"], ev.data.get("reason")))
 

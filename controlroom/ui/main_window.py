@@ -489,6 +489,23 @@ class MainWindow(QMainWindow):
         dialog.open()
         self.export_dialog = dialog
 
+    @Slot()
+    def import_roster(self):
+        """Game, Import roster: the registration desk's CSV file into the game under way."""
+        from controlroom.ui.dialogs.roster_import import RosterImportDialog
+
+        dialog = RosterImportDialog(self.core, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.imported.connect(self._roster_imported)
+        dialog.open()
+        self.roster_dialog = dialog
+        return dialog
+
+    @Slot(int, int)
+    def _roster_imported(self, added: int, unchanged: int) -> None:
+        self.status.setText(self.tr("Roster imported: {added} players added to the game ({unchanged} of the file's "
+                                    "players were in it already).").format(added=added, unchanged=unchanged))
+
     def _open_in_new_window(self, path: str) -> None:
         """Each game runs in a program of its own (one writer per game file)."""
         QProcess.startDetached(sys.executable, ["-m", "controlroom", "--db", path])
@@ -517,6 +534,10 @@ class MainWindow(QMainWindow):
         gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
         gis_action.triggered.connect(self.export_gis)
         game.addAction(gis_action)
+        game.addSeparator()
+        self.roster_action = QAction(self.tr("&Import roster…"), self)
+        self.roster_action.triggered.connect(self.import_roster)
+        game.addAction(self.roster_action)
         replay_action = QAction(self.tr("Re&play…"), self)       # the replay window, in a program of its own
         replay_action.triggered.connect(
             lambda: self.core.info and QProcess.startDetached(

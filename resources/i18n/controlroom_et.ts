@@ -1408,6 +1408,261 @@
     </message>
   </context>
   <context>
+    <name>roster</name>
+    <message>
+      <source>1 healer</source>
+      <translation>1 ravitseja</translation>
+    </message>
+    <message>
+      <source>1 paid member allows</source>
+      <translation>1 makstud liige lubab</translation>
+    </message>
+    <message>
+      <source>group {group} has {healers} but {paid} at most {limit} (one healer per five paid members)</source>
+      <translation>grupil {group} on {healers}, aga {paid} kõige rohkem {limit} (üks ravitseja viie makstud liikme kohta)</translation>
+    </message>
+    <message>
+      <source>{count} healers</source>
+      <translation>{count} ravitsejat</translation>
+    </message>
+    <message>
+      <source>{count} paid members allow</source>
+      <translation>{count} makstud liiget lubavad</translation>
+    </message>
+    <message>
+      <source>badge</source>
+      <translation>märk</translation>
+    </message>
+    <message>
+      <source>name</source>
+      <translation>nimi</translation>
+    </message>
+    <message>
+      <source>side</source>
+      <translation>pool</translation>
+    </message>
+    <message>
+      <source>group</source>
+      <translation>grupp</translation>
+    </message>
+    <message>
+      <source>class</source>
+      <translation>klass</translation>
+    </message>
+    <message>
+      <source>paid</source>
+      <translation>makstud</translation>
+    </message>
+    <message>
+      <source>helmet</source>
+      <translation>kiiver</translation>
+    </message>
+    <message>
+      <source>armour</source>
+      <translation>turvis</translation>
+    </message>
+    <message>
+      <source>hp</source>
+      <translation>elupunktid</translation>
+    </message>
+    <message>
+      <source>ap</source>
+      <translation>turvisepunktid</translation>
+    </message>
+    <message>
+      <source>inadequate</source>
+      <translation>ebapiisav</translation>
+    </message>
+    <message>
+      <source>line {line}: {problem}</source>
+      <translation>rida {line}: {problem}</translation>
+    </message>
+    <message>
+      <source>the roster</source>
+      <translation>nimekiri</translation>
+    </message>
+    <message>
+      <source>the file has a header row but no players</source>
+      <translation>failis on päiserida, aga mitte ühtegi mängijat</translation>
+    </message>
+    <message>
+      <source>{column} {value} is not a whole number above 0</source>
+      <translation>{column} {value} ei ole täisarv üle 0</translation>
+    </message>
+    <message>
+      <source>{column} {value} is not a whole number (0 or more)</source>
+      <translation>{column} {value} ei ole täisarv (0 või rohkem)</translation>
+    </message>
+    <message>
+      <source>healer on line {line}</source>
+      <translation>ravitseja real {line}</translation>
+    </message>
+    <message>
+      <source>healers on lines {lines}</source>
+      <translation>ravitsejad ridadel {lines}</translation>
+    </message>
+    <message>
+      <source>missing badge</source>
+      <translation>märk puudub</translation>
+    </message>
+    <message>
+      <source>unknown class {name} (this ruleset knows: {known})</source>
+      <translation>tundmatu klass {name} (see reeglistik tunneb: {known})</translation>
+    </message>
+    <message>
+      <source>unknown helmet {name} (known: {known})</source>
+      <translation>tundmatu kiiver {name} (tuntud: {known})</translation>
+    </message>
+    <message>
+      <source> (and {count} already in the game)</source>
+      <translation> (ja {count} on juba mängus)</translation>
+    </message>
+    <message>
+      <source>{column} runs over several lines (is a closing quote missing?)</source>
+      <translation>{column} ulatub üle mitme rea (kas lõpetav jutumärk puudub?)</translation>
+    </message>
+    <message>
+      <source>missing {column}</source>
+      <translation>{column} puudub</translation>
+    </message>
+    <message>
+      <source>missing {column} (write yes or no)</source>
+      <translation>{column} puudub (kirjuta jah või ei)</translation>
+    </message>
+    <message>
+      <source>{column} {value} is not yes or no (accepted: {accepted})</source>
+      <translation>{column} {value} ei ole jah ega ei (sobivad: {accepted})</translation>
+    </message>
+    <message>
+      <source>unknown armour piece {name} (known: {known})</source>
+      <translation>tundmatu turvise osa {name} (tuntud: {known})</translation>
+    </message>
+    <message>
+      <source>the file is empty; its first line must name the columns: {columns}</source>
+      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
+    </message>
+    <message>
+      <source>group {group} is on side {side} on line {line}, not {other}</source>
+      <translation>grupp {group} on real {line} poolel {side}, mitte {other}</translation>
+    </message>
+    <message>
+      <source>cannot write {path}: {error}</source>
+      <translation>faili {path} ei saa kirjutada: {error}</translation>
+    </message>
+    <message>
+      <source>{column} {value} contains a control character</source>
+      <translation>{column} {value} sisaldab juhtmärki</translation>
+    </message>
+    <message>
+      <source>{column} is longer than {count} characters</source>
+      <translation>{column} on pikem kui {count} märki</translation>
+    </message>
+    <message>
+      <source>missing column {column}</source>
+      <translation>veerg {column} puudub</translation>
+    </message>
+    <message>
+      <source>{cells} cells but the header names {columns} columns</source>
+      <translation>lahtreid on {cells}, aga päis nimetab {columns} veergu</translation>
+    </message>
+    <message>
+      <source>badge {badge} is already on line {line}</source>
+      <translation>märk {badge} on juba real {line}</translation>
+    </message>
+    <message>
+      <source>group {group} is on side {side} in the game, not {other}</source>
+      <translation>grupp {group} on mängus poolel {side}, mitte {other}</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: no such file</source>
+      <translation>faili {name} ei saa lugeda: sellist faili pole</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: it is a folder, not a CSV file</source>
+      <translation>faili {name} ei saa lugeda: see on kaust, mitte CSV-fail</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: {error}</source>
+      <translation>faili {name} ei saa lugeda: {error}</translation>
+    </message>
+    <message>
+      <source>{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) and import it again</source>
+      <translation>{name} ei ole UTF-8 tekst; salvesta see tabelarvutusprogrammist kujul „CSV UTF-8” (koma või semikooloniga eraldatud) ja impordi uuesti</translation>
+    </message>
+    <message>
+      <source>column {column} appears twice</source>
+      <translation>veerg {column} on kaks korda</translation>
+    </message>
+    <message>
+      <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
+      <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
+    </message>
+    <message>
+      <source>the game is not open</source>
+      <translation>mäng ei ole avatud</translation>
+    </message>
+    <message>
+      <source>the game's events kept on this laptop are not stored on the server yet; add the players when the server is back</source>
+      <translation>selles sülearvutis hoitud mängusündmused pole veel serverisse salvestatud; lisa mängijad, kui server on tagasi</translation>
+    </message>
+    <message>
+      <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
+      <translation>Nimekiri imporditud: {players} ({added} lisatud, {updated} muudetud, {removed} eemaldatud, {unchanged} muutmata) {groups} {sides}</translation>
+    </message>
+    <message>
+      <source>1 player</source>
+      <translation>1 mängija</translation>
+    </message>
+    <message>
+      <source>{count} players</source>
+      <translation>{count} mängijat</translation>
+    </message>
+    <message>
+      <source>1 group</source>
+      <translation>1 grupis</translation>
+    </message>
+    <message>
+      <source>{count} groups</source>
+      <translation>{count} grupis</translation>
+    </message>
+    <message>
+      <source>1 side</source>
+      <translation>1 poolel</translation>
+    </message>
+    <message>
+      <source>{count} sides</source>
+      <translation>{count} poolel</translation>
+    </message>
+    <message>
+      <source>1 problem</source>
+      <translation>1 probleem</translation>
+    </message>
+    <message>
+      <source>{count} problems</source>
+      <translation>{count} probleemi</translation>
+    </message>
+    <message>
+      <source>1 stored player</source>
+      <translation>1 salvestatud mängija</translation>
+    </message>
+    <message>
+      <source>{count} stored players</source>
+      <translation>{count} salvestatud mängijat</translation>
+    </message>
+    <message>
+      <source>; {players} not in the file kept</source>
+      <translation>; alles jäeti {players}, keda failis pole</translation>
+    </message>
+    <message>
+      <source>Roster exported: {players} in {groups} to {file}</source>
+      <translation>Nimekiri eksporditud: {players} {groups} faili {file}</translation>
+    </message>
+    <message>
+      <source>{file}: {problems}, nothing was imported:</source>
+      <translation>{file}: {problems}, midagi ei imporditud:</translation>
+    </message>
+  </context>
+  <context>
     <name>store</name>
     <message>
       <source>the game database {url}</source>

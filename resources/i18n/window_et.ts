@@ -792,6 +792,10 @@
         <translation>Mängu kaarti ei saanud avada: {error}</translation>
     </message>
     <message>
+        <source>Roster imported: {added} players added to the game ({unchanged} of the file&apos;s players were in it already).</source>
+        <translation>Nimekiri imporditud: mängu lisati {added} mängijat (faili mängijatest {unchanged} olid seal juba olemas).</translation>
+    </message>
+    <message>
         <source>&amp;Game</source>
         <translation>&amp;Mäng</translation>
     </message>
@@ -810,6 +814,10 @@
     <message>
         <source>Export for &amp;GIS (GeoJSON, GPX, KML)…</source>
         <translation>Ekspordi &amp;GIS-i jaoks (GeoJSON, GPX, KML)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import roster…</source>
+        <translation>&amp;Impordi nimekiri…</translation>
     </message>
     <message>
         <source>Re&amp;play…</source>
@@ -1291,6 +1299,183 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>The map at {time} is saved as {path}.</source>
         <translation>Kaart hetkel {time} on salvestatud: {path}.</translation>
+    </message>
+</context>
+<context>
+    <name>RosterImportDialog</name>
+    <message>
+        <source>Import roster</source>
+        <translation>Nimekirja import</translation>
+    </message>
+    <message>
+        <source>No file chosen</source>
+        <translation>Faili pole valitud</translation>
+    </message>
+    <message>
+        <source>Choose file…</source>
+        <translation>Vali fail…</translation>
+    </message>
+    <message>
+        <source>Roster file (CSV)</source>
+        <translation>Nimekirja fail (CSV)</translation>
+    </message>
+    <message>
+        <source>Choose the file the registration desk exported (CSV, UTF-8).</source>
+        <translation>Vali fail, mille registreerimislaud eksportis (CSV, UTF-8).</translation>
+    </message>
+    <message>
+        <source>Columns this program does not know</source>
+        <translation>Veerud, mida programm ei tunne</translation>
+    </message>
+    <message>
+        <source>Words the game&apos;s ruleset does not know</source>
+        <translation>Sõnad, mida mängu reeglistik ei tunne</translation>
+    </message>
+    <message>
+        <source>Problems</source>
+        <translation>Probleemid</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Impordi</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Loobu</translation>
+    </message>
+    <message>
+        <source>Badge number</source>
+        <translation>Märgi number</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nimi</translation>
+    </message>
+    <message>
+        <source>Side</source>
+        <translation>Pool</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Grupp</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Klass</translation>
+    </message>
+    <message>
+        <source>Paid</source>
+        <translation>Makstud</translation>
+    </message>
+    <message>
+        <source>Helmet</source>
+        <translation>Kiiver</translation>
+    </message>
+    <message>
+        <source>Armour</source>
+        <translation>Turvis</translation>
+    </message>
+    <message>
+        <source>Hit points (game master&apos;s)</source>
+        <translation>Elupunktid (mängujuhi määratud)</translation>
+    </message>
+    <message>
+        <source>Armour points (game master&apos;s)</source>
+        <translation>Turvisepunktid (mängujuhi määratud)</translation>
+    </message>
+    <message>
+        <source>Inadequate armour</source>
+        <translation>Ebapiisav turvis</translation>
+    </message>
+    <message>
+        <source>Roster file</source>
+        <translation>Nimekirja fail</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV-failid (*.csv *.txt);;Kõik failid (*)</translation>
+    </message>
+    <message>
+        <source>cannot read {file}: {error}</source>
+        <translation>faili {file} ei saa lugeda: {error}</translation>
+    </message>
+    <message>
+        <source>(leave out)</source>
+        <translation>(jäta välja)</translation>
+    </message>
+    <message>
+        <source>“{header}” is</source>
+        <translation>„{header}” on</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>jah</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>ei</translation>
+    </message>
+    <message>
+        <source>(not known)</source>
+        <translation>(tundmatu)</translation>
+    </message>
+    <message>
+        <source>{field} “{word}” is</source>
+        <translation>{field} „{word}” on</translation>
+    </message>
+    <message>
+        <source>The game is still opening; try again in a moment.</source>
+        <translation>Mäng alles avaneb; proovi hetke pärast uuesti.</translation>
+    </message>
+    <message>
+        <source>{file}: {players} players; {columns} columns</source>
+        <translation>{file}: mängijaid {players}, veerge {columns}</translation>
+    </message>
+    <message>
+        <source>Adding the players to the game…</source>
+        <translation>Mängijate lisamine mängu…</translation>
+    </message>
+    <message>
+        <source>Checking the players against the game…</source>
+        <translation>Mängijate kontrollimine mängu vastu…</translation>
+    </message>
+    <message>
+        <source>The game cannot take these players as they are: nothing was imported.</source>
+        <translation>Mäng ei saa neid mängijaid sellisel kujul vastu võtta: midagi ei imporditud.</translation>
+    </message>
+    <message>
+        <source>{added} players added to the game.</source>
+        <translation>Mängu lisati {added} mängijat.</translation>
+    </message>
+    <message>
+        <source>Every player of this file is in the game already; nothing to import.</source>
+        <translation>Kõik selle faili mängijad on juba mängus; pole midagi importida.</translation>
+    </message>
+    <message>
+        <source>Ready: {added} new players will be added to the game; {unchanged} of the file&apos;s players are in it already.</source>
+        <translation>Valmis: mängu lisatakse {added} uut mängijat; faili mängijatest {unchanged} on seal juba olemas.</translation>
+    </message>
+    <message>
+        <source>Problems: {count} (nothing is imported while one stands)</source>
+        <translation>Probleeme: {count} (seni, kuni mõni on lahendamata, ei impordita midagi)</translation>
+    </message>
+    <message>
+        <source>Problems: none</source>
+        <translation>Probleeme: pole</translation>
+    </message>
+    <message>
+        <source>Map the columns and words the file uses, or correct the file and choose it again.</source>
+        <translation>Seo faili veerud ja sõnad või paranda fail ja vali see uuesti.</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>Rida</translation>
+    </message>
+    <message>
+        <source>{header}
+(left out)</source>
+        <translation>{header}
+(välja jäetud)</translation>
     </message>
 </context>
 <context>
@@ -2338,6 +2523,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>note</source>
         <translation>märkus</translation>
+    </message>
+    <message>
+        <source>players added to the roster</source>
+        <translation>mängijad lisati nimekirja</translation>
     </message>
     <message>
         <source>retracted</source>

@@ -187,3 +187,24 @@ def test_a_station_closed_while_cut_off_delivers_its_queue_when_opened_again(qtb
         assert [(s.event.type, s.radio.counter) for s in store.log.read()] == [("down", 1), ("down", 2)]
         assert [s.event.data["badge"] for s in store.log.read()] == [11, 2]
     assert len(Spool(tmp_path / "a.queue")) == 0
+
+
+def test_players_added_at_one_station_are_in_the_game_at_the_other(qtbot, stations, shared):
+    """The window's roster import at station A: station B folds the game again over the new roster when the
+    roster_added event reaches it, and a report on a new badge counts at both."""
+    from controlroom.game.roster_csv import read_roster_entries
+    from controlroom.rules.profile import default_profile
+
+    clock = VirtualClock(0)
+    a, b = stations(shared, clock, "a"), stations(shared, clock, "b")
+    entries = read_roster_entries("badge,name,side,group,class,paid,helmet,armour\r\n"
+                                  "40,Õie,South,Ravens,warrior,yes,,\r\n", default_profile())
+    with qtbot.waitSignal(b.delta_published, timeout=10_000,
+                          check_params_cb=lambda d: d.full and any(c.badge == 40 for c in d.characters)), \
+            qtbot.waitSignal(a.roster_answered, timeout=10_000) as answer:
+        a.players_requested.emit(1, entries, True)
+    assert answer.args[0].stored
+    with qtbot.waitSignal(b.delta_published, timeout=10_000, check_params_cb=lambda d: any(
+            c.badge == 40 and c.condition == "unconscious" for c in d.characters)):
+        b.submit_requested.emit("down", {"badge": 40}, "marshal:8")
+    assert [e.type for e in logged(shared)] == ["roster_added", "down"]

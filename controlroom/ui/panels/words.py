@@ -46,6 +46,7 @@ EVENT_TYPES = {
     "stopp_called": QT_TRANSLATE_NOOP("panels", "STOPP called"),
     "stopp_lifted": QT_TRANSLATE_NOOP("panels", "STOPP lifted"),
     "note": QT_TRANSLATE_NOOP("panels", "note"),
+    "roster_added": QT_TRANSLATE_NOOP("panels", "players added to the roster"),
     "retracted": QT_TRANSLATE_NOOP("panels", "retracted"),
     "alarm_acknowledged": QT_TRANSLATE_NOOP("panels", "alarm acknowledged"),
     "armour_set": QT_TRANSLATE_NOOP("panels", "armour recorded"),

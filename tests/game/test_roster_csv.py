@@ -10,7 +10,7 @@ from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
-from controlroom.store.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
+from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 
 EXAMPLE = Path(str(resources.files("controlroom.resources").joinpath("examples", "roster.csv")))
 HEADER = "badge,name,side,group,class,paid,helmet,armour\n"
@@ -356,7 +356,7 @@ OWN_DESK = (
 
 
 def test_a_desk_file_with_its_own_headers_and_names_is_read_through_a_hand_made_mapping():
-    from controlroom.store.roster_csv import RosterMapping, preview_roster_csv
+    from controlroom.game.roster_csv import RosterMapping, preview_roster_csv
 
     with pytest.raises(RosterImportError) as info:
         read_roster_csv(OWN_DESK, PROFILE)
@@ -395,3 +395,81 @@ def test_a_desk_file_with_its_own_headers_and_names_is_read_through_a_hand_made_
     assert again == mapping
     assert RosterMapping.from_json({"columns": {"x": "no such column"}, "values": {"class": 3}}) == RosterMapping()
     assert RosterMapping.from_json("garbage") == RosterMapping()
+
+
+def test_the_problems_speak_estonian_with_the_desks_own_column_names():
+    """In Estonian every problem is in Estonian, its column named by one of the desk's own headers (which the
+    reader takes), and the problems are still in line order."""
+    from controlroom import i18n
+
+    text = ("\ufeffNimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+            "Jüri;Põhi;Hundid;Sõdalane;jah;;\r\n")
+    broken = ("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+              "1;Jüri;Põhi;Hundid;Võlur;jah;;\r\n"
+              "kolm;Mari;Põhi;Hundid;;võib-olla;;\r\n" + "".join(
+                  f"{n};Mängija {n};Põhi;Hundid;;jah;;\r\n" for n in range(4, 12)) +
+              "12;;Põhi;Hundid;;jah;;\r\n")
+    i18n.choose("et")
+    try:
+        with pytest.raises(RosterImportError) as info:
+            read_roster_csv(text, PROFILE)
+        assert info.value.problems == ["rida 1: veerg 'märk' puudub"]
+        with pytest.raises(RosterImportError) as info:
+            read_roster_csv(broken, PROFILE)
+        assert info.value.problems == [
+            "rida 2: tundmatu klass 'Võlur' (see reeglistik tunneb: healer, warrior)",
+            "rida 3: märk 'kolm' ei ole täisarv üle 0",
+            "rida 3: makstud 'võib-olla' ei ole jah ega ei (sobivad: yes, no, true, false, 1, 0, jah, ei)",
+            "rida 12: nimi puudub",
+        ]
+    finally:
+        i18n.choose(None)
+    # The same file in English: the same problems, in the words of docs/roster-csv.md.
+    with pytest.raises(RosterImportError) as info:
+        read_roster_csv(broken, PROFILE)
+    assert info.value.problems[1:] == ["line 3: badge 'kolm' is not a whole number above 0",
+                                       "line 3: paid 'võib-olla' is not yes or no (accepted: yes, no, true, false, "
+                                       "1, 0, jah, ei)", "line 12: missing name"]
+
+
+def test_the_command_speaks_estonian(tmp_path, db, capsys):
+    """`controlroom --lang et roster import`: the problems, their count and the summary in Estonian."""
+    from controlroom import i18n
+
+    good = tmp_path / "laud.csv"
+    good.write_bytes(("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+                      "1;Jüri;Põhi;Hundid;Sõdalane;jah;nahk;ahel\r\n").encode("utf-8"))
+    bad = tmp_path / "katki.csv"
+    bad.write_bytes(("\ufeffNr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n"
+                     "1;Jüri;Põhi;Hundid;Võlur;jah;nahk;ahel\r\n").encode("utf-8"))
+    try:
+        assert cli(["--lang", "et", "roster", "import", str(bad), "--db", str(db)]) == 1
+        assert capsys.readouterr().err == (
+            f"controlroom: {bad}: 1 probleem, midagi ei imporditud:\n"
+            "  rida 2: tundmatu klass 'Võlur' (see reeglistik tunneb: healer, warrior)\n")
+        assert cli(["--lang", "et", "roster", "import", str(good), "--db", str(db)]) == 0
+        assert capsys.readouterr().out.strip() == (
+            "Nimekiri imporditud: 1 mängija (1 lisatud, 0 muudetud, 0 eemaldatud, 0 muutmata) 1 grupis 1 poolel")
+    finally:
+        i18n.choose(None)
+
+
+def test_adding_to_a_game_under_way_takes_only_new_players():
+    from controlroom.game.roster_csv import plan_addition, read_roster_entries
+
+    game = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves", paid=False),
+            Member(3, "Carl", "South", "Ravens")]
+    text = HEADER + ("1,Aldo,North,Wolves,warrior,yes,,\n"           # the same: already in the game
+                     "4,Dora,North,Wolves,warrior,yes,,\n"           # new
+                     "5,Eero,North,Bears,warrior,no,,\n")            # new, in a new group
+    plan = plan_addition(read_roster_entries(text, PROFILE), game, PROFILE)
+    assert (plan.problems, plan.unchanged, [m.badge for m in plan.new]) == ([], [1], [4, 5])
+    # Anything else of a player the game has is a problem of its line; nothing is added then.
+    text = HEADER + ("2,Birgit,North,Wolves,warrior,yes,leather,\n"
+                     "6,Fred,North,Ravens,warrior,yes,,\n"
+                     "7,Gunn,North,Wolves,warrior,yes,,\n")
+    plan = plan_addition(read_roster_entries(text, PROFILE), game, PROFILE)
+    assert plan.new == [] and plan.problems == [
+        "line 2: badge 2 is already in the game as 'Birgit' (Wolves), and this line differs in: paid, helmet; "
+        "a game under way only takes new players",
+        "line 3: group 'Ravens' is on side 'South' in the game, not 'North'"]

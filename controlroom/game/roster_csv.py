@@ -1,0 +1,607 @@
+"""The roster as a CSV file, the way a registration desk's spreadsheet exports it (no Qt, no store).
+
+``read_roster_csv`` checks every row against the game's ruleset and reports
+every problem at once, each with its physical line in the file (the header is
+line 1); it returns the members only when there is no problem at all, so an
+import is never half done.  ``write_roster_csv`` writes the same columns,
+UTF-8 with a byte order mark (spreadsheet programs need it to show accented
+names), sorted by badge.  The format is described in docs/roster-csv.md.
+
+It lives in the game layer, below the store and the window: the window's
+import dialog reads and previews a file itself (the window does not use the
+store), and hands the members read to the core, which stores them.
+``plan_addition`` says what adding a file's players to a game that is
+already open would do, and what stands in its way, line by line.
+
+Every problem is a sentence in the language spoken (``controlroom.i18n``,
+context ``roster``); the English ones are those of docs/roster-csv.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from controlroom.game.roster import Member, RosterError, healer_excess
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+from controlroom.rules.profile import RulesProfile
+
+REQUIRED = ("badge", "name", "side", "group", "class", "paid", "helmet", "armour")
+OPTIONAL = ("hp", "ap", "inadequate")
+COLUMNS = REQUIRED + OPTIONAL
+# Other spellings a header may use (compared lower-case, spaces trimmed): American English, and the
+# Estonian registration desk's own headers (docs/roster-csv.md lists them).
+ALIASES = {
+    "armor": "armour",
+    "märk": "badge", "märgi nr": "badge", "märgi number": "badge", "number": "badge", "nr": "badge",
+    "nimi": "name",
+    "pool": "side",
+    "grupp": "group", "rühm": "group", "salk": "group",
+    "klass": "class",
+    "makstud": "paid", "tasutud": "paid",
+    "kiiver": "helmet",
+    "turvis": "armour", "soomus": "armour", "rüü": "armour",
+    "elupunktid": "hp", "ep": "hp",
+    "turvisepunktid": "ap", "soomuspunktid": "ap", "tp": "ap",
+    "ebapiisav": "inadequate", "puudulik": "inadequate",
+}
+# Estonian names of the seed ruleset's classes, helmets and armour pieces, used when a cell is not a name the
+# game's own ruleset knows (a ruleset may name its classes in Estonian itself: its names come first).
+VALUE_ALIASES = {
+    "class": {"sõdalane": "warrior", "ravitseja": "healer", "tervendaja": "healer"},
+    "helmet": {"nahk": "leather", "nahkkiiver": "leather", "metall": "metal", "metallkiiver": "metal"},
+    "armour": {"nahk": "leather", "kõvanahk": "hardened_leather", "kõvendatud nahk": "hardened_leather",
+               "ahel": "chain", "rõngasrüü": "chain", "ahel vammusel": "chain_on_gambeson",
+               "ahel_vammusel": "chain_on_gambeson", "plaat": "plate", "plaatrüü": "plate",
+               "brigantiin": "brigandine"},
+}
+# Longest texts the game file keeps (controlroom/store/models.py).
+MAX_LEN = {"name": 200, "side": 100, "group": 100}
+
+YES = frozenset({"yes", "true", "1", "jah"})
+NO = frozenset({"no", "false", "0", "ei"})
+YES_NO = "yes, no, true, false, 1, 0, jah, ei"
+# The columns whose cells a user may map by hand (a desk's own words): names of the ruleset, and yes/no.
+MAPPABLE = ("class", "helmet", "armour", "paid", "inadequate")
+FLAGS = ("paid", "inadequate")
+_WHOLE = re.compile(r"[0-9]+")
+_LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
+
+
+# The columns in the language spoken (in Estonian, each is one of the desk's own headers above).
+COLUMN_WORDS = {
+    "badge": QT_TRANSLATE_NOOP("roster", "badge"), "name": QT_TRANSLATE_NOOP("roster", "name"),
+    "side": QT_TRANSLATE_NOOP("roster", "side"), "group": QT_TRANSLATE_NOOP("roster", "group"),
+    "class": QT_TRANSLATE_NOOP("roster", "class"), "paid": QT_TRANSLATE_NOOP("roster", "paid"),
+    "helmet": QT_TRANSLATE_NOOP("roster", "helmet"), "armour": QT_TRANSLATE_NOOP("roster", "armour"),
+    "hp": QT_TRANSLATE_NOOP("roster", "hp"), "ap": QT_TRANSLATE_NOOP("roster", "ap"),
+    "inadequate": QT_TRANSLATE_NOOP("roster", "inadequate"),
+}
+
+
+def column_word(column: str) -> str:
+    """A column's name in the language spoken."""
+    return translate("roster", COLUMN_WORDS[column]) if column in COLUMN_WORDS else column
+
+
+def at_line(line: int, problem: str) -> str:
+    """A problem of one line of the file, as every message gives it ("line 4: ...")."""
+    return translate("roster", "line {line}: {problem}").format(line=line, problem=problem)
+
+
+def problem_line(problem: str) -> int | None:
+    """The line of the file a problem names (None: a problem of the file or of a group)."""
+    found = _LINE.match(problem)
+    return int(found.group(1)) if found else None
+
+
+def header_key(cell: str) -> str:
+    """A header cell as it is compared: lower case, spaces trimmed and single."""
+    return " ".join(cell.strip().lower().split())
+
+
+def value_key(cell: str) -> str:
+    return " ".join(cell.strip().lower().split())
+
+
+@dataclass
+class RosterMapping:
+    """What a user said by hand about a desk's file: its columns, and its class, helmet and armour names.
+
+    ``columns`` maps a header (as ``header_key`` gives it) to one of
+    COLUMNS, or to "" to leave that column out; ``values`` maps, per column
+    ("class", "helmet", "armour"), a cell (as ``value_key`` gives it; an
+    armour cell's pieces one by one) to the ruleset's name, and for "paid"
+    and "inadequate" a cell to "yes" or "no".  The window
+    remembers it for the next file (JSON: ``to_json``/``from_json``).
+    """
+
+    columns: dict[str, str] = field(default_factory=dict)
+    values: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"columns": dict(self.columns), "values": {k: dict(v) for k, v in self.values.items()}}
+
+    @classmethod
+    def from_json(cls, data) -> "RosterMapping":
+        """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
+        if not isinstance(data, Mapping):
+            return cls()
+        columns = {str(k): str(v) for k, v in (data.get("columns") or {}).items()
+                   if isinstance(k, str) and (v == "" or v in COLUMNS)} if isinstance(data.get("columns"), Mapping) else {}
+        values = {}
+        raw = data.get("values")
+        if isinstance(raw, Mapping):
+            for column, names in raw.items():
+                if column in MAPPABLE and isinstance(names, Mapping):
+                    values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+        return cls(columns, values)
+
+    def value(self, column: str, cell: str) -> str | None:
+        return self.values.get(column, {}).get(value_key(cell))
+
+
+NO_MAPPING = RosterMapping()
+
+
+class RosterImportError(RosterError):
+    """Every problem of a roster file, one sentence each; nothing was imported."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+    def __str__(self) -> str:
+        return "\n".join(self.problems)
+
+
+def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
+    """The file's text: a path (or a str without a line break) is read; bytes or a str with a line break is content."""
+    if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
+        return path_or_text.removeprefix("\ufeff")
+    if isinstance(path_or_text, bytes):
+        data, name = path_or_text, translate("roster", "the roster")
+    else:
+        path = Path(path_or_text)
+        name = str(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise RosterImportError([translate("roster", "cannot read {name}: no such file").format(
+                name=name)]) from None
+        except IsADirectoryError:
+            raise RosterImportError([translate("roster", "cannot read {name}: it is a folder, not a CSV file").format(
+                name=name)]) from None
+        except OSError as exc:
+            raise RosterImportError([translate("roster", "cannot read {name}: {error}").format(
+                name=name, error=exc.strerror or exc)]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RosterImportError([at_line(line, translate("roster", 
+            "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
+            "and import it again").format(name=name))]) from None
+
+
+def _delimiter(header_line: str) -> str:
+    """Comma, semicolon (European spreadsheets) or tab: whichever the header line has most of."""
+    return max(",;\t", key=header_line.count)
+
+
+def _yes_no(value: str) -> bool | None:
+    v = value.strip().lower()
+    return True if v in YES else False if v in NO else None
+
+
+class _Row:
+    """One data row: its cells by column name, what was read of it, and the problems found in it."""
+
+    def __init__(self, line: int, cells: dict[str, str], problems: list[str]) -> None:
+        self.line, self.cells, self.problems = line, cells, problems
+        self.ok = True
+        self.badge: int | None = None
+
+    def bad(self, message: str) -> None:
+        self.problems.append(at_line(self.line, message))
+        self.ok = False
+
+    def raw(self, key: str) -> str:
+        value = self.cells.get(key, "").strip()
+        if "\n" in value or "\r" in value:
+            self.bad(translate("roster", "{column} runs over several lines (is a closing quote missing?)").format(
+                column=column_word(key)))
+        elif any(c < " " or c == "\x7f" for c in value):
+            self.bad(translate("roster", "{column} {value} contains a control character").format(
+                column=column_word(key), value=repr(value)))
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.raw(key)
+        if not value:
+            self.bad(translate("roster", "missing {column}").format(column=column_word(key)))
+        elif key in MAX_LEN and len(value) > MAX_LEN[key]:
+            self.bad(translate("roster", "{column} is longer than {count} characters").format(
+                column=column_word(key), count=MAX_LEN[key]))
+        return value
+
+    def flag(self, key: str, default: bool | None, mapping: "RosterMapping") -> bool:
+        raw = self.raw(key)
+        if not raw and default is not None:
+            return default
+        if not raw:
+            self.bad(translate("roster", "missing {column} (write yes or no)").format(column=column_word(key)))
+            return False
+        value = _yes_no(raw)
+        if value is None:
+            value = _yes_no(mapping.value(key, raw) or "")
+        if value is None:
+            self.bad(translate("roster", "{column} {value} is not yes or no (accepted: {accepted})").format(
+                column=column_word(key), value=repr(raw), accepted=YES_NO))
+            return False
+        return value
+
+    def number(self, key: str, low: int) -> int | None:
+        raw = self.raw(key)
+        if not raw:
+            if key == "badge":
+                self.bad(translate("roster", "missing badge"))
+            return None
+        if not _WHOLE.fullmatch(raw) or int(raw) < low:
+            what = (translate("roster", "{column} {value} is not a whole number above 0") if low == 1
+                    else translate("roster", "{column} {value} is not a whole number (0 or more)"))
+            self.bad(what.format(column=column_word(key), value=repr(raw)))
+            return None
+        return int(raw)
+
+
+def column_of(cell: str, mapping: RosterMapping = NO_MAPPING) -> str | None:
+    """The column a header cell names: the user's mapping first, then the format's names and aliases; None:
+    a column the import leaves out."""
+    key = header_key(cell)
+    if key in mapping.columns:
+        return mapping.columns[key] or None
+    key = ALIASES.get(key, key)
+    return key if key in COLUMNS else None
+
+
+def _header(cells: list[str], problems: list[str], line: int,
+            mapping: RosterMapping = NO_MAPPING) -> list[str | None] | None:
+    """Column names of the header (None for a column this format ignores), or None on a problem."""
+    names: list[str | None] = []
+    seen: set[str] = set()
+    ok = True
+    for cell in cells:
+        key = column_of(cell, mapping) or ""
+        if key in COLUMNS:
+            if key in seen:
+                problems.append(at_line(line, translate("roster", "column {column} appears twice").format(
+                    column=repr(column_word(key)))))
+                ok = False
+            seen.add(key)
+            names.append(key)
+        else:
+            names.append(None)
+    for key in REQUIRED:
+        if key not in seen:
+            problems.append(at_line(line, translate("roster", "missing column {column}").format(
+                column=repr(column_word(key)))))
+            ok = False
+    return names if ok else None
+
+
+def _known(value: str, names, column: str, mapping: RosterMapping = NO_MAPPING) -> str:
+    """A ruleset's own name as it is; else the user's mapping of it; else its English name for an Estonian one."""
+    if value in names:
+        return value
+    mapped = mapping.value(column, value)
+    if mapped is not None:
+        return mapped
+    return VALUE_ALIASES[column].get(" ".join(value.split()), value)
+
+
+def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPING) -> Member | None:
+    row.badge = row.number("badge", 1)
+    name, side, group = row.text("name"), row.text("side"), row.text("group")
+    raw_cls = row.raw("class") or "warrior"   # "All characters are Warriors, if not expressly told otherwise"
+    key = raw_cls.strip().lower()
+    if key not in profile.classes:
+        mapped = mapping.value("class", raw_cls)
+        key = (mapped if mapped is not None else VALUE_ALIASES["class"].get(key, key)).strip().lower()
+    if key in profile.classes:
+        cls = profile.classes[key].name
+    else:
+        row.bad(translate("roster", "unknown class {name} (this ruleset knows: {known})").format(
+            name=repr(raw_cls), known=", ".join(sorted(profile.classes))))
+        cls = key
+    paid = row.flag("paid", None, mapping)
+    helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet", mapping) or None
+    pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour", mapping)
+                   for p in row.raw("armour").split("+") if p.strip())
+    if helmet is not None and helmet not in profile.helmet_points:
+        row.bad(translate("roster", "unknown helmet {name} (known: {known})").format(
+            name=repr(helmet), known=", ".join(sorted(profile.helmet_points))))
+    for piece in pieces:                # each piece on its own: every unknown one is named
+        if piece not in profile.body_points:
+            row.bad(translate("roster", "unknown armour piece {name} (known: {known})").format(
+                name=repr(piece), known=", ".join(sorted(profile.body_points))))
+    hp = row.number("hp", 1)
+    ap = row.number("ap", 0)
+    inadequate = row.flag("inadequate", False, mapping)
+    if not row.ok or row.badge is None:
+        return None
+    return Member(badge=row.badge, name=name, side=side, group=group, cls=cls, paid=paid,
+                  helmet=helmet, armour=pieces, hp=hp, ap=ap, inadequate=inadequate)
+
+
+def _first_line(text: str) -> str:
+    first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
+    if first is None:
+        raise RosterImportError([translate(
+            "roster", "the file is empty; its first line must name the columns: {columns}").format(
+            columns=", ".join(REQUIRED))])
+    return first
+
+
+def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
+    """The data rows under the header; header problems end the reading (RosterImportError)."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    columns: list[str | None] | None = None
+    rows: list[_Row] = []
+    last = 0
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(at_line(last + 1, str(exc)))
+            break
+        line, last = last + 1, reader.line_num
+        if not any(c.strip() for c in cells):
+            continue                          # empty lines, and lines of empty cells (,,,,,,)
+        if columns is None:
+            columns = _header(cells, problems, line, mapping)
+            if columns is None:
+                raise RosterImportError(problems)
+            continue
+        if any(c.strip() for c in cells[len(columns):]):
+            problems.append(at_line(line, translate(
+                "roster", "{cells} cells but the header names {columns} columns").format(
+                cells=len(cells), columns=len(columns))))
+            continue
+        rows.append(_Row(line, {k: v for k, v in zip(columns, cells) if k}, problems))
+    return rows
+
+
+def _healer_problem(excess, lines: list[int]) -> str:
+    if len(lines) == 1:
+        where = translate("roster", "healer on line {line}").format(line=lines[0])
+    else:
+        where = translate("roster", "healers on lines {lines}").format(lines=", ".join(map(str, lines)))
+    return f"{excess.message()}: {where}"
+
+
+def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                        mapping: RosterMapping = NO_MAPPING) -> list[tuple[int, Member]]:
+    """(line, member) of every player of a roster CSV, in file order, checked against ``profile``.
+
+    ``path_or_text`` is a path, the file's bytes, or its text (a str with a
+    line break); ``mapping`` what the user said of its columns and names.
+    Raises RosterImportError listing every problem.
+    """
+    problems: list[str] = []
+    rows = _rows(_load_text(path_or_text), problems, mapping)
+    entries: list[tuple[int, Member]] = []
+    line_of: dict[int, int] = {}
+    group_side: dict[str, tuple[str, int]] = {}
+    for row in rows:
+        m = _member(row, profile, mapping)
+        if row.badge is not None:
+            if row.badge in line_of:
+                row.bad(translate("roster", "badge {badge} is already on line {line}").format(
+                    badge=row.badge, line=line_of[row.badge]))
+                continue
+            line_of[row.badge] = row.line
+        if m is None:
+            continue
+        side, at = group_side.setdefault(m.group, (m.side, row.line))
+        if side != m.side:
+            row.bad(translate("roster", "group {group} is on side {side} on line {line}, not {other}").format(
+                group=repr(m.group), side=repr(side), line=at, other=repr(m.side)))
+            continue
+        entries.append((row.line, m))
+    if not rows and not problems:
+        problems.append(translate("roster", "the file has a header row but no players"))
+    members = [m for _line, m in entries]
+    healer_lines: dict[str, list[int]] = defaultdict(list)
+    for m in members:
+        if profile.character_class(m.cls).healer_touches > 0:
+            healer_lines[m.group].append(line_of[m.badge])
+    for excess in healer_excess(members, profile):
+        problems.append(_healer_problem(excess, healer_lines[excess.group]))
+    if problems:
+        raise RosterImportError(sorted(problems, key=_line_of))
+    return entries
+
+
+def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                    mapping: RosterMapping = NO_MAPPING) -> list[Member]:
+    """The members of a roster CSV, in file order, checked against ``profile`` (``read_roster_entries``)."""
+    return [m for _line, m in read_roster_entries(path_or_text, profile, mapping)]
+
+
+@dataclass
+class RosterAddition:
+    """What adding a file's players to a game already open does: the new players, the badges already in
+    the game as the file has them, and what stands in the way (nothing is added while a problem stands)."""
+
+    new: list[Member] = field(default_factory=list)
+    unchanged: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+_FIELDS = (("name", "name"), ("side", "side"), ("group", "group"), ("cls", "class"), ("paid", "paid"),
+           ("helmet", "helmet"), ("armour", "armour"), ("hp", "hp"), ("ap", "ap"), ("inadequate", "inadequate"))
+
+
+def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Member],
+                  profile: RulesProfile) -> RosterAddition:
+    """Adding the players of a file (``entries``: (line, member)) to a game whose roster is ``present``.
+
+    A game under way only takes new players: a badge already in the game
+    is fine when its line says exactly what the game has (the desk exported
+    its whole list again), and a problem when it says anything else (the
+    game's history was folded with the stored player).  A new player's group,
+    when the game has it, must be on the same side; and each group's healers
+    must stay within one per five paid members, counting the players already
+    in the game.  Players of the game that the file leaves out stay.
+    """
+    stored = {m.badge: m for m in present}
+    group_side = {m.group: m.side for m in stored.values()}
+    out = RosterAddition()
+    lines: dict[int, int] = {}
+    for line, m in entries:
+        old = stored.get(m.badge)
+        if old is not None:
+            if old == m:
+                out.unchanged.append(m.badge)
+            else:
+                differ = ", ".join(column_word(word) for attr, word in _FIELDS
+                                   if getattr(old, attr) != getattr(m, attr))
+                out.problems.append(at_line(line, translate("roster", 
+                    "badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; "
+                    "a game under way only takes new players").format(
+                        badge=m.badge, name=repr(old.name), group=old.group, fields=differ)))
+            continue
+        side = group_side.get(m.group)
+        if side is not None and side != m.side:
+            out.problems.append(at_line(line, translate(
+                "roster", "group {group} is on side {side} in the game, not {other}").format(
+                group=repr(m.group), side=repr(side), other=repr(m.side))))
+            continue
+        group_side.setdefault(m.group, m.side)
+        lines[m.badge] = line
+        out.new.append(m)
+    before = {e.group: e.healers - e.limit for e in healer_excess(stored.values(), profile)}
+    for excess in healer_excess([*stored.values(), *out.new], profile):
+        if excess.healers - excess.limit <= before.get(excess.group, 0):
+            continue                # no worse than the game has it already
+        at = [lines[m.badge] for m in out.new if m.group == excess.group
+              and profile.character_class(m.cls).healer_touches > 0]
+        game = sum(1 for m in stored.values() if m.group == excess.group
+                   and profile.character_class(m.cls).healer_touches > 0)
+        text = _healer_problem(excess, at) if at else excess.message()
+        if game:
+            text += translate("roster", " (and {count} already in the game)").format(count=game)
+        out.problems.append(text)
+    if out.problems:
+        out.new = []
+        out.problems.sort(key=_line_of)
+    return out
+
+
+@dataclass
+class RosterPreview:
+    """A desk's file as a mapping dialog shows it: its headers, the column each is read as, the required
+    columns no header gives, per mappable column the cells the ruleset does not know (with what it knows),
+    and the file's first rows as they are (line, cells)."""
+
+    headers: list[str]
+    columns: list[str | None]
+    missing: list[str]
+    unknown: dict[str, list[str]]           # "class" / "helmet" / "armour" / "paid" / ... -> cells (value_key)
+    choices: dict[str, list[str]]           # the same columns -> the ruleset's names (yes, no for flags)
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    players: int = 0                        # the rows under the header that are not empty (all, not only ``rows``)
+
+
+def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
+                       mapping: RosterMapping = NO_MAPPING, rows: int = 2000) -> RosterPreview:
+    """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all); ``rows``:
+    how many of its lines to keep as they are, for a preview table."""
+    text = _load_text(path_or_text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    headers: list[str] | None = None
+    columns: list[str | None] = []
+    seen: dict[str, set[str]] = {key: set() for key in MAPPABLE}
+    kept: list[tuple[int, list[str]]] = []
+    last = players = 0
+    try:
+        for cells in reader:
+            line, last = last + 1, reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if headers is None:
+                headers = [c.strip() for c in cells]
+                columns = [column_of(c, mapping) for c in headers]
+                continue
+            players += 1
+            if len(kept) < rows:
+                kept.append((line, list(cells)))
+            for key, cell in zip(columns, cells):
+                if key == "armour":
+                    seen[key].update(value_key(p) for p in cell.split("+") if p.strip())
+                elif key in seen and cell.strip():
+                    seen[key].add(value_key(cell))
+    except csv.Error as exc:
+        raise RosterImportError([at_line(reader.line_num, str(exc))]) from None
+    headers = headers or []
+    columns = [column_of(c, mapping) for c in headers]
+    choices = {"class": sorted(profile.classes), "helmet": sorted(profile.helmet_points),
+               "armour": sorted(profile.body_points), "paid": ["yes", "no"], "inadequate": ["yes", "no"]}
+    unknown = {}
+    for key, cells in seen.items():
+        names = set(choices[key])
+        if key in FLAGS:
+            left = sorted(c for c in cells if _yes_no(c) is None and _yes_no(mapping.value(key, c) or "") is None)
+        else:
+            left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+                          and VALUE_ALIASES[key].get(c) not in names)
+        if left:
+            unknown[key] = left
+    missing = [c for c in REQUIRED if c not in columns]
+    return RosterPreview(headers, columns, missing, unknown, choices, kept, players)
+
+
+def _line_of(problem: str) -> float:
+    line = problem_line(problem)
+    return float("inf") if line is None else line
+
+
+def _cells(m: Member) -> list[str]:
+    return [
+        str(m.badge), m.name, m.side, m.group, m.cls, "yes" if m.paid else "no", m.helmet or "",
+        "+".join(m.armour), "" if m.hp is None else str(m.hp), "" if m.ap is None else str(m.ap),
+        "yes" if m.inadequate else "no",
+    ]
+
+
+def roster_csv_text(members: Iterable[Member]) -> str:
+    """The roster as CSV text (comma separated, CRLF line ends, sorted by badge), without the BOM."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for m in sorted(members, key=lambda m: m.badge):
+        writer.writerow(_cells(m))
+    return out.getvalue()
+
+
+def write_roster_csv(members: Iterable[Member], path: str | os.PathLike) -> None:
+    """Write the roster as UTF-8 with BOM; the file is replaced whole (never left half written)."""
+    path = Path(path)
+    data = ("\ufeff" + roster_csv_text(members)).encode("utf-8")
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise RosterError(translate("roster", "cannot write {path}: {error}").format(
+            path=path, error=exc.strerror or exc)) from None
