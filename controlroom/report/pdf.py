@@ -24,7 +24,7 @@ from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPaint
 from controlroom import __version__
 from controlroom.game.clock import format_time
 from controlroom.game.warning_rules import rule_of
-from controlroom.i18n import translate
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
 from controlroom.report.pdf_listing import SMALLEST, Column, Listing, ListingPainter, report_font
 
@@ -162,6 +162,19 @@ def figure_headers() -> list[str]:
             translate("report", "Valhalla check-ins")]
 
 
+# A STOPP's reason (the event's code, PROTOCOL.md) in words, as the ruleset names them.
+STOPP_REASONS = {
+    "unpleasant": QT_TRANSLATE_NOOP("report", "unpleasant"),
+    "injury": QT_TRANSLATE_NOOP("report", "injury"),
+    "danger": QT_TRANSLATE_NOOP("report", "danger"),
+}
+
+
+def reason_text(code: str) -> str:
+    """A STOPP's reason in the language spoken (an unknown code as it is)."""
+    return translate("report", STOPP_REASONS[code]) if code in STOPP_REASONS else code
+
+
 def _yes(flag: bool) -> str:
     return translate("report", "yes") if flag else translate("report", "no")
 
@@ -245,7 +258,7 @@ def report_html(report: Report, chart_width: float, breaks: frozenset[int] = fro
             [[s.id, clock(s.called), where_text(s.place, s.lat, s.lon, s.where if s.lat is None else
                                                  _groups_of(s)),
               f"{s.caller_name} ({s.caller})" if s.caller is not None else translate("report", "not reported"),
-              s.reason, translate("report", "not lifted") if s.duration is None else clock(s.duration),
+              reason_text(s.reason), translate("report", "not lifted") if s.duration is None else clock(s.duration),
               _yes(s.trivial), s.covered, s.reported_by]
              for s in r.stopps],
             numeric={7}, row_class=lambda row: "warn" if row[6] == translate("report", "yes") else "",

@@ -1031,6 +1031,18 @@
       <translation>grupid {groups}</translation>
     </message>
     <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
       <source>Casualty report</source>
       <translation>Kaotuste aruanne</translation>
     </message>
