@@ -34,7 +34,7 @@ from controlroom.core.authority import ALONE, TimerAuthority
 from controlroom.core.stations import Notices
 from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
 from controlroom.game.alarms import Alarm, SecurityFlood
-from controlroom.i18n import translate
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.game.clock import Clock, WallClock, format_time
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
@@ -126,8 +126,17 @@ def stopp_alarm(state, sv, t: int) -> Alarm:
     if sv.reason == "injury":
         return Alarm(f"stopp:{sv.id}", "injury", translate(
             "alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id) + caller + where, t)
+    reason = translate("alarms", STOPP_REASON_WORDS[sv.reason]) if sv.reason in STOPP_REASON_WORDS else sv.reason
     return Alarm(f"stopp:{sv.id}", "stopp", translate("alarms", "STOPP {stopp} called ({reason})").format(
-        stopp=sv.id, reason=sv.reason) + caller + where, t)
+        stopp=sv.id, reason=reason) + caller + where, t)
+
+
+# A STOPP's reason (the event's code) in the alarm's words.
+STOPP_REASON_WORDS = {
+    "unpleasant": QT_TRANSLATE_NOOP("alarms", "unpleasant"),
+    "injury": QT_TRANSLATE_NOOP("alarms", "injury"),
+    "danger": QT_TRANSLATE_NOOP("alarms", "danger"),
+}
 
 
 class CoreWorker(QObject):
@@ -193,6 +202,7 @@ class CoreWorker(QObject):
         self._notices: Notices | None = None
         self._stopping = False
         self._players_waiting: list[tuple[int, list]] = []     # additions waiting for the batch in flight
+        self._folded_upto = 0           # after _fold_again: the highest seq its fold read (see _fold)
         self._roster_stale = False              # a roster_added event was folded: fold again over the new roster
 
     @property
@@ -225,7 +235,10 @@ class CoreWorker(QObject):
         self.authority.changed.connect(self.timers_changed)
         self.authority.claim.connect(self._writer.take_over, Qt.ConnectionType.QueuedConnection)
         # The folded game is long-lived: keep the cyclic garbage collector from walking it again and again.
-        gc.collect()
+        # Collected first only where the interpreter collects on its own (headless): in the window's process
+        # only the GUI thread collects (ui/collector.py), since garbage there may hold widgets.
+        if gc.isenabled():
+            gc.collect()
         gc.freeze()
         self.opened.emit(info)
         self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
@@ -537,6 +550,9 @@ class CoreWorker(QObject):
         if self.fold is None or self._stopping or self.store is None:
             answer([translate("roster", "the game is not open")])
             return
+        if store and self._storage_error is not None:
+            answer([self._not_storing()])
+            return
         if store and (self._in_flight is not None or self._buffer):
             self._players_waiting.append((request, list(entries)))      # folded over once it is stored
             return
@@ -575,8 +591,20 @@ class CoreWorker(QObject):
             self._fold_again()
 
     def _fold_again(self) -> None:
-        """The whole log folded again over the stored roster, as a restart does; published in full."""
-        self.fold = self.store.open_fold()
+        """The whole log folded again over the stored roster, as a restart does; published in full.
+
+        The new fold holds every event stored up to its highest seq; the storage writer may still deliver
+        some of those (another station's, read before): ``_fold`` leaves them out of the fold.
+        """
+        try:
+            fold = self.store.open_fold()
+        except StoreError as exc:       # the log cannot be read now: the next roster_added or a restart folds it
+            log.error("folding the game again over its new roster: %s", exc)
+            self._roster_stale = True
+            return
+        gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
+        self.fold = fold
+        self._folded_upto = max(fold.index.seq, default=0)
         gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
         self._full = True
         self._tally = SideTally(self.fold.state)
@@ -698,7 +726,12 @@ class CoreWorker(QObject):
                 self._marshals[s.event.source] = now
                 self._silent.discard(s.event.source)
         may_fire = self.authority is not None and self.authority.may_fire
-        out = fold.confirm(items, may_fire)
+        to_fold = items
+        if self._folded_upto:           # folded again (_fold_again): what it read is in the fold already
+            to_fold = [(s, tok) for s, tok in items if s.seq > self._folded_upto]
+            if len(to_fold) == len(items):
+                self._folded_upto = 0
+        out = fold.confirm(to_fold, may_fire) if to_fold else Confirmed()
         self._stored += [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None) for s, _t in items]
         if out.refolded:
             self._after_refold(out)
@@ -787,12 +820,20 @@ class CoreWorker(QObject):
             self._after_refold(self.fold.withdraw(tokens))
             self._request_publish()
 
+    def _not_storing(self) -> str:
+        return translate("roster", "the game cannot be stored now ({error}); add the players once it is stored "
+                                   "again").format(error=self._storage_error)
+
     @Slot(str)
     def _on_storage_failed(self, message: str) -> None:
         if message != self._storage_error:
             self._storage_error = message
             t = self.fold.state.t if self.fold is not None else 0
             self.alarm_raised.emit(Alarm("storage:write", "storage", message, t))
+        # Players waiting for the batch that cannot be stored: told now, not left waiting.
+        waiting, self._players_waiting = self._players_waiting, []
+        for request, _entries in waiting:
+            self.roster_answered.emit(RosterAnswer(request, False, (), 0, (self._not_storing(),)))
 
     @Slot()
     def _on_storage_recovered(self) -> None:

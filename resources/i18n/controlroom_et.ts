@@ -24,6 +24,18 @@
       <translation>; viimane: {detail}</translation>
     </message>
     <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
       <source> near {groups}</source>
       <translation> {groups} juures</translation>
     </message>
@@ -1608,6 +1620,10 @@
     <message>
       <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
       <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
+    </message>
+    <message>
+      <source>the game cannot be stored now ({error}); add the players once it is stored again</source>
+      <translation>mängu ei saa praegu salvestada ({error}); lisa mängijad, kui salvestamine jälle töötab</translation>
     </message>
     <message>
       <source>the game is not open</source>
