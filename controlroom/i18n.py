@@ -124,9 +124,14 @@ def ts_path(domain: str, code: str):
     return resources.files("controlroom.resources") / "i18n" / f"{domain}_{code}.ts"
 
 
-def read_ts(text: str) -> dict[tuple[str, str], str]:
-    """A Qt Linguist file's finished translations: {(context, source): translation}."""
-    out: dict[tuple[str, str], str] = {}
+def read_ts(text: str) -> dict[tuple[str, str], str | tuple[str, ...]]:
+    """A Qt Linguist file's finished translations: {(context, source): translation}.
+
+    A message with plural forms (``numerus="yes"``, "+%n more") gives the
+    tuple of its forms, in the language's order (Estonian, as English: one,
+    then other): ``plural_form`` picks one for a count.
+    """
+    out: dict[tuple[str, str], str | tuple[str, ...]] = {}
     root = ET.fromstring(text)
     for context in root.iter("context"):
         name = context.findtext("name") or ""
@@ -135,9 +140,18 @@ def read_ts(text: str) -> dict[tuple[str, str], str]:
             node = message.find("translation")
             if source is None or node is None or node.get("type") in ("unfinished", "vanished", "obsolete"):
                 continue
-            if node.text:
+            forms = tuple(f.text or "" for f in node.iter("numerusform"))
+            if message.get("numerus") == "yes" or forms:
+                if forms and all(forms):
+                    out[(name, source)] = forms
+            elif node.text:
                 out[(name, source)] = node.text
     return out
+
+
+def plural_form(forms: tuple[str, ...], n: int) -> str:
+    """The form of a plural translation for the count ``n`` (Estonian and English: 1 is one, else other)."""
+    return forms[0] if n == 1 or len(forms) == 1 else forms[1]
 
 
 @lru_cache(maxsize=None)
@@ -176,8 +190,13 @@ def write_ts(path, code: str, messages: dict[str, list[str]], known: dict[tuple[
             message = ET.SubElement(node, "message")
             ET.SubElement(message, "source").text = source
             translation = ET.SubElement(message, "translation")
-            if (context, source) in known:
-                translation.text = known[(context, source)]
+            found = known.get((context, source))
+            if isinstance(found, tuple):            # plural forms (the command line has none today)
+                message.set("numerus", "yes")
+                for form in found:
+                    ET.SubElement(translation, "numerusform").text = form
+            elif found is not None:
+                translation.text = found
             else:
                 translation.set("type", "unfinished")
     ET.indent(root)

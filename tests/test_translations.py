@@ -67,6 +67,17 @@ def test_linguist_files_are_read_and_written_alike(tmp_path):
     assert i18n.read_ts(text) == {("cli", "one"): "üks", ("argparse", "usage: "): "kasutus: "}
 
 
+def test_plural_forms_are_read_as_forms_and_written_back(tmp_path):
+    path = tmp_path / "p_et.ts"
+    i18n.write_ts(path, "et", {"alarms": ["%n alarms"]}, {("alarms", "%n alarms"): ("%n häire", "%n häiret")})
+    text = path.read_text(encoding="utf-8")
+    assert '<message numerus="yes">' in text and "<numerusform>%n häiret</numerusform>" in text
+    forms = i18n.read_ts(text)[("alarms", "%n alarms")]
+    assert forms == ("%n häire", "%n häiret")
+    assert i18n.plural_form(forms, 1) == "%n häire" and i18n.plural_form(forms, 5) == "%n häiret"
+    assert i18n.plural_form(forms, 0) == "%n häiret"
+
+
 def _fields(text: str) -> tuple:
     """The placeholders a text fills: str.format fields, and %-style ones (argparse's)."""
     import re

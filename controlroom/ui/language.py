@@ -16,6 +16,7 @@ system's locale.  A choice made in the menu applies at the next start.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -58,20 +59,34 @@ def lrelease() -> str | None:
 
 
 def compile_ts(ts: Path, qm: Path) -> bool:
-    """``lrelease ts -qm qm``; True when ``qm`` was written."""
+    """``lrelease ts -qm qm``; True when ``qm`` was written.
+
+    Written beside under another name and then renamed over ``qm``: two
+    windows starting at once, or one killed while compiling, never leave a
+    cut ``qm`` behind.
+    """
     tool = lrelease()
     if tool is None:
         return False
-    qm.parent.mkdir(parents=True, exist_ok=True)
     try:
-        done = subprocess.run([tool, "-silent", str(ts), "-qm", str(qm)], capture_output=True, text=True,
+        qm.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        log.warning("no folder for the compiled translations %s: %s", qm, exc)
+        return False
+    part = qm.with_name(f"{qm.name}.{os.getpid()}.part")
+    try:
+        done = subprocess.run([tool, "-silent", str(ts), "-qm", str(part)], capture_output=True, text=True,
                               timeout=60)
+        if done.returncode != 0 or not part.is_file():
+            log.warning("lrelease could not compile %s: %s", ts, (done.stderr or done.stdout).strip())
+            return False
+        os.replace(part, qm)
     except (OSError, subprocess.SubprocessError) as exc:
         log.warning("lrelease could not compile %s: %s", ts, exc)
         return False
-    if done.returncode != 0 or not qm.is_file():
-        log.warning("lrelease could not compile %s: %s", ts, (done.stderr or done.stdout).strip())
-        return False
+    finally:
+        with contextlib.suppress(OSError):
+            part.unlink()
     return True
 
 
@@ -99,7 +114,7 @@ def qm_path(code: str, cache: Path | None = None, ts: Path | None = None) -> Pat
 class TsTranslator(QTranslator):
     """The finished translations of a ``.ts`` file read directly (when no ``.qm`` can be made)."""
 
-    def __init__(self, catalogue: dict[tuple[str, str], str], parent=None) -> None:
+    def __init__(self, catalogue: dict[tuple[str, str], str | tuple[str, ...]], parent=None) -> None:
         super().__init__(parent)
         self.catalogue = catalogue
 
@@ -107,7 +122,8 @@ class TsTranslator(QTranslator):
         return not self.catalogue
 
     def translate(self, context, source, disambiguation=None, n=-1):  # noqa: ANN001 - Qt's signature
-        return self.catalogue.get((context, source))          # None: not here (Qt asks the next translator)
+        found = self.catalogue.get((context, source))         # None: not here (Qt asks the next translator)
+        return i18n.plural_form(found, n) if isinstance(found, tuple) else found
 
 
 def install_translator(app: QCoreApplication, code: str | None = None) -> QTranslator | None:
@@ -122,6 +138,9 @@ def install_translator(app: QCoreApplication, code: str | None = None) -> QTrans
         if not translator.load(str(path)):
             log.warning("the translations %s could not be loaded", path)
             translator = None
+            if path.parent != Path(str(i18n.ts_path(DOMAIN, code))).parent:     # a cached one: made again
+                with contextlib.suppress(OSError):
+                    path.unlink()
     if translator is None:
         catalogue = i18n.catalogue(DOMAIN, code)
         if not catalogue:

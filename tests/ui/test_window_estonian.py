@@ -192,6 +192,9 @@ def test_without_a_qm_the_ts_is_read_directly(qapp):
         assert QCoreApplication.translate("MainWindow", "&View") == "&Vaade"
         assert QCoreApplication.translate("panels", "unconscious") == "teadvuseta"
         assert QCoreApplication.translate("MainWindow", "not a text of the window") == "not a text of the window"
+        # Plural forms: the form for the count, not the blank of the forms' parent node.
+        assert QCoreApplication.translate("AlarmBanner", "+%n more", None, 5) == "+5 veel"
+        assert QCoreApplication.translate("AlarmBanner", "+%n more", None, 1) == "+1 veel"
     finally:
         qapp.removeTranslator(translator)
 
@@ -233,3 +236,26 @@ def test_the_estonian_window_fits_a_laptop_screen(tmp_path):
     for key, column in m["dying"]["columns"].items():
         if key in ("countdown", "what", "who"):
             assert not column["hidden"] and column["width"] >= column["needs"], (key, column)
+
+
+def test_a_cut_cached_qm_is_not_used_and_is_made_again(tmp_path, qapp, monkeypatch):
+    """A .qm left cut in the cache (a window killed while compiling, a full disk): the window falls back to
+    the .ts read directly, and the file is removed so that the next start compiles it again."""
+    if language.lrelease() is None:
+        pytest.skip("Qt's lrelease is installed with PySide6")
+    monkeypatch.setattr(language, "cache_dir", lambda: tmp_path)
+    ts = Path(str(i18n.ts_path(language.DOMAIN, "et")))
+    if ts.with_suffix(".qm").is_file() and ts.with_suffix(".qm").stat().st_mtime >= ts.stat().st_mtime:
+        monkeypatch.setattr(language, "_fresh", lambda qm, ts: False)      # (a checkout with a compiled one)
+    qm = language.qm_path("et")
+    assert qm is not None and qm.parent == tmp_path / "i18n"
+    qm.write_bytes(qm.read_bytes()[:40])                    # cut
+    translator = language.install_translator(qapp, "et")
+    try:
+        assert isinstance(translator, language.TsTranslator)
+        assert QCoreApplication.translate("MainWindow", "&View") == "&Vaade"
+        assert not qm.exists(), "the cut file is removed"
+        assert language.qm_path("et") == qm and qm.stat().st_size > 40          # made again, whole
+        assert not list(qm.parent.glob("*.part")), "no piece of a compilation is left"
+    finally:
+        qapp.removeTranslator(translator)
