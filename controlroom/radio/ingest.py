@@ -115,8 +115,13 @@ class DownlinkCounter:
             if self._reserve is not None:
                 try:
                     top = self._reserve(self.BLOCK)
+                    for _ in range(8):          # counted past a block before (no reservation then): above it
+                        if top - self.BLOCK + 1 >= n:
+                            break
+                        top = self._reserve(self.BLOCK)
                 except Exception as exc:        # noqa: BLE001 - the ack still goes out (see the class)
                     log.error("reserving the next block of downlink counters: %s", exc)
+                    top = None
             if top is not None and top - self.BLOCK + 1 >= n:
                 n = top - self.BLOCK + 1          # the block is ours: above every counter reserved before
                 self.reserved = top

@@ -191,3 +191,26 @@ def test_security_alarms_are_one_row_per_kind_and_minute():
     assert last.id == rows[0].id and last.count == 300 and "300 frames from 300 unknown device(s)" in last.message
     later = flood.note("rejected_unknown_device", 5, "device 5", 61_000)
     assert later is not None and later.id != rows[0].id and later.count == 1
+
+
+def test_a_counter_that_went_past_its_block_reserves_above_where_it_is():
+    """Reserving failed once (the server gone), so the station counted on without a block; the next
+    reservation that works is taken again until its block lies above the counter."""
+    from controlroom.radio.ingest import DownlinkCounter
+
+    block = DownlinkCounter.BLOCK
+    game = [block]                                         # the game's value: one block reserved so far
+    failing = [True]
+
+    def reserve(size):
+        if failing[0]:
+            raise OSError("the server is gone")
+        game[0] += size
+        return game[0]
+    counter = DownlinkCounter(0, block, reserve=reserve)
+    counter.last = block                                   # its block used up
+    assert counter.take(1) == block + 1                    # not reserved: counted on
+    failing[0] = False
+    counter.last = counter.reserved                        # that stretch used up too (2 blocks in)
+    n = counter.take(1)
+    assert n == game[0] - block + 1 and n > 2 * block and counter.reserved == game[0]
