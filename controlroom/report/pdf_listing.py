@@ -219,11 +219,12 @@ def _wrap(text: str, width: float, fm: QFontMetricsF, widths: dict[str, float] |
         extra = w if not words else space + w
         if words and used + extra > width:
             line = " ".join(words)
-            while len(words) > 1 and advance(line) > width:      # (kerning: rare)
+            pending.append(word)                                 # it starts the next line ...
+            while len(words) > 1 and advance(line) > width:      # ... after any moved down (kerning: rare)
                 pending.append(words.pop())
                 line = " ".join(words)
             lines.append(line)
-            words, used = [word], w
+            words, used = [], 0.0
         else:
             words.append(word)
             used += extra
