@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
@@ -21,6 +21,14 @@ from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 
 log = logging.getLogger(__name__)
+
+
+class MapKept(NamedTuple):
+    """A map kept with the game: its file's name, its named places, and why its places file was not read."""
+
+    name: str
+    places: int
+    problem: str
 
 Work = Callable[[Callable[[int, int], bool]], Any]
 
@@ -40,6 +48,7 @@ class Job(QObject):
         self.work = work
         self.cancel_event = threading.Event()
         self.done = threading.Event()
+        self.outcome: tuple[str, Any] | None = None      # ("finished", result) or ("failed", why), once done
 
     def cancel(self) -> None:
         """Ask the job to stop (it stops within a few thousand events; a half-written file is removed)."""
@@ -56,16 +65,25 @@ class Job(QObject):
             if self.cancel_event.is_set():
                 raise ReportCancelled()
         except ReportCancelled:
+            self.outcome = ("cancelled", None)
             self.cancelled.emit()
         except (StoreError, UnknownScenario, ValueError) as exc:
-            self.failed.emit(str(exc))
+            self._failed(str(exc))
         except OSError as exc:
             where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-            self.failed.emit(f"{where}{exc.strerror or exc}")
+            self._failed(f"{where}{exc.strerror or exc}")
+        except Exception as exc:          # noqa: BLE001 - a job that breaks says so, it never goes silent
+            log.exception("job %s", self.name)
+            self._failed(f"{type(exc).__name__}: {exc}")
         else:
+            self.outcome = ("finished", result)
             self.finished.emit(result)
         finally:
             self.done.set()
+
+    def _failed(self, why: str) -> None:
+        self.outcome = ("failed", why)
+        self.failed.emit(why)
 
 
 class Jobs(QObject):
@@ -128,16 +146,16 @@ class Jobs(QObject):
             from controlroom.store.maps import save_map, save_places
 
             beside = places_beside(path)        # field.places.geojson beside field.png: its named features
+            problem = ""
             try:
-                places = read_places(beside) if beside is not None else None
+                places = read_places(beside) if beside is not None else []
             except PlacesError as exc:
                 log.warning("%s", exc)
-                places = None
+                places, problem = [], str(exc)
             with GameStore.open(self.db, create=False) as store:
                 save_map(store, path, kind, crs_wkt, world, width, height)
-                if places is not None:
-                    save_places(store, places)
-            return Path(path).name
+                save_places(store, places)      # this map's (none: an earlier map's are not this one's)
+            return MapKept(Path(path).name, len(places), problem)
 
         return self._submit(Job("map", work))
 

@@ -43,28 +43,34 @@ class Place:
     lon: float
 
 
-def _point(feature, i: int, where: str) -> Place:
+def _point(feature, i: int, where: str) -> Place | None:
+    """The named point of a feature; None for a feature that is no point (a line, an area: not a place)."""
     if not isinstance(feature, dict):
         raise PlacesError(f"{where}: feature {i + 1} is not an object")
     geometry = feature.get("geometry") or {}
     props = feature.get("properties") or {}
     name = props.get("name") if isinstance(props, dict) else None
+    if not isinstance(geometry, dict):
+        raise PlacesError(f"{where}: feature {i + 1} has a geometry that is not an object")
+    if geometry.get("type") != "Point":
+        return None
     if not isinstance(name, str) or not name.strip():
         raise PlacesError(f"{where}: feature {i + 1} has no name (a 'name' property)")
-    if geometry.get("type") != "Point":
-        raise PlacesError(f"{where}: feature {i + 1} ({name}) is a {geometry.get('type')!r}, not a Point")
     try:
         lon, lat = (float(v) for v in geometry["coordinates"][:2])
     except (KeyError, TypeError, ValueError):
         raise PlacesError(f"{where}: feature {i + 1} ({name}) has no longitude and latitude") from None
-    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+    if not (math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180):
         raise PlacesError(f"{where}: feature {i + 1} ({name}) is not in WGS84 degrees "
                           f"(longitude {lon}, latitude {lat}); save the layer as EPSG:4326")
     return Place(name.strip(), lat, lon)
 
 
 def read_places(path: str | os.PathLike) -> list[Place]:
-    """The named points of a GeoJSON FeatureCollection (WGS84); PlacesError says what is wrong."""
+    """The named points of a GeoJSON FeatureCollection (WGS84); PlacesError says what is wrong.
+
+    Features that are no points (roads, woods drawn as areas) are passed over: only points name places.
+    """
     path = Path(path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8-sig"))
@@ -74,10 +80,16 @@ def read_places(path: str | os.PathLike) -> list[Place]:
         raise PlacesError(f"{path.name}: not GeoJSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
         raise PlacesError(f"{path.name}: not a GeoJSON FeatureCollection")
-    crs = ((doc.get("crs") or {}).get("properties") or {}).get("name", "")
-    if crs and not any(code in crs for code in ("4326", "CRS84")):
-        raise PlacesError(f"{path.name}: its points are in {crs}; save the layer as WGS84 (EPSG:4326)")
-    return [_point(f, i, path.name) for i, f in enumerate(doc.get("features") or [])]
+    crs = doc.get("crs")
+    props = crs.get("properties") if isinstance(crs, dict) else None
+    name = props.get("name", "") if isinstance(props, dict) else ("" if crs is None else str(crs))
+    if name and not any(code in str(name) for code in ("4326", "CRS84")):
+        raise PlacesError(f"{path.name}: its points are in {name}; save the layer as WGS84 (EPSG:4326)")
+    features = doc.get("features") or []
+    if not isinstance(features, list):
+        raise PlacesError(f"{path.name}: its 'features' is not a list")
+    points = [_point(f, i, path.name) for i, f in enumerate(features)]
+    return [p for p in points if p is not None]
 
 
 def places_beside(map_path: str | os.PathLike) -> Path | None:

@@ -429,8 +429,17 @@ class MainWindow(QMainWindow):
         self.map_job = job
 
     @Slot(object)
-    def _map_kept(self, name: str) -> None:
-        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=name))
+    def _map_kept(self, kept) -> None:
+        """``kept``: core.jobs.MapKept (name, named places, the places file's problem)."""
+        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=kept.name))
+        if kept.problem:
+            from PySide6.QtWidgets import QMessageBox
+
+            self.map_places_warning = QMessageBox(
+                QMessageBox.Icon.Warning, self.tr("Map"),
+                self.tr("The map is kept, but its named places were not read, so reports give STOPP places by "
+                        "grid square only: {problem}").format(problem=kept.problem), parent=self)
+            self.map_places_warning.open()
 
     @Slot(str)
     def _map_not_kept(self, error: str) -> None:

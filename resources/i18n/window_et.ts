@@ -784,6 +784,10 @@
         <translation>Kaart {name} on mänguga kaasas.</translation>
     </message>
     <message>
+        <source>The map is kept, but its named places were not read, so reports give STOPP places by grid square only: {problem}</source>
+        <translation>Kaart on mänguga salvestatud, kuid selle nimetatud kohti ei loetud, nii et aruanded annavad STOPP-ide kohad ainult ruudu järgi: {problem}</translation>
+    </message>
+    <message>
         <source>The map is shown, but it could not be kept with the game: {error}</source>
         <translation>Kaart on näha, kuid seda ei saanud mänguga kaasa salvestada: {error}</translation>
     </message>
@@ -940,6 +944,7 @@
     <name>MapLegend</name>
     <message>
         <source>marshal</source>
+        <extracomment>A symbol too light for the day background (the marshals&apos; yellow) is drawn on a dark chip, as the map draws it with a dark outline.</extracomment>
         <translation>marssal</translation>
     </message>
     <message>

@@ -221,7 +221,9 @@ def test_a_places_file_that_is_not_right_is_refused_with_what_is_wrong(tmp_path)
         '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, '
         '"geometry": {"type": "Point", "coordinates": [26.7, 58.3]}}]}': "feature 1 has no name",
         '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"name": "Mill"}, '
-        '"geometry": {"type": "LineString", "coordinates": [[26.7, 58.3], [26.8, 58.3]]}}]}': "(Mill) is a 'LineString'",
+        '"geometry": "Point"}]}': "feature 1 has a geometry that is not an object",
+        '{"type": "FeatureCollection", "crs": "EPSG:3301", "features": []}': "its points are in EPSG:3301",
+        '{"type": "FeatureCollection", "features": {"a": 1}}': "its 'features' is not a list",
         '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"name": "Mill"}, '
         '"geometry": {"type": "Point", "coordinates": [659000, 6470000]}}]}': "not in WGS84 degrees",
         '{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": "EPSG:3301"}}, '
@@ -234,3 +236,43 @@ def test_a_places_file_that_is_not_right_is_refused_with_what_is_wrong(tmp_path)
         path.write_text(text, encoding="utf-8")
         with pytest.raises(PlacesError, match=re.escape(message)):
             read_places(path)
+
+
+def test_lines_and_areas_of_a_places_layer_are_passed_over(tmp_path):
+    """A QGIS layer with a road or a wood drawn beside its named points: the points are the places."""
+    path = tmp_path / "x.places.geojson"
+    path.write_text('{"type": "FeatureCollection", "features": ['
+                    '{"type": "Feature", "properties": {"name": "Road"}, "geometry": {"type": "LineString", '
+                    '"coordinates": [[26.7, 58.3], [26.8, 58.3]]}},'
+                    '{"type": "Feature", "properties": {"name": "Mill"}, "geometry": {"type": "Point", '
+                    '"coordinates": [26.7, 58.3]}}]}', encoding="utf-8")
+    assert read_places(path) == [Place("Mill", 58.3, 26.7)]
+
+
+def test_a_map_kept_without_readable_places_drops_the_last_maps_and_says_why(tmp_path, qtbot):
+    """Keeping a map: its places file's problem comes back with the job (the window says it), and the places
+    of a map kept before are not left to name this one's STOPPs."""
+    from controlroom.core.jobs import Jobs
+    from controlroom.geo.places import places_to_json
+    from controlroom.store.game import GameStore
+    from controlroom.store.maps import save_places, stored_places
+
+    db = tmp_path / "g.crgame"
+    with GameStore.open(db) as store:
+        save_places(store, [Place("Old fort", 58.0, 26.0)])
+    image = tmp_path / "field.png"
+    image.write_bytes((DEMO / "field.png").read_bytes())
+    (tmp_path / "field.places.geojson").write_text('{"type": "FeatureCollection", "crs": "EPSG:3301"}',
+                                                   encoding="utf-8")
+    jobs = Jobs(str(db))
+    try:
+        job = jobs.keep_map(image, "image", "", (1.0, 0.0, 0.0, -1.0, 0.0, 0.0), 100, 100)
+        assert job.done.wait(20)
+        how, kept = job.outcome
+        assert how == "finished", kept
+        assert kept.name == "field.png" and kept.places == 0 and "EPSG:3301" in kept.problem
+        with GameStore.open(db, create=False) as store:
+            assert stored_places(store) == []
+        assert places_to_json([]) == "[]"
+    finally:
+        assert jobs.shutdown()
