@@ -56,6 +56,7 @@ log = logging.getLogger(__name__)
 
 MAX_TIMER_MS = 2**31 - 1
 EPOCH_KEY = "clock_epoch_unix_ms"
+GM_STOPP_KEY = "gm_stopp_counter"      # the highest number given to a game master's STOPP (GM1, GM2...)
 DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
@@ -503,10 +504,17 @@ class CoreWorker(QObject):
     @Slot(str)
     def call_global_stopp(self, reason: str = "danger") -> None:
         stopps = self.state.stopps if self.state is not None else {}
-        pending = sum(1 for i in self._inbox if i.type == "stopp_called" and i.data["stopp"].startswith("GM"))
-        # The number after the last one given: one called while the previous is on its way to the store
-        # (out of the inbox, not yet folded) must not take its number again.
-        n = max(sum(1 for s in stopps if s.startswith("GM")) + pending, self._gm_stopps) + 1
+        known = [*stopps, *(i.data["stopp"] for i in self._inbox if i.type == "stopp_called")]
+        # Above every number this station knows (a retracted STOPP's too, while folded), and above the last
+        # one it gave (on its way to the store: out of the inbox, not yet folded) ...
+        n = max([self._gm_stopps, *(int(k[2:]) for k in known if k.startswith("GM") and k[2:].isdigit())]) + 1
+        # ... and the game's own count, raised in one statement: stations of a shared game calling at the
+        # same moment, or a restart after a retraction, never give one number twice.
+        if self.store is not None:
+            try:
+                n = max(n, self.store.reserve_block(GM_STOPP_KEY, 1))
+            except StoreError as exc:       # the STOPP is called all the same: the number is this station's
+                log.warning("numbering the game master's STOPP: %s", exc)
         self._gm_stopps = n
         self.submit("stopp_called", {"stopp": f"GM{n}", "reason": reason}, SOURCE_GM)
 

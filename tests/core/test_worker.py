@@ -271,3 +271,37 @@ def test_global_stopps_called_in_a_burst_each_get_their_own_number(qtbot, core, 
         core.global_stopp_requested.emit("danger")
     qtbot.waitUntil(lambda: len([e for e in stored_events(game) if e.type == "stopp_called"]) == 5, timeout=5000)
     assert [e.data["stopp"] for e in stored_events(game) if e.type == "stopp_called"] == [f"GM{i}" for i in range(1, 6)]
+
+
+def test_a_game_masters_stopp_number_is_never_given_twice(qtbot, game):
+    """Numbers come from the game's own count (raised in one statement): after a STOPP retracted and a
+    restart, and with another station of the game having called some, the next number is a new one."""
+    from controlroom.core.worker import GM_STOPP_KEY
+
+    def called():
+        return [e.data["stopp"] for e in stored_events(game) if e.type == "stopp_called"]
+
+    ct = CoreThread(game, VirtualClock(0), publish_interval_ms=20)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    try:
+        for _ in range(2):
+            ct.global_stopp_requested.emit("danger")
+        qtbot.waitUntil(lambda: called() == ["GM1", "GM2"], timeout=5000)
+        with GameStore.open(game, create=False) as store:
+            (seq,) = [s for s, e in store.log.events() if e.type == "stopp_called" and e.data["stopp"] == "GM2"]
+        ct.retract_requested.emit(seq, "called by mistake")
+        qtbot.waitUntil(lambda: any(e.type == "retracted" for e in stored_events(game)), timeout=5000)
+    finally:
+        assert ct.shutdown()
+    with GameStore.open(game, create=False) as store:    # another station of the game called GM3 and GM4
+        assert store.reserve_block(GM_STOPP_KEY, 2) == 4
+    ct = CoreThread(game, VirtualClock(0), publish_interval_ms=20)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    try:
+        ct.global_stopp_requested.emit("injury")
+        qtbot.waitUntil(lambda: len(called()) == 3, timeout=5000)
+    finally:
+        assert ct.shutdown()
+    assert called() == ["GM1", "GM2", "GM5"]
