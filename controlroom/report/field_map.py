@@ -50,6 +50,7 @@ _BEARING_WORDS = {
     "west": lambda: translate("report", "west"), "north-west": lambda: translate("report", "north-west"),
 }
 NEAR_M = 15         # closer than this to a named feature: "at" it
+FAR_M = 400         # further than this (or two of the map's squares) from every named feature: the square alone
 
 
 def place_text(places: list[Place], grid: Grid | None, source: MapSource | None, lat: float | None,
@@ -63,7 +64,8 @@ def place_text(places: list[Place], grid: Grid | None, source: MapSource | None,
         return ""
     parts = []
     near = nearest(places, lat, lon)
-    if near is not None:
+    far = max(FAR_M, 2 * grid.step) if grid is not None else FAR_M
+    if near is not None and near[1] <= far:        # "Fort, 3450 m south" helps no one find it
         place, metres, bearing = near
         if metres < NEAR_M:
             parts.append(place.name)

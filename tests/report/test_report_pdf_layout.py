@@ -193,6 +193,8 @@ def test_a_map_grid_and_the_nearest_named_feature(qapp):
     assert place_text(places, None, None, 58.0011, 26.0) == "Ford"           # within 15 m: at it
     assert place_text(places, None, None, 57.999, 26.0) == "Fort, 110 m south"
     assert place_text([], None, None, 57.999, 26.0) == "" and place_text(places, None, None, None, None) == ""
+    assert place_text(places, None, None, 57.97, 26.0) == ""                  # 3.3 km away: no feature named
+    assert place_text(places, grid, None, 57.9965, 26.0) == "Fort, 390 m south"     # within two squares
 
 
 def test_the_demo_fields_places_are_its_labelled_features():
