@@ -128,3 +128,13 @@ def test_storage_errors_are_in_the_language_spoken(estonian, tmp_path):
     assert explain(sqlite3.DatabaseError("file is not a database"), where) == \
         f"{where} ei ole controlroomi mängufail (või on see kahjustatud)."
     assert describe("postgresql+psycopg://gm:secret@10.0.0.2/lahing").startswith("mänguandmebaas ")
+
+
+def test_every_event_type_has_its_words_in_estonian(estonian):
+    """The report's corrections and the alarms name events in words: none is left in English."""
+    from controlroom.game.events import SCHEMA
+    from controlroom.game.state import event_word
+
+    english = [t for t in SCHEMA if event_word(t) == t.replace("_", " ")]
+    assert english == [], english
+    assert event_word("stopp_called") == "STOPP hüütud"

@@ -845,6 +845,62 @@
   <context>
     <name>events</name>
     <message>
+      <source>stopp overdue</source>
+      <translation>STOPP kestab liiga kaua</translation>
+    </message>
+    <message>
+      <source>scenario started</source>
+      <translation>stsenaarium algas</translation>
+    </message>
+    <message>
+      <source>scenario ended</source>
+      <translation>stsenaarium lõppes</translation>
+    </message>
+    <message>
+      <source>stopp called</source>
+      <translation>STOPP hüütud</translation>
+    </message>
+    <message>
+      <source>stopp lifted</source>
+      <translation>STOPP lõpetatud</translation>
+    </message>
+    <message>
+      <source>note</source>
+      <translation>märkus</translation>
+    </message>
+    <message>
+      <source>roster added</source>
+      <translation>nimekirja lisatud</translation>
+    </message>
+    <message>
+      <source>retracted</source>
+      <translation>tagasi võetud</translation>
+    </message>
+    <message>
+      <source>position</source>
+      <translation>asukoht</translation>
+    </message>
+    <message>
+      <source>heartbeat</source>
+      <translation>elumärk</translation>
+    </message>
+    <message>
+      <source>headcount</source>
+      <translation>pealugu</translation>
+    </message>
+    <message>
+      <source>siege status</source>
+      <translation>piiramismasina seis</translation>
+    </message>
+    <message>
+      <source>message</source>
+      <translation>sõnum</translation>
+    </message>
+    <message>
+      <source>alarm acknowledged</source>
+      <translation>häire kinnitatud</translation>
+    </message>
+    <message>
       <source>armour set</source>
       <translation>turvis määratud</translation>
     </message>
