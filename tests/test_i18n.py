@@ -138,3 +138,16 @@ def test_every_event_type_has_its_words_in_estonian(estonian):
     english = [t for t in SCHEMA if event_word(t) == t.replace("_", " ")]
     assert english == [], english
     assert event_word("stopp_called") == "STOPP hüütud"
+
+
+def test_a_desks_armour_or_class_mistake_is_said_in_estonian(estonian):
+    from controlroom.rules.armour import armour_points
+    from controlroom.rules.profile import ProfileError, default_profile, load_profile
+
+    profile = default_profile()
+    with pytest.raises(ProfileError, match="tundmatu turvise osa 'paber'"):
+        armour_points(profile, pieces=["paber"])
+    with pytest.raises(ProfileError, match="tundmatu klass 'võlur'"):
+        profile.character_class("võlur")
+    with pytest.raises(ProfileError, match="controlroomiga ei ole kaasas reeglistikku nimega 'puudub'"):
+        load_profile("puudub")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, NamedTuple
 
+from controlroom.i18n import translate
 from controlroom.rules.profile import ProfileError, RulesProfile
 
 
@@ -49,7 +50,8 @@ def armour_points(
     for piece in pieces:
         if piece not in profile.body_points:
             known = ", ".join(sorted(profile.body_points))
-            raise ProfileError(f"unknown armour piece {piece!r} (known: {known})")
+            raise ProfileError(translate("rules", "unknown armour piece {piece} (known: {known})").format(
+                piece=repr(piece), known=known))
         body_values.append(profile.body_points[piece])
     body = _round(sum(body_values) / len(body_values), profile.body_rounding) if body_values else 0
     head = 0
@@ -57,7 +59,8 @@ def armour_points(
         key = helmet.strip().lower()
         if key not in profile.helmet_points:
             known = ", ".join(sorted(profile.helmet_points))
-            raise ProfileError(f"unknown helmet {helmet!r} (known: {known})")
+            raise ProfileError(translate("rules", "unknown helmet {helmet} (known: {known})").format(
+                helmet=repr(helmet), known=known))
         head = profile.helmet_points[key]
     cap = profile.armour_max_total
     if inadequate or gm_points is not None:

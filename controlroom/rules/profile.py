@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from controlroom.i18n import translate
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile_schema import ProfileError, nearest, unknown_keys
 
@@ -79,7 +80,8 @@ class RulesProfile:
             return self.classes[name.strip().lower()]
         except KeyError:
             known = ", ".join(sorted(self.classes))
-            raise ProfileError(f"unknown class {name!r} (this ruleset knows: {known})") from None
+            raise ProfileError(translate("rules", "unknown class {name} (this ruleset knows: {known})").format(
+                name=repr(name), known=known)) from None
 
 
 def _seconds(table: Mapping[str, Any], key: str, where: str, low: float = 0, default: Any = REQUIRED) -> int:
@@ -240,18 +242,21 @@ def load_profile(name_or_path: str | Path = DEFAULT_PROFILE) -> RulesProfile:
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise ProfileError(f"cannot read ruleset {path}: {exc.strerror or exc}") from None
+            raise ProfileError(translate("rules", "cannot read the ruleset {path}: {error}").format(
+                path=path, error=exc.strerror or exc)) from None
         source = str(path)
     else:
         res = resources.files("controlroom.resources").joinpath("rules", f"{name_or_path}.toml")
         if not res.is_file():
-            raise ProfileError(f"no bundled ruleset named {str(name_or_path)!r}")
+            raise ProfileError(translate("rules", "there is no ruleset named {name} with controlroom").format(
+                name=repr(str(name_or_path))))
         text = res.read_text(encoding="utf-8")
         source = f"{name_or_path}.toml"
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{source}: not valid TOML: {exc}") from None
+        raise ProfileError(translate("rules", "{source}: not a valid TOML file: {error}").format(
+            source=source, error=exc)) from None
     return profile_from_dict(data, source)
 
 

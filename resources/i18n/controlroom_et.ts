@@ -1747,6 +1747,33 @@
     </message>
   </context>
   <context>
+    <name>rules</name>
+    <message>
+      <source>unknown armour piece {piece} (known: {known})</source>
+      <translation>tundmatu turvise osa {piece} (tuntud: {known})</translation>
+    </message>
+    <message>
+      <source>unknown helmet {helmet} (known: {known})</source>
+      <translation>tundmatu kiiver {helmet} (tuntud: {known})</translation>
+    </message>
+    <message>
+      <source>there is no ruleset named {name} with controlroom</source>
+      <translation>controlroomiga ei ole kaasas reeglistikku nimega {name}</translation>
+    </message>
+    <message>
+      <source>{source}: not a valid TOML file: {error}</source>
+      <translation>{source}: ei ole korrektne TOML-fail: {error}</translation>
+    </message>
+    <message>
+      <source>unknown class {name} (this ruleset knows: {known})</source>
+      <translation>tundmatu klass {name} (need reeglid tunnevad: {known})</translation>
+    </message>
+    <message>
+      <source>cannot read the ruleset {path}: {error}</source>
+      <translation>reeglistikku {path} ei saa lugeda: {error}</translation>
+    </message>
+  </context>
+  <context>
     <name>store</name>
     <message>
       <source>the game database {url}</source>

@@ -31,14 +31,14 @@ def test_bad_value_is_named(tmp_path):
 def test_not_toml_is_refused(tmp_path):
     path = tmp_path / "broken.toml"
     path.write_text("[classes\n")
-    with pytest.raises(ProfileError, match="not valid TOML"):
+    with pytest.raises(ProfileError, match="not a valid TOML file"):
         load_profile(path)
 
 
 def test_missing_profile_is_refused(tmp_path):
     with pytest.raises(ProfileError, match="cannot read"):
         load_profile(tmp_path / "nope.toml")
-    with pytest.raises(ProfileError, match="no bundled ruleset"):
+    with pytest.raises(ProfileError, match="there is no ruleset named"):
         load_profile("nonesuch")
 
 
