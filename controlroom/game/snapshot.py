@@ -18,9 +18,19 @@ from controlroom.game.character import Character
 from controlroom.game.state import GameState
 
 _SLOTS = Character.__slots__
-_get = operator.attrgetter(*_SLOTS)
 _PATIENTS = _SLOTS.index("patients")
 _NO_PATIENTS: frozenset[int] = frozenset()
+
+
+def _getter(names: tuple[str, ...]):
+    """The slots ``names`` of a character as one tuple (attrgetter gives a bare value for a single name)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda c: tuple(getattr(c, n) for n in names)
+
+
+_before = _getter(_SLOTS[:_PATIENTS])
+_after = _getter(_SLOTS[_PATIENTS + 1:])
 # One statement that sets every slot from a row (``ch.member, ch.max_hp, ... = row``): no call per slot.
 _namespace: dict[str, Any] = {}
 exec(f"def _set_all(ch, row):\n    {', '.join('ch.' + name for name in _SLOTS)}, = row\n", _namespace)
@@ -93,11 +103,12 @@ def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
 
 def take(state: GameState) -> Snapshot:
     """A snapshot of ``state`` (which goes on changing; the snapshot does not)."""
-    chars = [_get(c) for c in state.characters.values()]
     # A carer's set of patients is the one mutable slot: the snapshot keeps a frozen copy (an empty
-    # set too: the live one may get patients after the snapshot was taken).
-    chars = [row[:_PATIENTS] + ((frozenset(row[_PATIENTS]) if row[_PATIENTS] else _NO_PATIENTS),) + row[_PATIENTS + 1:]
-             for row in chars]
+    # set too: the live one may get patients after the snapshot was taken).  The slots before and
+    # after it are read in one call each (most characters care for nobody).
+    none = _NO_PATIENTS
+    chars = [_before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
+             for c in state.characters.values()]
     return Snapshot(_copy_attrs(vars(state)), chars)
 
 

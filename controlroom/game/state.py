@@ -43,9 +43,17 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not isinstance(roster, Roster):
             roster = Roster.of(roster)
         self.roster = roster
-        self.characters: dict[int, Character] = {
-            b: Character(m, self.profile) for b, m in roster.members.items()
-        }
+        # Hit and armour points depend only on class, costume and overrides: computed once for each such kind.
+        points: dict[tuple, tuple] = {}
+        characters: dict[int, Character] = {}
+        profile = self.profile
+        for b, m in roster.members.items():
+            kind = (m.cls, m.hp, m.helmet, m.armour, m.inadequate, m.ap)
+            got = points.get(kind)
+            if got is None:
+                got = points[kind] = (m.max_hp(profile), m.armour_points(profile))
+            characters[b] = Character(m, profile, *got)
+        self.characters = characters
         self.t = 0
         self.events_applied = 0
         self.scenario = Scenario()
@@ -170,6 +178,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             self._set_regen_rate(ch, self.profile.regen_bound_ms)
 
     def _release_patients(self, carer: Character) -> None:
+        if not carer.patients:          # most characters care for nobody
+            return
         for badge in sorted(carer.patients):
             patient = self.characters[badge]
             patient.carer = None
@@ -205,7 +215,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self.deaths.append((self.t, ch.badge, cause, self._event.source))
 
     def _vitals(self, ch: Character) -> Vitals:
-        return Vitals(hp=ch.hp, max_hp=ch.max_hp, ap=ch.ap)
+        return Vitals(ch.hp, ch.max_hp, ch.ap)
 
     def _take(self, ch: Character, v: Vitals) -> None:
         was_zero = ch.hp == 0
