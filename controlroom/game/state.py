@@ -20,7 +20,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
     Character, Deadline, RuleWarning, Scenario, Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
-from controlroom.game.field import FieldReports
+from controlroom.game.field import QUIET, FieldReports
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
@@ -82,10 +82,15 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         An event older than the last one folded counts at the last one's time:
         the log's order is the order of the game.
         """
-        t, type_, data, _source = event
+        t, type_, data, source = event
         if t > self.t:
             self.t = t
         self._event = event
+        quiet = QUIET.get(type_)
+        if quiet is not None:           # a position or a heartbeat: no character, no warning
+            quiet(self, data, source)
+            self.events_applied += 1
+            return _NONE
         warnings = self.warnings
         before = len(warnings)
         handler = self._handlers.get(type_)
