@@ -24,8 +24,8 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections import deque
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable, Iterable, NamedTuple
 
 from controlroom.game import snapshot

@@ -203,8 +203,9 @@ class EventLog:
                             out = [(seq, new(ev_cls, (t, type_, scan(payload, 0)[0], source)))
                                    for seq, t, type_, payload, source in chunk]
                         except (StopIteration, ValueError):
-                            out = [(seq, new(ev_cls, (t, type_, self._data(seq, payload), source)))
-                                   for seq, t, type_, payload, source in chunk]
+                            out = ()
+                            for seq, t, type_, payload, source in chunk:   # the events up to the damaged one
+                                yield seq, Event(t, type_, self._data(seq, payload), source)
                         yield from out
                     cur.close()
             finally:
@@ -264,7 +265,9 @@ class EventLog:
                 out = [new(row_cls, (seq, pos, wall, device, counter, new(ev_cls, (t, type_, scan(payload, 0)[0], source))))
                        for seq, pos, wall, device, counter, t, type_, payload, source in rows]
             except (StopIteration, ValueError):
-                out = [self._log_row(r) for r in rows]
+                out = ()
+                for r in rows:              # the rows up to the damaged one
+                    yield self._log_row(r)
             yield from out
 
     def _data(self, seq: int, payload: str) -> dict:
