@@ -75,10 +75,12 @@ class Character:
         "touches_used", "stops", "frozen_since", "frozen_ms", "armour",
     )
 
-    def __init__(self, member: Member, profile: RulesProfile) -> None:
+    def __init__(self, member: Member, profile: RulesProfile, max_hp: int | None = None,
+                 full_ap: ArmourPoints | None = None) -> None:
+        """``max_hp`` and ``full_ap``, when given, are the member's under ``profile`` (computed once per kind)."""
         self.member = member
-        self.max_hp = member.max_hp(profile)
-        self.full_ap: ArmourPoints = member.armour_points(profile)
+        self.max_hp = member.max_hp(profile) if max_hp is None else max_hp
+        self.full_ap: ArmourPoints = member.armour_points(profile) if full_ap is None else full_ap
         # The armour as last recorded (the roster's, then each armour_set): what the weapon-check desk shows.
         self.armour: dict = {"helmet": member.helmet, "pieces": tuple(member.armour),
                              "inadequate": member.inadequate, "ap": member.ap, "measures": {}}

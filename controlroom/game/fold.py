@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import bisect
 from array import array
+from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable, Iterable, NamedTuple
 
 from controlroom.game import snapshot
@@ -36,6 +38,7 @@ END: Key = (float("inf"), 0)
 # Field reports are superseded by the next one of the same kind; folded late, they change nothing
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
+_LOAD_BATCH = 4096          # rows a load takes at a time
 
 
 def key_of(stored) -> Key:
@@ -164,45 +167,74 @@ class Fold:
         """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter).
 
         Snapshots are taken only over the last ``checkpoint_every * keep``
-        events: a late report further back folds the whole log again.
+        events: a late report further back folds the whole log again.  The
+        rows are taken in batches: the index, the devices' frames and the
+        events before that tail are gathered a batch at a time, and only the
+        tail's events are kept one by one (with their checkpoints).
         """
         state = self.state
         apply = state.apply
         self.retracted = set(retracted)
         gone = self.retracted
         index = self.index
-        pos_a, seq_a, t_a = index.pos.append, index.seq.append, index.t.append
         tail = max(0, (total or 0) - self.checkpoint_every * self.keep)
         frames: dict[int, list] = {}
         last = self.last_key
-        n = 0
-        for n, row in enumerate(rows, start=1):
-            seq, pos, event = row.seq, row.pos, row.event
-            k = (pos if pos is not None else float(seq), seq)
-            pos_a(k[0])
-            seq_a(seq)
-            t_a(event.t)
-            if row.device is not None:
-                frames.setdefault(row.device, []).append((row.counter, k, event.t))
-            if n == tail + 1 and tail:
-                self.checkpoints = [(last, snapshot.take(state))]
-            last = k
-            if seq in gone:
-                continue
-            apply(event)
-            if n > tail:
-                self.entries.append(Entry(k, seq, event, row.device, row.counter))
-                self._keys.append(k)
-                self._since_checkpoint += 1
-                if self._since_checkpoint >= self.checkpoint_every:
-                    self._since_checkpoint = 0
-                    self.checkpoints.append((k, snapshot.take(state)))
+        n = 0                                   # rows taken so far
+        it = iter(rows)
+        while True:
+            chunk = list(islice(it, _LOAD_BATCH))
+            if not chunk:
+                break
+            seqs = [r.seq for r in chunk]
+            poss = [p if p is not None else float(q) for p, q in zip([r.pos for r in chunk], seqs)]
+            events = [r.event for r in chunk]
+            index.pos.extend(poss)
+            index.seq.extend(seqs)
+            index.t.extend([e.t for e in events])
+            for r in chunk:
+                if r.device is not None:
+                    frames.setdefault(r.device, []).append((r.counter, (r.pos if r.pos is not None else float(r.seq),
+                                                                        r.seq), r.event.t))
+            head = min(len(chunk), max(0, tail - n))      # rows of this batch before the tail
+            if head:
+                if gone:
+                    deque(map(apply, [e for e, q in zip(events[:head], seqs) if q not in gone]), maxlen=0)
+                else:
+                    deque(map(apply, events[:head] if head < len(chunk) else events), maxlen=0)
+            if head < len(chunk):
+                if n + head == tail and tail:           # the first row of the tail: its checkpoint
+                    k = (poss[head - 1], seqs[head - 1]) if head else last
+                    self.checkpoints = [(k, snapshot.take(state))]
+                self._load_tail(chunk[head:], seqs[head:], poss[head:])
+            n += len(chunk)
+            last = (poss[-1], seqs[-1])
         self.last_key = last
         for device, fs in frames.items():
             fs.sort()
             self.frames[device] = fs[-256:]
         self.schedule.rebuild(state)
         state.take_dirty()
+
+    def _load_tail(self, rows: list, seqs: list[int], poss: list[float]) -> None:
+        """Fold the last rows of a stored log, keeping each as an entry, with a checkpoint every so often."""
+        state = self.state
+        apply = state.apply
+        gone = self.retracted
+        entries, keys, every = self.entries, self._keys, self.checkpoint_every
+        new = tuple.__new__
+        for row, seq, pos in zip(rows, seqs, poss):
+            if seq in gone:
+                continue
+            event = row.event
+            apply(event)
+            k = (pos, seq)
+            entries.append(new(Entry, (k, seq, event, row.device, row.counter)))
+            keys.append(k)
+            self._since_checkpoint += 1
+            if self._since_checkpoint >= every:
+                self._since_checkpoint = 0
+                self.checkpoints.append((k, snapshot.take(state)))
 
     # -- deadlines and provisional events --------------------------------------
     def fire(self, now: int) -> list[tuple[int, Event]]:

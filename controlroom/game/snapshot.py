@@ -18,9 +18,19 @@ from controlroom.game.character import Character
 from controlroom.game.state import GameState
 
 _SLOTS = Character.__slots__
-_get = operator.attrgetter(*_SLOTS)
 _PATIENTS = _SLOTS.index("patients")
 _NO_PATIENTS: frozenset[int] = frozenset()
+
+
+def _getter(names: tuple[str, ...]):
+    """The slots ``names`` of a character as one tuple (attrgetter gives a bare value for a single name)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda c: tuple(getattr(c, n) for n in names)
+
+
+_before = _getter(_SLOTS[:_PATIENTS])
+_after = _getter(_SLOTS[_PATIENTS + 1:])
 # One statement that sets every slot from a row (``ch.member, ch.max_hp, ... = row``): no call per slot.
 _namespace: dict[str, Any] = {}
 exec(f"def _set_all(ch, row):\n    {', '.join('ch.' + name for name in _SLOTS)}, = row\n", _namespace)
@@ -36,7 +46,7 @@ FLAT = frozenset({"positions", "heard", "headcounts", "siege", "inspections", "a
 # Dicts whose values are mutable containers (copied one level down).
 NESTED = frozenset({"_owed", "_order"})
 # Handled one by one below.
-SPECIAL = frozenset({"characters", "stopps", "active_stopps", "scenario", "scenarios", "_handlers"})
+SPECIAL = frozenset({"characters", "stopps", "active_stopps", "scenario", "scenarios"})
 KNOWN = SHARED | LISTS | FLAT | NESTED | SPECIAL
 
 
@@ -93,11 +103,12 @@ def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
 
 def take(state: GameState) -> Snapshot:
     """A snapshot of ``state`` (which goes on changing; the snapshot does not)."""
-    chars = [_get(c) for c in state.characters.values()]
     # A carer's set of patients is the one mutable slot: the snapshot keeps a frozen copy (an empty
-    # set too: the live one may get patients after the snapshot was taken).
-    chars = [row[:_PATIENTS] + ((frozenset(row[_PATIENTS]) if row[_PATIENTS] else _NO_PATIENTS),) + row[_PATIENTS + 1:]
-             for row in chars]
+    # set too: the live one may get patients after the snapshot was taken).  The slots before and
+    # after it are read in one call each (most characters care for nobody).
+    none = _NO_PATIENTS
+    chars = [_before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
+             for c in state.characters.values()]
     return Snapshot(_copy_attrs(vars(state)), chars)
 
 
@@ -116,7 +127,6 @@ def restore(snapshot: Snapshot) -> GameState:
         ch.patients = set(ch.patients)
         characters[ch.member.badge] = ch
     state.characters = characters
-    state._handlers = {name[3:]: getattr(state, name) for name in dir(state) if name.startswith("_e_")}
     return state
 
 

@@ -13,14 +13,14 @@ RuleWarning instead.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Iterable
 
 from controlroom.game.character import (  # noqa: F401  (re-exported: the state's vocabulary)
     ACTIVE, CONDITIONS, DEAD, DIES, KNOCKED_OUT, REGAINS_HP, RESPAWNS, STOPP_OVERDUE, UNCONSCIOUS, WAKES,
     Character, Deadline, RuleWarning, Scenario, Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
-from controlroom.game.field import FieldReports
+from controlroom.game.field import QUIET, FieldReports
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
@@ -43,9 +43,17 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not isinstance(roster, Roster):
             roster = Roster.of(roster)
         self.roster = roster
-        self.characters: dict[int, Character] = {
-            b: Character(m, self.profile) for b, m in roster.members.items()
-        }
+        # Hit and armour points depend only on class, costume and overrides: computed once for each such kind.
+        points: dict[tuple, tuple] = {}
+        characters: dict[int, Character] = {}
+        profile = self.profile
+        for b, m in roster.members.items():
+            kind = (m.cls, m.hp, m.helmet, m.armour, m.inadequate, m.ap)
+            got = points.get(kind)
+            if got is None:
+                got = points[kind] = (m.max_hp(profile), m.armour_points(profile))
+            characters[b] = Character(m, profile, *got)
+        self.characters = characters
         self.t = 0
         self.events_applied = 0
         self.scenario = Scenario()
@@ -63,9 +71,6 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self._dirty: set[int] = set()
         self._dirty_stopps: set[str] = set()
         self._event: Event | None = None
-        self._handlers: dict[str, Callable[[Event], None]] = {
-            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_e_")
-        }
 
     # -- folding ---------------------------------------------------------
     def apply(self, event: Event) -> list[RuleWarning]:
@@ -74,10 +79,15 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         An event older than the last one folded counts at the last one's time:
         the log's order is the order of the game.
         """
-        t, type_, data, _source = event
+        t, type_, data, source = event
         if t > self.t:
             self.t = t
         self._event = event
+        quiet = QUIET.get(type_)
+        if quiet is not None:           # a position or a heartbeat: no character, no warning
+            quiet(self, data, source)
+            self.events_applied += 1
+            return _NONE
         warnings = self.warnings
         before = len(warnings)
         handler = self._handlers.get(type_)
@@ -88,7 +98,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             if badge is not None and badge not in self.characters:
                 self._warn("unknown_badge", translate("warnings", "badge {badge} is not in the roster").format(badge=badge))
             else:
-                handler(event)
+                handler(self, event)
         self.events_applied += 1
         return warnings[before:] if len(warnings) > before else _NONE
 
@@ -170,6 +180,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             self._set_regen_rate(ch, self.profile.regen_bound_ms)
 
     def _release_patients(self, carer: Character) -> None:
+        if not carer.patients:          # most characters care for nobody
+            return
         for badge in sorted(carer.patients):
             patient = self.characters[badge]
             patient.carer = None
@@ -205,7 +217,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self.deaths.append((self.t, ch.badge, cause, self._event.source))
 
     def _vitals(self, ch: Character) -> Vitals:
-        return Vitals(hp=ch.hp, max_hp=ch.max_hp, ap=ch.ap)
+        return Vitals(ch.hp, ch.max_hp, ch.ap)
 
     def _take(self, ch: Character, v: Vitals) -> None:
         was_zero = ch.hp == 0
@@ -551,3 +563,8 @@ _EVENT_WORDS = (
 def event_word(type_: str) -> str:
     """An event type in words ("big stone on shield"), in the language spoken (game/events.py lists them)."""
     return translate("events", type_.replace("_", " "))
+
+
+# Each event type's handler (``_e_<type>``), looked up once for the class: a table of bound methods in
+# each state made it a reference cycle, which kept a replaced fold alive until a full collection.
+GameState._handlers = {name[3:]: getattr(GameState, name) for name in dir(GameState) if name.startswith("_e_")}

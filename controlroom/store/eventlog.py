@@ -21,6 +21,8 @@ from controlroom.store.models import EventRow
 EVENTS = EventRow.__table__
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 _scan_once = json.JSONDecoder().scan_once
+# Named tuples made without their Python-level __new__: opening a game makes one of each per event.
+_tuple_new = tuple.__new__
 
 
 def _payload(seq: int, payload: str, where: str) -> dict:
@@ -181,7 +183,7 @@ class EventLog:
         c = EVENTS.c
         placed = sa.select(c.seq).where(c.seq > int(after), c.pos.is_not(None)).limit(1)
         q = sa.select(c.seq, c.t, c.type, c.payload, c.source).where(c.seq > int(after)).order_by(c.seq)
-        scan = _scan_once          # our own compact JSON: no whitespace to skip
+        scan = _scan_once          # our own compact JSON: no whitespace to skip (a damaged payload: _data)
         try:
             raw = self.engine.raw_connection()
             try:
@@ -192,16 +194,19 @@ class EventLog:
                 if not late:
                     cur = raw.cursor()
                     cur.execute(self._compiled(q))
+                    new, ev_cls = _tuple_new, Event
                     while True:
                         chunk = cur.fetchmany(batch)
                         if not chunk:
                             break
-                        for seq, t, type_, payload, source in chunk:
-                            try:
-                                data = scan(payload, 0)[0]
-                            except (StopIteration, ValueError):
-                                data = _payload(seq, payload, self.where)
-                            yield seq, Event(t, type_, data, source)
+                        try:        # a whole batch at once; a damaged payload is found again row by row
+                            out = [(seq, new(ev_cls, (t, type_, scan(payload, 0)[0], source)))
+                                   for seq, t, type_, payload, source in chunk]
+                        except (StopIteration, ValueError):
+                            out = ()
+                            for seq, t, type_, payload, source in chunk:   # the events up to the damaged one
+                                yield seq, Event(t, type_, self._data(seq, payload), source)
+                        yield from out
                     cur.close()
             finally:
                 raw.close()
@@ -251,21 +256,29 @@ class EventLog:
         return str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
 
     def _stream(self, cur, batch: int) -> Iterator[LogRow]:
-        make = self._log_row
+        new, row_cls, ev_cls, scan = _tuple_new, LogRow, Event, _scan_once
         while True:
             rows = cur.fetchmany(batch)
             if not rows:
                 return
-            for r in rows:
-                yield make(r)
+            try:        # a whole batch at once; a damaged payload is found again row by row
+                out = [new(row_cls, (seq, pos, wall, device, counter, new(ev_cls, (t, type_, scan(payload, 0)[0], source))))
+                       for seq, pos, wall, device, counter, t, type_, payload, source in rows]
+            except (StopIteration, ValueError):
+                out = ()
+                for r in rows:              # the rows up to the damaged one
+                    yield self._log_row(r)
+            yield from out
+
+    def _data(self, seq: int, payload: str) -> dict:
+        try:
+            return _scan_once(payload, 0)[0]      # our own compact JSON: no whitespace to skip
+        except (StopIteration, ValueError):
+            return _payload(seq, payload, self.where)
 
     def _log_row(self, r) -> LogRow:
         seq, pos, wall, device, counter, t, type_, payload, source = r
-        try:
-            data = _scan_once(payload, 0)[0]      # our own compact JSON: no whitespace to skip
-        except (StopIteration, ValueError):
-            data = _payload(seq, payload, self.where)
-        return LogRow(seq, pos, wall, device, counter, Event(t, type_, data, source))
+        return LogRow(seq, pos, wall, device, counter, Event(t, type_, self._data(seq, payload), source))
 
     def read(self, after: int = 0) -> Iterator[StoredEvent]:
         """Every stored event with its wall time and radio metadata, in log order."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -333,19 +334,12 @@ class GameStore:
 
     def load_state(self, profile: RulesProfile | None = None) -> tuple[GameState, int]:
         """Rebuild the game state, with every pending deadline, by folding the whole log."""
-        state = GameState(self.roster(), profile or self.profile())
-        apply = state.apply
-        last = 0
-        # Folding makes hundreds of thousands of small objects that live on:
-        # the cyclic garbage collector would walk them again and again.
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with _no_cyclic_gc():
+            state = GameState(self.roster(), profile or self.profile())
+            apply = state.apply
+            last = 0
             for last, event in self.events():
                 apply(event)
-        finally:
-            if was_enabled:
-                gc.enable()
         return state, last
 
     def open_fold(self, profile: RulesProfile | None = None, **options) -> Fold:
@@ -353,14 +347,9 @@ class GameStore:
         def history() -> tuple[GameState, list]:
             return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
 
-        fold = Fold(GameState(self.roster(), profile or self.profile()), history=history, **options)
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with _no_cyclic_gc():
+            fold = Fold(GameState(self.roster(), profile or self.profile()), history=history, **options)
             fold.load(self.log.rows(), self.retracted(), self.log.count())
-        finally:
-            if was_enabled:
-                gc.enable()
         return fold
 
     def integrity_ok(self) -> bool:
@@ -369,3 +358,20 @@ class GameStore:
             return True
         with self.engine.connect() as conn:
             return conn.execute(sa.text("PRAGMA integrity_check")).scalar_one() == "ok"
+
+
+@contextmanager
+def _no_cyclic_gc():
+    """The cyclic garbage collector off while a game is folded (as it was found afterwards).
+
+    Folding makes hundreds of thousands of small objects that live on (the
+    characters, the events kept for folding again, the checkpoints): the
+    collector would walk them, and every other live object, again and again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
