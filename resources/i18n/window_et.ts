@@ -2230,6 +2230,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>selle rollile keelatud</translation>
     </message>
     <message>
+        <source>our ack, heard back</source>
+        <translation>meie kinnitus, tagasi kuuldud</translation>
+    </message>
+    <message>
         <source>Gateway</source>
         <translation>Lüüs</translation>
     </message>
@@ -2264,6 +2268,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>Wrong role</source>
         <translation>Vale roll</translation>
+    </message>
+    <message>
+        <source>Acks heard</source>
+        <translation>Kinnitusi kuuldud</translation>
     </message>
     <message>
         <source>just now</source>

@@ -11,7 +11,7 @@ from controlroom.ui.panels.radio import (
 )
 
 COUNT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth",
-              "rejected_replay", "rejected_unknown_device", "rejected_role")
+              "rejected_replay", "rejected_unknown_device", "rejected_role", "downlink_heard")
 
 
 def counts(**values):
@@ -27,7 +27,7 @@ def radio_view():
             "gw-c": ("retrying", 2.5),
         },
         "counts": {
-            "1": counts(frames_total=10, accepted=7, duplicates=1, rejected_auth=2),
+            "1": counts(frames_total=10, accepted=7, duplicates=1, rejected_auth=2, downlink_heard=3),
             "2": counts(frames_total=4, accepted=3, rejected_corrupt=1),
             "total": counts(frames_total=14, accepted=10, duplicates=1, rejected_corrupt=1, rejected_auth=2),
         },
@@ -96,7 +96,7 @@ def test_counters_per_gateway_and_total_with_forged_in_red(panel):
     panel.apply_delta(delta())
     rows = table(panel.counts)
     assert [r[0] for r in rows] == ["1", "2", "Total"]
-    assert rows[0] == ["1", "10", "7", "1", "0", "2", "0", "0", "0"]
+    assert rows[0] == ["1", "10", "7", "1", "0", "2", "0", "0", "0", "3"]
     assert rows[2][1] == "14"
     m = panel.counts
     forged = 5

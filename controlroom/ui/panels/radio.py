@@ -48,6 +48,7 @@ VERDICTS = {
     "rejected_replay": QT_TRANSLATE_NOOP("panels", "replayed"),
     "rejected_unknown_device": QT_TRANSLATE_NOOP("panels", "unknown device"),
     "rejected_role": QT_TRANSLATE_NOOP("panels", "not allowed for its role"),
+    "downlink_heard": QT_TRANSLATE_NOOP("panels", "our ack, heard back"),
 }
 
 COUNT_COLUMNS = (
@@ -60,6 +61,8 @@ COUNT_COLUMNS = (
     ("rejected_replay", QT_TRANSLATE_NOOP("panels", "Replayed")),
     ("rejected_unknown_device", QT_TRANSLATE_NOOP("panels", "Unknown device")),
     ("rejected_role", QT_TRANSLATE_NOOP("panels", "Wrong role")),
+    # The station's own acks that a gateway heard on the air (another gateway's transmission): they went out.
+    ("downlink_heard", QT_TRANSLATE_NOOP("panels", "Acks heard")),
 )
 
 
