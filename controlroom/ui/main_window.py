@@ -49,6 +49,10 @@ class MainWindow(QMainWindow):
     #: The map's layers are drawn again at most this often (ms); the core publishes every 100 ms, and at
     #: 8,000 players drawing every delta kept the window busy (bench_map).
     MAP_REDRAW_MS = 250
+    #: Whom the casualties layer shows is planned again at most this often (ms), and the movement trails (a
+    #: point every 5 game seconds) set again at most this often: each sets every marker of its layer again.
+    CASUALTY_REPLAN_MS = 1000
+    TRAILS_REDRAW_MS = 5000
 
     def __init__(self, core: CoreThread, projection: MapFrame | None = None, title: str = "",
                  valhalla: tuple[float, float] | None = None) -> None:
@@ -57,7 +61,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("controlroom") + (f": {title}" if title else ""))
         self.theme = Theme(self)
         self.map = MapView(projection=projection)
-        self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS)
+        self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS,
+                                replan_ms=self.CASUALTY_REPLAN_MS, trails_ms=self.TRAILS_REDRAW_MS)
         self._opening = self.tr("Opening the game…")
         self.status = _Message(self._opening)         # the window's last word to the game master
         self.clocks = ClockBar(core.game_time)        # game, wall and scenario time, every second

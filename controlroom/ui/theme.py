@@ -99,15 +99,25 @@ def night_style(style: str, night: bool) -> str:
 
 
 class Theme(QObject):
-    """Day or night for the whole application, including styles widgets set later (an event filter)."""
+    """Day or night for the whole application, including styles widgets set later (an event filter, at night).
+
+    The filter sees every event of the application, each a call into Python
+    that must take the GIL from the core's threads: it is installed only at
+    night, when a style set later needs its night colours (by day the styles
+    set are already the day's).
+    """
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.night = False
-        QApplication.instance().installEventFilter(self)
 
     def set_night(self, on: bool) -> None:
         app = QApplication.instance()
+        if bool(on) != self.night:
+            if on:
+                app.installEventFilter(self)
+            else:
+                app.removeEventFilter(self)
         self.night = bool(on)
         app.setPalette(night_palette() if on else app.style().standardPalette())
         for widget in app.allWidgets():

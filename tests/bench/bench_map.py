@@ -1,6 +1,6 @@
 """Benchmark: the live map's repaint time, the GUI thread's latency under radio load, and memory.
 
-    .venv/bin/python tests/bench/bench_map.py [--seconds 30]
+    .venv/bin/python tests/bench/bench_map.py [--seconds 30] [--latency-only]
 
 1. repaint: a MapView over the demo field with 400 groups, 100 marshals, 50
    siege engines and 2,000 casualty markers; every frame all layers move and
@@ -136,34 +136,11 @@ def radio_lines(trackers: dict[int, bytes], marshals: dict[int, bytes], count: i
     return out
 
 
-def peer(lines_file: str, rate: float) -> int:
-    """The gateway, in a process of its own: a pty, ID? answered, the lines at ``rate``, TX answered with TXOK."""
-    gw = FakeGateway()
-    print(gw.path, flush=True)
-    lines = [(line + "\n").encode() for line in Path(lines_file).read_text(encoding="ascii").splitlines()]
-    if not gw.identified.wait(60):
-        return 1
-    sys.stdin.readline()                       # "go"
-    t0 = time.perf_counter()
-    for i, line in enumerate(lines):
-        wait = t0 + i / rate - time.perf_counter()
-        if wait > 0:
-            time.sleep(wait)
-        gw.write(line)
-    sys.stdin.readline()                       # "stop"
-    gw.close()
-    return 0
-
-
 def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: float) -> dict:
-    import subprocess
-
     lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
     lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
-    gateway = subprocess.Popen([sys.executable, __file__, "--peer", str(lines_file), str(rate)],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    port = gateway.stdout.readline().strip()
-    station = Station(path, [port], None, speed=60.0)
+    gateway = FakeGateway()                    # a process of its own: it answers ID? and every TX with TXOK
+    station = Station(path, [gateway.path], None, speed=60.0)
     core = station.core
     window = build_window(core, MapFrame(58.38, 26.72), "bench")
     window.map.load_background(FIELD)
@@ -172,10 +149,9 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     loaded = threading.Event()
     core.loaded.connect(lambda _d: loaded.set())
     station.start()
-    while not loaded.is_set():
+    while not loaded.is_set() or not gateway.identified.is_set():
         app.processEvents()
-    gateway.stdin.write("go\n")
-    gateway.stdin.flush()
+    gateway.send(str(lines_file), rate, expect_acks=-1)
     late: list[float] = []
     clock = QElapsedTimer()
     clock.start()
@@ -195,10 +171,9 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     probe.stop()
     memory = rss_mb()
     game_minutes = core.game_time() / 60_000
-    gateway.stdin.write("stop\n")
-    gateway.stdin.flush()
-    gateway.wait(30)
+    gateway.finish()
     station.shutdown()
+    gateway.close()
     window.close()
     app.processEvents()
     return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes}
@@ -259,21 +234,21 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--open-only", action="store_true", help="measure only the opening of the 200,000-event game")
-    ap.add_argument("--peer", nargs=2, metavar=("LINES", "RATE"), help=argparse.SUPPRESS)
+    ap.add_argument("--latency-only", action="store_true", help="measure only the GUI thread's latency (to profile it)")
     args = ap.parse_args()
-    if args.peer:
-        return peer(args.peer[0], float(args.peer[1]))
     app = QApplication(sys.argv[:1])
-    big = open_big_game(app)
-    print(f"the 200,000-event game of 8,000 players: loaded in {big['loaded_s']} s, first map painted in "
-          f"{big['first_paint_s']} s", file=sys.stderr)
+    if not args.latency_only:
+        big = open_big_game(app)
+        print(f"the 200,000-event game of 8,000 players: loaded in {big['loaded_s']} s, first map painted in "
+              f"{big['first_paint_s']} s", file=sys.stderr)
     if args.open_only:
         print(json.dumps({"benchmark": "map-open", **big}))
         return 0
-    base = repaint(app, markers=False)
-    full = repaint(app, markers=True)
-    print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, p95 {pct(full, 0.95)} ms; "
-          f"background alone: median {statistics.median(base):.1f} ms", file=sys.stderr)
+    if not args.latency_only:
+        base = repaint(app, markers=False)
+        full = repaint(app, markers=True)
+        print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, p95 {pct(full, 0.95)} ms; "
+              f"background alone: median {statistics.median(base):.1f} ms", file=sys.stderr)
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "map.crgame")
     trackers, marshals = make_game(path)
@@ -288,6 +263,12 @@ def main() -> int:
               f"max {pct(late, 1.0)} ms; memory after {runs[rate]['game_minutes']:.0f} game minutes: "
               f"{runs[rate]['rss_mb']:.0f} MB", file=sys.stderr)
     fast, slow = runs[200.0], runs[50.0]
+    if args.latency_only:
+        print(json.dumps({"benchmark": "map-latency", "gui_latency_200_p50_ms": pct(fast["late"], 0.5),
+                          "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
+                          "gui_latency_50_p50_ms": pct(slow["late"], 0.5),
+                          "gui_latency_50_p99_ms": pct(slow["late"], 0.99)}))
+        return 0
     result = {
         "benchmark": "map", "markers": COUNTS,
         "players": PLAYERS, "groups": GROUPS, "marshals": MARSHALS, "casualties": CASUALTIES,

@@ -208,3 +208,27 @@ def test_the_window_draws_the_layers_at_most_every_redraw_ms(qtbot, map_view):
     assert map_view.layer_item("groups").getData()[1].tolist() == first
     qtbot.waitUntil(lambda: (map_view.flush(), map_view.layer_item("groups").getData()[1].tolist() != first)[1],
                     timeout=2000)
+
+
+def test_the_window_plans_the_casualties_and_sets_the_trails_again_at_most_every_so_often(qtbot, map_view):
+    """Each sets every marker of its layer again: a new casualty waits for its time (and is drawn then, with
+    no delta needed), the fallen already shown keep moving with their group meanwhile."""
+    layers = MapLayers(map_view, MapFrame(58.38, 26.72), replan_ms=600, trails_ms=600)
+    layers.set_devices({source: {"role": "tracker", "group": group} for source, group in GROUP_OF.items()})
+    state = GameState(ROSTER)
+    layers.apply(positions_delta(state, "00:00:10", 0))                              # planned: nobody fell
+    layers.apply(fold(state, ("00:01:00", "down", {"badge": 1})))                   # too soon: drawn in time
+    layers.apply(positions_delta(state, "00:01:01", 0))          # (these deltas carry the groups' positions)
+    map_view.flush()
+    assert casualties(map_view) == []
+    qtbot.waitUntil(lambda: (map_view.flush(), len(casualties(map_view)) == 1)[1], timeout=3000)
+    trails = map_view.layer_item("trails").getData()[0].size
+    before = casualties(map_view)
+    layers.apply(fold(state, ("00:01:05", "down", {"badge": 11})))                  # too soon after
+    layers.apply(positions_delta(state, "00:01:10", 1e-3))                           # the groups move
+    map_view.flush()
+    assert len(casualties(map_view)) == 1 and casualties(map_view) != before         # moved with its group
+    assert map_view.layer_item("trails").getData()[0].size == trails                 # trails wait too
+    qtbot.waitUntil(lambda: (map_view.flush(), len(casualties(map_view)) == 2)[1], timeout=3000)
+    qtbot.waitUntil(lambda: (map_view.flush(), map_view.layer_item("trails").getData()[0].size > trails)[1],
+                    timeout=3000)

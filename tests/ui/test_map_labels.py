@@ -1,18 +1,27 @@
 """Groups read at a glance: labels with name and counts that avoid each other and hide far out; a legend;
 casualties where they fell, or drawn near their group."""
 
-import numpy as np
-from panel_game import ROSTER
-from PySide6.QtCore import QRect, QRectF
+from pathlib import Path
 
-from controlroom.game.clock import parse_time
+import numpy as np
+import pytest
+from panel_game import ROSTER
+from PySide6.QtCore import QRect, QRectF, QSettings
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock, parse_time
 from controlroom.game.events import make_event
 from controlroom.game.state import GameState
 from controlroom.game.views import StoredView, make_delta
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.labels import Box, place_labels
 from controlroom.ui.map.layers import MapLayers
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from controlroom.ui.app import build_window
 from controlroom.ui.map.view import LABEL_MAX_M_PER_PX, MapView
+
+FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 
 
 def test_labels_take_the_first_free_side_and_give_up_when_crowded():
@@ -36,7 +45,7 @@ def _view(qtbot):
 
 
 def _rects(view):
-    return [item.mapRectToScene(item.boundingRect()) for item in view.shown_labels()]
+    return [label.scene_rect for label in view.shown_labels()]
 
 
 def test_map_labels_never_overlap_and_hide_far_out(qtbot):
@@ -51,7 +60,7 @@ def test_map_labels_never_overlap_and_hide_far_out(qtbot):
     for a in range(len(rects)):
         for b in range(a + 1, len(rects)):
             assert not rects[a].intersects(rects[b]), (a, b)
-    assert {item.textItem.toPlainText() for item in view.shown_labels()} == {t for *_xy, t in points}
+    assert {label.text for label in view.shown_labels()} == {t for *_xy, t in points}
     view.getViewBox().setRange(QRectF(-5000, -4000, 10000, 8000), padding=0)          # far out
     view.flush()
     assert view.metres_per_pixel() > LABEL_MAX_M_PER_PX and view.shown_labels() == []
@@ -138,7 +147,110 @@ def test_no_label_goes_under_the_legend(qtbot):
     corner = view.getViewBox().mapDeviceToView(view.mapToScene(legend.center()))
     view.set_labels([(corner.x(), corner.y(), "Wolves 10\u2191 2\u2193 1\u2020")])
     view.flush()
-    for item in view.shown_labels():
-        top_left = view.mapFromScene(item.mapToScene(item.boundingRect().topLeft()))
-        bottom_right = view.mapFromScene(item.mapToScene(item.boundingRect().bottomRight()))
+    for label in view.shown_labels():
+        top_left = view.mapFromScene(label.scene_rect.topLeft())
+        bottom_right = view.mapFromScene(label.scene_rect.bottomRight())
         assert not legend.intersects(QRect(top_left, bottom_right))
+
+
+def ink(view, label, night=False):
+    """How many pixels of the label's text the map shows inside its box (dark by day, light at night)."""
+    image = view.grab().toImage()
+    box = view.mapFromScene(label.scene_rect).boundingRect().adjusted(2, 2, -2, -2)
+    count = 0
+    for x in range(max(0, box.left()), min(image.width(), box.right() + 1)):
+        for y in range(max(0, box.top()), min(image.height(), box.bottom() + 1)):
+            lightness = image.pixelColor(x, y).lightness()
+            count += lightness > 170 if night else lightness < 100
+    return count
+
+
+def test_the_labels_are_drawn_in_their_boxes_by_day_and_at_night_and_not_far_out(qtbot):
+    view = _view(qtbot)
+    view.getViewBox().setRange(QRectF(-200, -150, 400, 300), padding=0)
+    view.set_labels([(0, 0, "Wolves 10\u2191 2\u2193 1\u2020"), (100, 50, "Lions 9\u2191 0\u2193 0\u2020")])
+    view.flush()
+    shown = view.shown_labels()
+    assert len(shown) == 2
+    for label in shown:
+        assert ink(view, label) > 30, label                   # the text is drawn (dark on the light box)
+    view.set_night(True)
+    view.flush()
+    assert [label.text for label in view.shown_labels()] == [label.text for label in shown]
+    for label in view.shown_labels():
+        assert ink(view, label, night=True) > 30, label      # light text on a dark box
+        assert ink(view, label) > 0.3 * label.scene_rect.width() * label.scene_rect.height()    # on a dark box
+    view.set_night(False)
+    view.getViewBox().setRange(QRectF(-5000, -4000, 10000, 8000), padding=0)          # far out: nothing drawn
+    view.flush()
+    assert view.shown_labels() == []
+    for label in shown:
+        assert ink(view, label) == 0
+
+
+def test_larger_text_makes_larger_labels(qtbot):
+    view = _view(qtbot)
+    view.getViewBox().setRange(QRectF(-200, -150, 400, 300), padding=0)
+    view.set_labels([(0, 0, "Wolves 10\u2191 2\u2193 1\u2020")])
+    view.flush()
+    small = view.shown_labels()[0].scene_rect
+    font = view.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    view.setFont(font)
+    view.flush()
+    large = view.shown_labels()[0].scene_rect
+    assert large.height() > 1.3 * small.height() and large.width() > 1.3 * small.width()
+
+
+@pytest.fixture
+def settings(tmp_path):
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+
+
+GROUP_TRACKERS = {5: "Wolves", 6: "Bears", 7: "Ravens"}
+
+
+def labelled_game(path):
+    """The panel tests' roster with a tracker per group, each heard once near the demo field's centre."""
+    with GameStore.open(path) as store:
+        store.save_roster(ROSTER)
+        for device, group in GROUP_TRACKERS.items():
+            register_device(store, device, "tracker", f"T{device}", group=group)
+        store.log.append([make_event(10_000 + 1000 * i, "position", f"tracker:{device}", device=device,
+                                     lat=58.380 + 0.0012 * (i - 1), lon=26.720 + 0.002 * (i - 1))
+                          for i, device in enumerate(GROUP_TRACKERS)])
+    return str(path)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+@pytest.mark.parametrize("size", [(1366, 768), (800, 600)])
+def test_the_window_labels_its_groups_from_the_first_deltas(qtbot, tmp_path, settings, size):
+    """The demo's window once showed its groups without their names: the field seen whole in a small window
+    was 'far out'.  The field seen whole shows its labels, from the first deltas on, and they follow reports."""
+    core = CoreThread(labelled_game(tmp_path / "labels.crgame"), VirtualClock(120_000), publish_interval_ms=20)
+    window = build_window(core, None, "labels")
+    qtbot.addWidget(window)
+    window.map.load_background(FIELD)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.map
+    try:
+        with qtbot.waitSignal(core.loaded, timeout=10_000):
+            core.start()
+        want = {"Wolves 2\u2191 0\u2193 0\u2020", "Bears 1\u2191 0\u2193 0\u2020", "Ravens 2\u2191 0\u2193 0\u2020"}
+        qtbot.waitUntil(lambda: {label.text for label in view.shown_labels()} == want, timeout=5000)
+        bounds = view.field_bounds()
+        assert view.metres_per_pixel() <= bounds.width() / view.getViewBox().width() * 1.01   # the whole field
+        for label in view.shown_labels():
+            assert ink(view, label) > 30, label
+        core.submit_requested.emit("down", {"badge": 1}, "gm")            # Aldo of the Wolves goes down
+        qtbot.waitUntil(lambda: "Wolves 1\u2191 1\u2193 0\u2020" in {label.text for label in view.shown_labels()},
+                        timeout=5000)
+        # Zoomed out well past the whole field, the labels hide.
+        view.getViewBox().scaleBy((4, 4))
+        view.flush()
+        assert view.shown_labels() == []
+    finally:
+        assert core.shutdown()

@@ -30,55 +30,63 @@ def candidate(px: float, py: float, w: float, h: float, side: str, gap: float) -
     return Box(px - w / 2, py + gap, w, h)
 
 
-class _Grid:
-    """Boxes bucketed by screen cells, so that a new box is checked only against its neighbours."""
-
-    def __init__(self, cell: float = 64.0) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[Box]] = {}
-
-    def _keys(self, box: Box):
-        c = self.cell
-        for i in range(int(box.x // c), int((box.x + box.w) // c) + 1):
-            for j in range(int(box.y // c), int((box.y + box.h) // c) + 1):
-                yield i, j
-
-    def add(self, box: Box) -> None:
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(box)
-
-    def hits(self, box: Box) -> bool:
-        cells = self.cells
-        return any(box.overlaps(other) for key in self._keys(box) for other in cells.get(key, ()))
-
-
 def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[float, float]], gap: float = 9.0,
                  markers: Sequence[tuple[float, float]] = (), marker_radius: float = 6.0,
                  view: Box | None = None, obstacles: Sequence[Box] = ()) -> list[Box | None]:
     """A box for each label (in the order given, which is their priority), or None where none fits.
 
-    A label goes on the first side of its marker where it overlaps no label
-    already placed and no marker (``markers``, each a square of
-    ``marker_radius``) and no ``obstacles`` (the legend); with ``view``, it
-    must also lie inside the view.
+    A label goes on the first side of its marker (:data:`SIDES`) where it
+    overlaps no label already placed and no marker (``markers``, each a square
+    of ``marker_radius``) and no ``obstacles`` (the legend); with ``view``, it
+    must also lie inside the view.  Boxes are kept in a grid of screen cells,
+    so that a box is checked only against its neighbours (with 400 groups, most
+    labels find no room: every side of each is tried).
     """
-    taken = _Grid()
-    for box in obstacles:
-        taken.add(box)
+    cell = 64.0
+    cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+    get = cells.get
+
+    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+        box = (x0, y0, x1, y1)
+        for i in range(int(x0 // cell), int(x1 // cell) + 1):
+            for j in range(int(y0 // cell), int(y1 // cell) + 1):
+                kept = get((i, j))
+                if kept is None:
+                    cells[(i, j)] = [box]
+                else:
+                    kept.append(box)
+
+    for b in obstacles:
+        add(b.x, b.y, b.x + b.w, b.y + b.h)
+    r = marker_radius
     for mx, my in markers:
-        taken.add(Box(mx - marker_radius, my - marker_radius, 2 * marker_radius, 2 * marker_radius))
+        add(mx - r, my - r, mx + r, my + r)
+    inf = float("inf")
+    vx0, vy0, vx1, vy1 = (view.x, view.y, view.x + view.w, view.y + view.h) if view is not None else (-inf, -inf, inf, inf)
     placed: list[Box | None] = []
     for (px, py), (w, h) in zip(anchors, sizes):
         chosen = None
-        for side in SIDES:
-            box = candidate(px, py, w, h, side, gap)
-            if view is not None and not (box.x >= view.x and box.y >= view.y and box.x + box.w <= view.x + view.w
-                                         and box.y + box.h <= view.y + view.h):
+        # The sides in the order of SIDES: right, left, above, below (as candidate() places them).
+        for x0, y0 in ((px + gap, py - h / 2), (px - gap - w, py - h / 2), (px - w / 2, py - gap - h),
+                       (px - w / 2, py + gap)):
+            x1, y1 = x0 + w, y0 + h
+            if x0 < vx0 or y0 < vy0 or x1 > vx1 or y1 > vy1:
                 continue
-            if not taken.hits(box):
-                chosen = box
+            hit = False
+            for i in range(int(x0 // cell), int(x1 // cell) + 1):
+                for j in range(int(y0 // cell), int(y1 // cell) + 1):
+                    for a, b, c, d in get((i, j), ()):
+                        if x0 < c and a < x1 and y0 < d and b < y1:      # as Box.overlaps: touching is not
+                            hit = True
+                            break
+                    if hit:
+                        break
+                if hit:
+                    break
+            if not hit:
+                chosen = Box(x0, y0, w, h)
                 break
         placed.append(chosen)
         if chosen is not None:
-            taken.add(chosen)
+            add(x0, y0, x1, y1)
     return placed

@@ -27,11 +27,19 @@ class MapLayers:
 
     def __init__(self, view: MapView, projection: MapFrame | None = None,
                  valhalla: tuple[float, float] | None = None, trail_minutes: float = 10.0,
-                 redraw_ms: int = 0):
+                 redraw_ms: int = 0, replan_ms: int = 0, trails_ms: int = 0):
         self.view = view
         # The layers are drawn again at most every ``redraw_ms`` (0: at each delta); deltas in between are
         # taken in (counts, the fallen, STOPPs) and drawn together once the time is up.
         self.redraw_ms = redraw_ms
+        # Whom the casualties layer shows is planned again at most every ``replan_ms``, and the trails set again
+        # at most every ``trails_ms`` (0: at each drawing).  Either sets every marker of its layer again (a
+        # Python loop per marker in pyqtgraph, 2,000 of each in a big battle: 10-20 ms each time); in between,
+        # the fallen near their group move with it, and the trails keep what they showed.
+        self.replan_ms = replan_ms
+        self.trails_ms = trails_ms
+        self._planned_at = -math.inf
+        self._trails_at = -math.inf
         self._drawn_at = -math.inf
         self._field: dict = {}
         self._redraw = QTimer(view)
@@ -118,6 +126,12 @@ class MapLayers:
         self._redraw.stop()
         self._drawn_at = time.monotonic()
         self._draw(self._field)
+
+    def _draw_again_in(self, seconds: float) -> None:
+        """Draw again within ``seconds`` (what waits its time is drawn then even if no delta comes)."""
+        ms = max(1, int(seconds * 1000) + 1)
+        if not self._redraw.isActive() or self._redraw.remainingTime() > ms:
+            self._redraw.start(ms)
 
     #: A marshal's own position stands for a casualty's when heard this recently before the report.
     MARSHAL_FIX_MS = 120_000
@@ -223,8 +237,13 @@ class MapLayers:
         self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
         self._set_casualties(where_group, frame)
         if self._trails_changed:
-            self._trails_changed = False
-            self._set("trails", self._trail_points())
+            wait = self._trails_at + self.trails_ms / 1000 - time.monotonic()
+            if wait <= 0:
+                self._trails_changed = False
+                self._trails_at = time.monotonic()
+                self._set("trails", self._trail_points())
+            else:
+                self._draw_again_in(wait)
         stopps = []
         for k, (sid, (_lat, _lon, reason)) in enumerate(self.stopps.items()):
             i = len(positions) + k
@@ -306,6 +325,13 @@ class MapLayers:
         key = (self._fallen_version, id(frame))
         if self._plan_key == key and self._plan is not None:
             return self._plan
+        if (self._plan is not None and self._plan_key[1] == id(frame) and self._fallen_rows is not None
+                and self.replan_ms > 0):
+            wait = self._planned_at + self.replan_ms / 1000 - time.monotonic()
+            if wait > 0:
+                self._draw_again_in(wait)           # the fallen since then are shown once the time is up
+                return self._plan
+        self._planned_at = time.monotonic()
         rows = self._fallen_rows_now(frame)
         base_x, base_y, group_index, colours, labels = [], [], [], [], []
         group_names: dict[str, int] = {}

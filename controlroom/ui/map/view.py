@@ -10,14 +10,15 @@ from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QImage, QImageReader, QPen, QTransform
 
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import Piece, place_pieces
 from controlroom.geo.source import MapError, MapSource, open_map
 from controlroom.geo.worldfile import WorldFile
-from controlroom.ui.map.labels import place_labels
+from controlroom.ui.map.label_layer import LabelLayer, ShownLabel
+from controlroom.ui.map.labels import Box, place_labels
 from controlroom.ui.map.tiles import TileLayer, qimage_to_array
 
 __all__ = ["MapView", "LAYER_NAMES", "qtransform_for", "qimage_to_array", "read_map_image"]
@@ -46,8 +47,10 @@ DIM_LEVELS = (0.3, 0.5, 0.7)
 #: The night overlay's half-size in metres: more than any field.
 _OVERLAY_HALF = 1e7
 
-#: Group labels hide when the map shows more metres per screen pixel than this (zoomed far out).
+#: Group labels hide when the map shows more metres per screen pixel than this (zoomed far out) ...
 LABEL_MAX_M_PER_PX = 4.0
+#: ... and than this many times what shows the whole field in the view (a small window fits a big field).
+LABEL_FIELD_ZOOM_OUT = 1.5
 # New positions place the labels again at most this often (ms); a zoom or pan places them at once.  Placing
 # 400 groups' labels takes tens of milliseconds: at every delta of a busy battle it kept the window late.
 LABEL_REPLACE_MS = 1000
@@ -103,12 +106,6 @@ class _Layer:
     colours_given: object = None            # the colours list last given, converted into ``brushes``
     painted: tuple | None = None            # (brush or brushes, point count) last given to the item
     labels_given: object = None             # the labels list last given, copied into ``labels``
-
-
-def _show(item, visible: bool) -> None:
-    """Show or hide a graphics item, only when that changes it (setVisible runs pyqtgraph's Python each time)."""
-    if item.isVisible() != visible:
-        item.setVisible(visible)
 
 
 class MapView(pg.PlotWidget):
@@ -195,12 +192,16 @@ class MapView(pg.PlotWidget):
         self._vb.addItem(self.overlay, ignoreBounds=True)
         self._set_overlay()
 
-        # Group labels (name and counts) beside their markers, placed so that none covers another.
+        # Group labels (name and counts) beside their markers, placed so that none covers another, all drawn
+        # by one item over the markers in the ViewBox's pixels.
         self._labels: list[tuple[float, float, str]] = []          # (x, y, text) in frame metres
-        self._label_items: list[pg.TextItem] = []
+        self._label_xy = np.empty((2, 0))
         self._labels_dirty = False
-        self._label_fills = (pg.mkBrush(255, 255, 255, 200), pg.mkBrush(0, 0, 0, 190))     # day, night
+        self._labels_placed: tuple | None = None                    # what the labels shown were placed for
+        self.label_layer = LabelLayer(self._vb)
+        self.label_layer.setZValue(100)                             # over the markers (the ViewBox's childGroup)
         self._vb.sigRangeChanged.connect(self._range_changed)
+        self._vb.sigResized.connect(self._range_changed)
         from controlroom.ui.map.legend import MapLegend
 
         self.legend = MapLegend(self)
@@ -238,6 +239,8 @@ class MapView(pg.PlotWidget):
     def set_labels(self, labels: Sequence[tuple[float, float, str]]) -> None:
         """Labels at points (x, y) in frame metres, most important first; placed on the next repaint."""
         self._labels = [(float(x), float(y), str(t)) for x, y, t in labels]
+        self._label_xy = np.array([[x for x, _y, _t in self._labels], [y for _x, y, _t in self._labels]],
+                                  dtype=float).reshape(2, len(self._labels))
         self._labels_dirty = True
         if not self._timer.isActive():
             self._timer.start()
@@ -248,9 +251,19 @@ class MapView(pg.PlotWidget):
         width = max(1, self._vb.width())
         return (x1 - x0) / width
 
-    def shown_labels(self) -> list[pg.TextItem]:
-        """The label items on the map now (placed and not hidden)."""
-        return [item for item in self._label_items if item.isVisible()]
+    def label_limit(self) -> float:
+        """Labels hide when the map shows more metres per pixel than this: :data:`LABEL_MAX_M_PER_PX`, or more
+        when the whole field (the map, else the markers) needs more to fit the view, so that the field seen
+        whole always shows its labels (as many as fit) and only a view wider than that is far out."""
+        bounds = self.field_bounds()
+        if bounds is None or bounds.isEmpty():
+            return LABEL_MAX_M_PER_PX
+        fit = max(bounds.width() / max(1.0, self._vb.width()), bounds.height() / max(1.0, self._vb.height()))
+        return max(LABEL_MAX_M_PER_PX, LABEL_FIELD_ZOOM_OUT * fit)
+
+    def shown_labels(self) -> list[ShownLabel]:
+        """The labels drawn on the map now: each one's text and box (in scene coordinates)."""
+        return self.label_layer.shown()
 
     def _range_changed(self, *_args) -> None:
         self._labels_dirty = True
@@ -258,61 +271,50 @@ class MapView(pg.PlotWidget):
         if not self._timer.isActive():
             self._timer.start()
 
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:      # large text: the labels grow with the window's font
+            self._range_changed()
+
     def _place_labels(self) -> None:
         self._labels_dirty = False
-        while len(self._label_items) < len(self._labels):
-            item = pg.TextItem(anchor=(0, 0), color=(0, 0, 0), fill=pg.mkBrush(255, 255, 255, 200))
-            item.setZValue(40)
-            self._vb.addItem(item, ignoreBounds=True)
-            self._label_items.append(item)
-        far = self.metres_per_pixel() > LABEL_MAX_M_PER_PX or not self.is_layer_visible("groups")
-        text_colour, fill = ((230, 230, 230), self._label_fills[1]) if self.night else \
-            ((0, 0, 0), self._label_fills[0])
-        anchors, sizes = [], []
-        self._vb.updateMatrix()                                  # (the view's range may have just changed)
-        to_device = self._vb.childGroup.deviceTransform_()      # frame metres -> screen pixels (None: no screen)
-        if to_device is None or self._vb.scene() is None or not self._vb.scene().views():
-            far = True
-        recolour = getattr(self, "_labels_night", None) != self.night
-        self._labels_night = self.night
-        for item, (x, y, text) in zip(self._label_items, self._labels):
-            if recolour or getattr(item, "_night", None) != self.night:
-                item.setColor(text_colour)
-                item._night = self.night
-            if item.textItem.toPlainText() != text:
-                item.setText(text)              # (the colour is set only when it changes: setColor is slow)
-            item.fill = fill
-            if far:
-                continue
-            point = to_device.map(QPointF(x, y))
-            anchors.append((point.x(), point.y()))
-            rect = item.textItem.boundingRect()
-            sizes.append((rect.width(), rect.height()))
-        for item in self._label_items[len(self._labels):]:
-            _show(item, False)
-        if far or not self._labels:
-            for item in self._label_items:
-                _show(item, False)
+        layer = self.label_layer
+        layer.set_night(self.night)
+        vb = self._vb
+        scene = vb.scene()
+        if (not self._labels or not self.is_layer_visible("groups") or scene is None or not scene.views()
+                or self.metres_per_pixel() > self.label_limit()):
+            self._labels_placed = None
+            layer.clear()
             return
-        view_rect = self._vb.mapRectToDevice(self._vb.rect()) if self._vb.scene() is not None else None
-        from controlroom.ui.map.labels import Box
-
-        bounds = Box(view_rect.x(), view_rect.y(), view_rect.width(), view_rect.height()) if view_rect else None
+        font_changed = layer.set_font(self.font())
+        area = vb.rect()
+        # Frame metres -> the ViewBox's pixels, for all labels at once.
+        t = vb.childTransform()
+        xs, ys = self._label_xy
+        px = t.m11() * xs + t.m21() * ys + t.dx()
+        py = t.m12() * xs + t.m22() * ys + t.dy()
         obstacles = []
         if self.legend.isVisible():             # the legend sits over the map: no label under it
             g = self.legend.geometry()
-            obstacles.append(Box(g.x(), g.y(), g.width(), g.height()))
-        boxes = place_labels(anchors, sizes, markers=anchors, view=bounds, obstacles=obstacles)
-        from_device, _invertible = to_device.inverted()
-        for item, box in zip(self._label_items, boxes):
-            if box is None:
-                _show(item, False)
-                continue
-            at = from_device.map(QPointF(box.x, box.y))
-            # Each move or show of a pyqtgraph item runs Python (itemChange): only what changed is set.
-            if at != item.pos():
-                item.setPos(at)
-            _show(item, True)
+            corner = vb.mapFromScene(self.mapToScene(self.viewport().mapFrom(self, g.topLeft())))
+            obstacles.append(Box(corner.x(), corner.y(), g.width(), g.height()))
+        texts = [text for _x, _y, text in self._labels]
+        key = (np.rint(px).astype(np.int64).tobytes(), np.rint(py).astype(np.int64).tobytes(), texts,
+               (area.width(), area.height()), obstacles)
+        if key == self._labels_placed and not font_changed:
+            return                              # nothing moved by a pixel: the labels stay where they are
+        self._labels_placed = key
+        # Only markers near the view can have a label in it: the others are not tried.
+        margin = 400.0
+        near = np.flatnonzero((px > -margin) & (px < area.width() + margin) &
+                              (py > -margin) & (py < area.height() + margin)).tolist()
+        anchors = list(zip(px[near].tolist(), py[near].tolist()))
+        sizes = layer.sizes([texts[i] for i in near])
+        boxes = place_labels(anchors, sizes, markers=anchors,
+                             view=Box(area.x(), area.y(), area.width(), area.height()), obstacles=obstacles)
+        layer.show_boxes(area, [(box.x, box.y, box.w, box.h, texts[i]) for i, box in zip(near, boxes)
+                                if box is not None])
 
     # ---- layers -----------------------------------------------------------------------
 
