@@ -259,3 +259,19 @@ def test_a_cut_cached_qm_is_not_used_and_is_made_again(tmp_path, qapp, monkeypat
         assert not list(qm.parent.glob("*.part")), "no piece of a compilation is left"
     finally:
         qapp.removeTranslator(translator)
+
+
+def test_qts_own_buttons_speak_estonian(qapp):
+    """Qt has no Estonian of its own (no qtbase_et.qm): the window's translations give its standard buttons."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    translator = language.TsTranslator(i18n.read_ts(TS.read_text(encoding="utf-8")))
+    qapp.installTranslator(translator)
+    try:
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                               | QDialogButtonBox.StandardButton.Close)
+        texts = {b.text() for b in box.buttons()}
+        assert texts == {"OK", "Loobu", "Sulge"}, texts
+        box.deleteLater()
+    finally:
+        qapp.removeTranslator(translator)
