@@ -727,7 +727,7 @@
     <name>MainWindow</name>
     <message>
         <source>controlroom</source>
-        <extracomment>The version of the docks&apos; layout saved in the settings: a layout saved by an older window is not restored. The window&apos;s size on a screen large enough for it (smaller screens: the whole screen). The window&apos;s size drawn without a screen (the offscreen platform: screenshots, tests). Below this screen height the docks share one column beside the map (a laptop) ... ... and also when the side panels would leave the map less than this share of the width (large text). The map&apos;s layers are drawn again at most this often (ms); the core publishes every 100 ms, and at 8,000 players drawing every delta kept the window busy (bench_map).</extracomment>
+        <extracomment>The version of the docks&apos; layout saved in the settings: a layout saved by an older window is not restored. The window&apos;s size on a screen large enough for it (smaller screens: the whole screen). The window&apos;s size drawn without a screen (the offscreen platform: screenshots, tests). Below this screen height the docks share one column beside the map (a laptop) ... ... and also when the side panels would leave the map less than this share of the width (large text). The map&apos;s layers are drawn again at most this often (ms); the core publishes every 100 ms, and at 8,000 players drawing every delta kept the window busy (bench_map). Whom the casualties layer shows is planned again at most this often (ms), and the movement trails (a point every 5 game seconds) set again at most this often: each sets every marker of its layer again.</extracomment>
         <translation>controlroom</translation>
     </message>
     <message>
@@ -988,7 +988,7 @@
     <name>MapView</name>
     <message>
         <source>East</source>
-        <extracomment>The largest map image shown whole (MB of pixels, 4 bytes each); larger maps belong in MBTiles. Layer names in drawing order, bottom first. How dark night mode makes the map (the overlay&apos;s opacity), and the levels offered in View. The night overlay&apos;s half-size in metres: more than any field. Group labels hide when the map shows more metres per screen pixel than this (zoomed far out). Default repaint rate (guide: 5 to 10 Hz, independent of the data rate). A marker was clicked: (layer name, index into the arrays last given to set_layer). The drawing frame (metres around the field&apos;s centre); set by the map, or by the first positions.</extracomment>
+        <extracomment>The largest map image shown whole (MB of pixels, 4 bytes each); larger maps belong in MBTiles. Layer names in drawing order, bottom first. How dark night mode makes the map (the overlay&apos;s opacity), and the levels offered in View. The night overlay&apos;s half-size in metres: more than any field. Group labels hide when the map shows more metres per screen pixel than this (zoomed far out) ... ... and than this many times what shows the whole field in the view (a small window fits a big field). Default repaint rate (guide: 5 to 10 Hz, independent of the data rate). A marker was clicked: (layer name, index into the arrays last given to set_layer). The drawing frame (metres around the field&apos;s centre); set by the map, or by the first positions.</extracomment>
         <translation>Ida</translation>
     </message>
     <message>
@@ -1125,6 +1125,89 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>none</source>
         <translation>puuduvad</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Salvesta</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>Salvesta kõik</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Ava</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>&amp;Jah</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>Jah &amp;kõigile</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>&amp;Ei</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>Ei kõ&amp;igile</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>Katkesta</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Proovi uuesti</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Eira</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Sulge</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Loobu</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Loobu muudatustest</translation>
+    </message>
+    <message>
+        <source>Don&apos;t Save</source>
+        <translation>Ära salvesta</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>Sulge salvestamata</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>Abi</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Rakenda</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Lähtesta</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>Taasta vaikeväärtused</translation>
     </message>
 </context>
 <context>
