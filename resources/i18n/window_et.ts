@@ -1128,6 +1128,135 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <source>Drive</source>
+        <translation>Ketas</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>&amp;Kaust:</translation>
+    </message>
+    <message>
+        <source>File &amp;name:</source>
+        <translation>Faili &amp;nimi:</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>Faili&amp;tüüp:</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Ava</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Salvesta</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Kustuta</translation>
+    </message>
+    <message>
+        <source>&amp;New Folder</source>
+        <translation>&amp;Uus kaust</translation>
+    </message>
+    <message>
+        <source>&amp;Rename</source>
+        <translation>&amp;Nimeta ümber</translation>
+    </message>
+    <message>
+        <source>All Files (*)</source>
+        <translation>Kõik failid (*)</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Tagasi</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>Edasi</translation>
+    </message>
+    <message>
+        <source>Go back</source>
+        <translation>Mine tagasi</translation>
+    </message>
+    <message>
+        <source>Go forward</source>
+        <translation>Mine edasi</translation>
+    </message>
+    <message>
+        <source>Parent Directory</source>
+        <translation>Ülemkaust</translation>
+    </message>
+    <message>
+        <source>Go to the parent directory</source>
+        <translation>Mine ülemkausta</translation>
+    </message>
+    <message>
+        <source>Create New Folder</source>
+        <translation>Loo uus kaust</translation>
+    </message>
+    <message>
+        <source>Create a New Folder</source>
+        <translation>Loo uus kaust</translation>
+    </message>
+    <message>
+        <source>List View</source>
+        <translation>Loendivaade</translation>
+    </message>
+    <message>
+        <source>Change to list view mode</source>
+        <translation>Näita loendina</translation>
+    </message>
+    <message>
+        <source>Detail View</source>
+        <translation>Üksikasjalik vaade</translation>
+    </message>
+    <message>
+        <source>Change to detail view mode</source>
+        <translation>Näita üksikasjadega</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>Failid</translation>
+    </message>
+    <message>
+        <source>Sidebar</source>
+        <translation>Külgriba</translation>
+    </message>
+    <message>
+        <source>List of places and bookmarks</source>
+        <translation>Kohad ja järjehoidjad</translation>
+    </message>
+    <message>
+        <source>Show &amp;hidden files</source>
+        <translation>Näita &amp;peidetud faile</translation>
+    </message>
+</context>
+<context>
+    <name>QFileSystemModel</name>
+    <message>
+        <source>Name</source>
+        <translation>Nimi</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Suurus</translation>
+    </message>
+    <message>
+        <source>Date Modified</source>
+        <translation>Muudetud</translation>
+    </message>
+    <message>
+        <source>Computer</source>
+        <translation>Arvuti</translation>
+    </message>
+</context>
+<context>
     <name>QPlatformTheme</name>
     <message>
         <source>OK</source>

@@ -262,7 +262,8 @@ def test_a_cut_cached_qm_is_not_used_and_is_made_again(tmp_path, qapp, monkeypat
 
 
 def test_qts_own_buttons_speak_estonian(qapp):
-    """Qt has no Estonian of its own (no qtbase_et.qm): the window's translations give its standard buttons."""
+    """Qt has no Estonian of its own (no qtbase_et.qm): the window's translations give its standard buttons
+    and its file dialog's words."""
     from PySide6.QtWidgets import QDialogButtonBox
 
     translator = language.TsTranslator(i18n.read_ts(TS.read_text(encoding="utf-8")))
@@ -273,5 +274,16 @@ def test_qts_own_buttons_speak_estonian(qapp):
         texts = {b.text() for b in box.buttons()}
         assert texts == {"OK", "Loobu", "Sulge"}, texts
         box.deleteLater()
+        # Qt's own file dialog (no desktop's dialog on this platform): its labels and buttons.
+        from PySide6.QtWidgets import QFileDialog, QLabel
+
+        dialog = QFileDialog(None, "x", str(ROOT), "CSV (*.csv)")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        labels = {label.text() for label in dialog.findChildren(QLabel)}
+        assert {"&Kaust:", "Faili &nimi:", "Faili&tüüp:"} <= labels, labels
+        assert "&Look in:" not in labels
+        buttons = {b.text() for b in dialog.findChildren(QDialogButtonBox)[0].buttons()}
+        assert buttons == {"&Ava", "Loobu"}, buttons
+        dialog.deleteLater()
     finally:
         qapp.removeTranslator(translator)
