@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, NamedTuple
 
-from controlroom.i18n import QT_TRANSLATE_NOOP
 from controlroom.rules.inspection_kinds import WEAPON_KINDS
 
 # Where an event came from.  Radio reports use "marshal:<device id>" or
@@ -213,15 +212,3 @@ def make_event(t: int, type_: str, source: str = SOURCE_GM, **fields: Any) -> Ev
     if isinstance(t, bool) or not isinstance(t, int) or t < 0:
         raise EventError(f"event time must be whole milliseconds >= 0, not {t!r}")
     return Event(t=t, type=type_, data=validate(type_, fields), source=source)
-
-
-# The event types said in words (game/state.py's event_word), those the rules' own list does not name.
-_MORE_EVENT_WORDS = (
-    QT_TRANSLATE_NOOP("events", "stopp overdue"), QT_TRANSLATE_NOOP("events", "scenario started"),
-    QT_TRANSLATE_NOOP("events", "scenario ended"), QT_TRANSLATE_NOOP("events", "stopp called"),
-    QT_TRANSLATE_NOOP("events", "stopp lifted"), QT_TRANSLATE_NOOP("events", "note"),
-    QT_TRANSLATE_NOOP("events", "roster added"), QT_TRANSLATE_NOOP("events", "retracted"),
-    QT_TRANSLATE_NOOP("events", "position"), QT_TRANSLATE_NOOP("events", "heartbeat"),
-    QT_TRANSLATE_NOOP("events", "headcount"), QT_TRANSLATE_NOOP("events", "siege status"),
-    QT_TRANSLATE_NOOP("events", "message"), QT_TRANSLATE_NOOP("events", "alarm acknowledged"),
-)

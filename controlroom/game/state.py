@@ -552,6 +552,13 @@ _EVENT_WORDS = (
     QT_TRANSLATE_NOOP("events", "strenuous"), QT_TRANSLATE_NOOP("events", "strike"),
     QT_TRANSLATE_NOOP("events", "valhalla checkin"), QT_TRANSLATE_NOOP("events", "weapon inspected"),
     QT_TRANSLATE_NOOP("events", "woke"),
+    QT_TRANSLATE_NOOP("events", "stopp overdue"), QT_TRANSLATE_NOOP("events", "scenario started"),
+    QT_TRANSLATE_NOOP("events", "scenario ended"), QT_TRANSLATE_NOOP("events", "stopp called"),
+    QT_TRANSLATE_NOOP("events", "stopp lifted"), QT_TRANSLATE_NOOP("events", "note"),
+    QT_TRANSLATE_NOOP("events", "roster added"), QT_TRANSLATE_NOOP("events", "retracted"),
+    QT_TRANSLATE_NOOP("events", "position"), QT_TRANSLATE_NOOP("events", "heartbeat"),
+    QT_TRANSLATE_NOOP("events", "headcount"), QT_TRANSLATE_NOOP("events", "siege status"),
+    QT_TRANSLATE_NOOP("events", "message"), QT_TRANSLATE_NOOP("events", "alarm acknowledged"),
     # inspected kinds (a reused tag names the kind it was on)
     QT_TRANSLATE_NOOP("words", "weapon"), QT_TRANSLATE_NOOP("words", "ranged weapon"),
     QT_TRANSLATE_NOOP("words", "arrow"), QT_TRANSLATE_NOOP("words", "big stone"),
