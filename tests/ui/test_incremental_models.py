@@ -232,3 +232,43 @@ def test_the_window_plans_the_casualties_and_sets_the_trails_again_at_most_every
     qtbot.waitUntil(lambda: (map_view.flush(), len(casualties(map_view)) == 2)[1], timeout=3000)
     qtbot.waitUntil(lambda: (map_view.flush(), map_view.layer_item("trails").getData()[0].size > trails)[1],
                     timeout=3000)
+
+
+def test_columns_are_fitted_to_their_contents_at_most_once_a_second_and_a_hand_width_stays(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from controlroom.ui.panels.table import ColumnFitter, RowTable, read_only_view
+
+    class Words(RowTable):
+        titles = ("A", "B", "C")
+
+        def data(self, index, role=0):
+            if role == 0 and index.isValid():
+                return self.rows[index.row()][index.column()]
+            return None
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    model = Words()
+    view = read_only_view(box, model)
+    view.resize(900, 300)
+    box.show()
+    qtbot.waitExposed(box)
+    fitter = view.fitter
+    assert isinstance(fitter, ColumnFitter)
+    long = "a rather long piece of text in the first column"
+    model.replace_rows([(long, "b", "c")])
+    qtbot.waitUntil(lambda: fitter.fits == 1)
+    assert view.columnWidth(0) >= view.fontMetrics().horizontalAdvance(long)
+    # Ten changes in quick succession: measured once more, a second after the last fit, not ten times.
+    for i in range(10):
+        model.replace_rows([(f"{long} {i}", "b" * (i + 1), "c")])
+    qtbot.wait(300)
+    assert fitter.fits == 1
+    qtbot.waitUntil(lambda: fitter.fits == 2, timeout=3000)
+    assert view.columnWidth(1) >= view.fontMetrics().horizontalAdvance("b" * 10)
+    # The game master narrows the first column by hand: the next fit leaves it so.
+    view.horizontalHeader().resizeSection(0, 60)
+    model.replace_rows([(long + " and more", "b", "c")])
+    qtbot.waitUntil(lambda: fitter.fits == 3, timeout=3000)
+    assert view.columnWidth(0) == 60

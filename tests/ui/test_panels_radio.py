@@ -187,7 +187,22 @@ def test_frame_log_filter(panel):
     # The filter stays on when new frames come.
     panel.filter.setText("corrupt")
     panel.apply_delta(delta())
+    panel.refresh()
     assert proxy.rowCount() == 1
+
+
+def test_deltas_within_a_second_are_shown_by_the_refresh_and_a_forged_frame_at_once(panel):
+    panel.apply_delta(delta())                      # the first is shown at once
+    assert panel.frames.rowCount() == 4
+    view = radio_view()
+    view["recent"] = view["recent"] + [(ms("00:12:40"), 1, 1003, 43, "accepted", -90, 7.0, "")]
+    view["counts"]["total"]["rejected_auth"] = 5
+    panel.apply_delta(delta(radio=view))
+    assert panel.frames.rowCount() == 4             # waits for the refresh (at most a second)
+    assert not panel.alarm.isHidden() and "5" in panel.alarm.text()     # the security alarm does not wait
+    panel.refresh()
+    assert panel.frames.rowCount() == 5
+    assert panel.frames.data(panel.frames.index(0, 3)) == "43"
 
 
 def test_empty_radio_or_field_keeps_what_is_shown(panel):

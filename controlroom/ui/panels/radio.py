@@ -8,6 +8,7 @@ none are ever displayed.
 
 from __future__ import annotations
 
+import time
 from typing import Callable, NamedTuple
 
 from PySide6.QtCore import (
@@ -358,6 +359,7 @@ class RadioPanel(QWidget):
         self._counts: dict = {}
         # What changed while the panel was behind another tab: shown when it is seen again.
         self._frames_due = self._devices_due = self._links_due = self._counts_due = False
+        self._shown_at = -float("inf")      # time.monotonic() of the last showing
 
         self.title = QLabel(self.tr("Radio"), self)
         font = self.title.font()
@@ -425,7 +427,10 @@ class RadioPanel(QWidget):
                 self._frames_due = True
         if radio or field:
             self._devices_due = True
-        if not self._behind():
+        # At 200 frames a second every delta (ten a second) changes the device list and the frame log; no one
+        # reads them that fast, and laying out their tables kept the window busy (bench_map): they are shown
+        # at most once a :attr:`REFRESH_MS` (the timer shows what waits).  The forged-frame alarm is at once.
+        if not self._behind() and time.monotonic() - self._shown_at >= self.REFRESH_MS / 1000:
             self._show_due()
         self._update_alarm()
 
@@ -436,6 +441,7 @@ class RadioPanel(QWidget):
         return window is not self and window.isVisible() and not self.isVisible()
 
     def _show_due(self) -> None:
+        self._shown_at = time.monotonic()
         if self._links_due:
             self._links_due = False
             self.links.set_links(self._links)
@@ -461,8 +467,12 @@ class RadioPanel(QWidget):
         self.proxy.setFilterFixedString(text)
 
     def refresh(self) -> None:
-        """Redraw the "last heard" ages at the game clock's time."""
-        if not self._behind():
+        """Show what the deltas brought since the last refresh, and the "last heard" ages at the game clock's time."""
+        if self._behind():
+            return
+        if self._links_due or self._counts_due or self._frames_due or self._devices_due:
+            self._show_due()         # the devices' ages are read at the clock's time there
+        else:
             self.devices.set_now(self.now_ms())
 
     def forged_count(self) -> int:

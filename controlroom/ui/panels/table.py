@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+import time
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Slot
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from controlroom.ui.panels.words import tr
@@ -56,17 +58,82 @@ class RowTable(QAbstractTableModel):
         return None
 
 
-def read_only_view(parent, model, resize=QHeaderView.ResizeMode.ResizeToContents) -> QTableView:
-    """A table view of whole rows, not editable, the last column stretched: how every panel shows a model."""
+class ColumnFitter(QObject):
+    """Fits a view's columns to their contents after its model changed, at most once every :attr:`FIT_MS`.
+
+    A header in Qt's ResizeToContents mode measures its columns again after
+    every change of the model: each cell of the rows it samples asks the
+    model's ``data()`` (Python) for a dozen roles.  With ten deltas a second
+    changing the live tables, that measuring took a fifth of the GUI thread at
+    200 frames a second (bench_map, a native profile).  A column the user
+    widened or narrowed by hand is left as the user made it.
+    """
+
+    FIT_MS = 1000
+
+    def __init__(self, view: QTableView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.fits = 0
+        self.by_hand: set[int] = set()
+        self._fitting = False
+        self._fitted_at = -1e9               # time.monotonic() of the last fit
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.fit)
+        model = view.model()
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.dataChanged,
+                       model.layoutChanged):
+            signal.connect(self.schedule)
+        view.horizontalHeader().sectionResized.connect(self._resized)
+
+    @Slot()
+    def schedule(self, *_args) -> None:
+        """Fit once the model's changes of this moment are in, and no sooner than FIT_MS after the last fit."""
+        if not self._timer.isActive():
+            wait = self._fitted_at + self.FIT_MS / 1000 - time.monotonic()
+            self._timer.start(max(0, min(self.FIT_MS, int(wait * 1000))))
+
+    @Slot()
+    def fit(self) -> None:
+        self._fitted_at = time.monotonic()
+        self.fits += 1
+        header = self.view.horizontalHeader()
+        last = header.count() - 1
+        self._fitting = True
+        try:
+            for column in range(header.count()):
+                if (column in self.by_hand or self.view.isColumnHidden(column)
+                        or header.sectionResizeMode(column) != QHeaderView.ResizeMode.Interactive
+                        or (column == last and header.stretchLastSection())):
+                    continue
+                self.view.resizeColumnToContents(column)
+        finally:
+            self._fitting = False
+
+    @Slot(int, int, int)
+    def _resized(self, column: int, _old: int, _new: int) -> None:
+        if not self._fitting and self.view.isVisible():
+            self.by_hand.add(column)
+
+
+def read_only_view(parent, model, resize=None) -> QTableView:
+    """A table view of whole rows, not editable, the last column stretched: how every panel shows a model.
+
+    The columns are fitted to their contents by a :class:`ColumnFitter` (at most once a second, as the
+    rows change), unless ``resize`` names a mode of Qt's own for them all.
+    """
     view = QTableView(parent)
     view.setModel(model)
     view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
     view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
     view.verticalHeader().setVisible(False)
     header = view.horizontalHeader()
-    header.setSectionResizeMode(resize)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive if resize is None else resize)
     # Sized to contents from the visible rows and 20 more, not from every row: measuring a thousand rows
     # (a Python call per cell) on each update kept the window busy at 200 frames a second (bench_map).
     header.setResizeContentsPrecision(20)
     header.setStretchLastSection(True)
+    if resize is None:
+        view.fitter = ColumnFitter(view)
     return view
