@@ -134,6 +134,8 @@ class AlarmBoard:
         self._rows: dict[str, AlarmRowState] = {}
         self._order = 0
         self._seen: dict[str, int] = {}        # key -> when last raised (an order number)
+        self._where: dict[str, str] = {}       # alarm id -> the key of its row (a burst of 2,000 deaths joins
+        #                                        one row: looking an id up in the row's ids took seconds)
 
     def add(self, alarm: Alarm) -> tuple[AlarmRowState, bool]:
         """Add ``alarm``; returns its row and whether the row is new (a new row rings)."""
@@ -144,11 +146,13 @@ class AlarmBoard:
         if row is None:
             row = AlarmRowState(key, alarm.cls, alarm, alarm.count, (alarm.id,))
             self._rows[key] = row
+            self._where[alarm.id] = key
             return row, True
-        if alarm.id in row.ids:             # raised again under its id (an update): replaced, not counted
+        if self._where.get(alarm.id) == key:    # raised again under its id (an update): replaced, not counted
             row = row._replace(latest=alarm)
         else:
             row = row._replace(latest=alarm, count=row.count + alarm.count, ids=row.ids + (alarm.id,))
+            self._where[alarm.id] = key
         self._rows[key] = row
         return row, False
 
@@ -166,7 +170,12 @@ class AlarmBoard:
         """Acknowledge one row; returns the alarm ids it held (each to be stored as acknowledged)."""
         row = self._rows.pop(key, None)
         self._seen.pop(key, None)
-        return row.ids if row is not None else ()
+        if row is None:
+            return ()
+        for alarm_id in row.ids:
+            if self._where.get(alarm_id) == key:
+                del self._where[alarm_id]
+        return row.ids
 
     def acknowledge_class(self, cls: str) -> tuple[str, ...]:
         """Acknowledge every row of a class (not safety or storage: those go one by one)."""
@@ -179,18 +188,21 @@ class AlarmBoard:
 
     def remove_id(self, alarm_id: str) -> bool:
         """An alarm acknowledged elsewhere (another station, the log): take it out of its row."""
-        for key, row in list(self._rows.items()):
-            if alarm_id in row.ids:
-                ids = tuple(i for i in row.ids if i != alarm_id)
-                if ids:
-                    self._rows[key] = row._replace(ids=ids, count=max(1, row.count - 1))
-                else:
-                    self.acknowledge(key)
-                return True
-        return False
+        key = self._where.get(alarm_id)
+        row = self._rows.get(key) if key is not None else None
+        if row is None:
+            return False
+        ids = tuple(i for i in row.ids if i != alarm_id)
+        if ids:
+            self._rows[key] = row._replace(ids=ids, count=max(1, row.count - 1))
+            del self._where[alarm_id]
+        else:
+            self.acknowledge(key)
+        return True
 
     def key_of(self, alarm_id: str) -> str | None:
-        return next((k for k, r in self._rows.items() if alarm_id in r.ids), None)
+        key = self._where.get(alarm_id)
+        return key if key in self._rows else None
 
     def __len__(self) -> int:
         return len(self._rows)

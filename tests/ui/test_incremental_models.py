@@ -272,3 +272,32 @@ def test_columns_are_fitted_to_their_contents_at_most_once_a_second_and_a_hand_w
     model.replace_rows([(long + " and more", "b", "c")])
     qtbot.waitUntil(lambda: fitter.fits == 3, timeout=3000)
     assert view.columnWidth(0) == 60
+
+
+def test_a_view_not_shown_is_fitted_when_shown(qtbot):
+    from PySide6.QtWidgets import QTabWidget
+
+    from controlroom.ui.panels.table import RowTable, read_only_view
+
+    class Words(RowTable):
+        titles = ("A", "B")
+
+        def data(self, index, role=0):
+            return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
+
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    front, behind = Words(), Words()
+    tabs.addTab(read_only_view(tabs, front), "front")
+    view = read_only_view(tabs, behind)
+    tabs.addTab(view, "behind")
+    tabs.resize(900, 300)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    long = "a rather long piece of text behind the first tab"
+    behind.replace_rows([(long, "b")])
+    qtbot.wait(200)
+    assert view.fitter.fits == 0                     # not measured while not seen
+    tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: view.fitter.fits == 1)
+    assert view.columnWidth(0) >= view.fontMetrics().horizontalAdvance(long)

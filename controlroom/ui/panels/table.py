@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Slot
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Slot
 from PySide6.QtWidgets import QHeaderView, QTableView
 
 from controlroom.ui.panels.words import tr
@@ -65,8 +65,9 @@ class ColumnFitter(QObject):
     every change of the model: each cell of the rows it samples asks the
     model's ``data()`` (Python) for a dozen roles.  With ten deltas a second
     changing the live tables, that measuring took a fifth of the GUI thread at
-    200 frames a second (bench_map, a native profile).  A column the user
-    widened or narrowed by hand is left as the user made it.
+    200 frames a second (bench_map, a native profile).  A view not shown (a
+    tab behind another, a desk not open) is fitted when it is shown.  A column
+    the user widened or narrowed by hand is left as the user made it.
     """
 
     FIT_MS = 1000
@@ -77,6 +78,7 @@ class ColumnFitter(QObject):
         self.fits = 0
         self.by_hand: set[int] = set()
         self._fitting = False
+        self._pending = False                # changed while not shown: fitted when shown
         self._fitted_at = -1e9               # time.monotonic() of the last fit
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -86,16 +88,29 @@ class ColumnFitter(QObject):
                        model.layoutChanged):
             signal.connect(self.schedule)
         view.horizontalHeader().sectionResized.connect(self._resized)
+        view.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Show and self._pending:
+            self.schedule()
+        return False
 
     @Slot()
     def schedule(self, *_args) -> None:
         """Fit once the model's changes of this moment are in, and no sooner than FIT_MS after the last fit."""
+        if not self.view.isVisible():
+            self._pending = True
+            return
         if not self._timer.isActive():
             wait = self._fitted_at + self.FIT_MS / 1000 - time.monotonic()
             self._timer.start(max(0, min(self.FIT_MS, int(wait * 1000))))
 
     @Slot()
     def fit(self) -> None:
+        if not self.view.isVisible():
+            self._pending = True
+            return
+        self._pending = False
         self._fitted_at = time.monotonic()
         self.fits += 1
         header = self.view.horizontalHeader()
