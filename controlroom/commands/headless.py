@@ -76,14 +76,15 @@ def run(args: argparse.Namespace) -> int:
         if alarm.id == "storage:open":
             status["code"] = 1
 
-    def on_died(view) -> None:
+    def on_died(views) -> None:
         if not args.quiet:
-            say(f"dead: {view.name} (badge {view.badge}, {view.side}/{view.group}), death {view.deaths}")
+            for view in views:
+                say(f"dead: {view.name} (badge {view.badge}, {view.side}/{view.group}), death {view.deaths}")
 
     core.opened.connect(on_opened)
     core.loaded.connect(on_loaded)
     core.alarm_raised.connect(on_alarm)
-    core.character_died.connect(on_died)
+    core.characters_died.connect(on_died)
     core.input_rejected.connect(lambda text: say(f"rejected: {text}"))
     core.timers_changed.connect(lambda state: say(f"timers: {TIMER_WORDS.get(state, state)}"))
     core.stopped.connect(app.quit)

@@ -18,7 +18,7 @@ from controlroom.core.worker import CoreWorker, GameInfo
 from controlroom.game.clock import Clock
 
 _Q = Qt.ConnectionType.QueuedConnection
-MIRRORED = ("opened", "loaded", "delta_published", "stopp_called", "character_died", "alarm_raised",
+MIRRORED = ("opened", "loaded", "delta_published", "stopp_called", "characters_died", "alarm_raised",
             "events_stored", "timers_changed", "input_rejected", "devices_known", "stats_reported", "stopped",
             "roster_answered")
 
@@ -30,7 +30,7 @@ class CoreThread(QObject):
     loaded = Signal(object)
     delta_published = Signal(object)
     stopp_called = Signal(object)
-    character_died = Signal(object)
+    characters_died = Signal(object)
     alarm_raised = Signal(object)
     events_stored = Signal(int)
     timers_changed = Signal(str)          # alone (a game file), owner, standby, offline (server gone)

@@ -147,7 +147,7 @@ class CoreWorker(QObject):
     loaded = Signal(object)              # StateDelta(full=True), once the game is folded
     delta_published = Signal(object)     # StateDelta, at most every publish_interval_ms
     stopp_called = Signal(object)        # StoppView, as soon as it is stored
-    character_died = Signal(object)      # CharacterView, as soon as the death is stored
+    characters_died = Signal(object)     # tuple of CharacterView, as soon as the deaths are stored (a burst at once)
     alarm_raised = Signal(object)        # Alarm
     events_stored = Signal(int)          # the last seq folded (this station's or another's)
     timers_changed = Signal(str)         # who runs the rule timers: alone, owner, standby, offline
@@ -817,9 +817,11 @@ class CoreWorker(QObject):
         deaths = list(out.deaths) if out is not None else []
         if batch is not None and out is None:
             deaths += batch.deaths
-        for _t, badge, _cause, _source in deaths:
-            if badge in state.characters:
-                self.character_died.emit(character_view(state, badge))
+        # One signal for a burst (a timer ends many bleed-outs at once): 2,000 deaths sent one by one were 2,000
+        # events the GUI thread took in one go, a stall of half a second (bench_map).
+        died = tuple(character_view(state, badge) for _t, badge, _cause, _source in deaths if badge in state.characters)
+        if died:
+            self.characters_died.emit(died)
 
     # -- storage and timer ownership -------------------------------------------
     @Slot(object)

@@ -52,7 +52,7 @@ def wire(core, window: MainWindow) -> None:
     core.delta_published.connect(window.apply_delta)
     alarms = window.panels.alarms
     core.alarm_raised.connect(alarms.add_alarm)
-    core.character_died.connect(window.death_alarm)
+    core.characters_died.connect(window.death_alarms)
     alarms.acknowledged.connect(core.acknowledge_requested)
     controls = window.panels.panels["controls"]
     controls.scenario_start.connect(core.scenario_start_requested)

@@ -89,7 +89,6 @@ class MainWindow(QMainWindow):
         self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
         self._sent: list[tuple[str, dict]] = []                # entries sent from this window, not yet stored
         self._fitted = False
-        self._deaths: list = []                     # death alarms not yet on the banner (see death_alarm)
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
         self._flash.setInterval(500)
@@ -210,22 +209,14 @@ class MainWindow(QMainWindow):
             self.map.getViewBox().setRange(xRange=(x - 150, x + 150), yRange=(y - 100, y + 100), padding=0)
 
     @Slot(object)
-    def death_alarm(self, character) -> None:
-        """A death (CoreThread.character_died): a game alarm, all deaths merged into one row with a count."""
+    def death_alarms(self, characters) -> None:
+        """Deaths (CoreThread.characters_died, a burst at once): game alarms, all merged into one row with a count."""
         from controlroom.game.alarms import Alarm
 
         t = self.core.game_time()
-        # Deaths come in bursts (a timer ends many bleed-outs at once): shown together, once the burst is in.
-        self._deaths.append(Alarm(f"death:{character.badge}:{t}", "death", self.tr(
-            "{name} ({badge}, {group}) died").format(name=character.name, badge=character.badge,
-                                                      group=character.group), t))
-        if len(self._deaths) == 1:
-            QTimer.singleShot(0, self._show_deaths)
-
-    @Slot()
-    def _show_deaths(self) -> None:
-        deaths, self._deaths = self._deaths, []
-        self.panels.alarms.add_alarms(deaths)
+        said = self.tr("{name} ({badge}, {group}) died")
+        self.panels.alarms.add_alarms([Alarm(f"death:{c.badge}:{t}", "death", said.format(
+            name=c.name, badge=c.badge, group=c.group), t) for c in characters])
 
     @Slot()
     def show_all_alarms(self):

@@ -52,15 +52,30 @@ def test_deadline_fires_on_time_with_a_virtual_clock(qtbot, core, game):
     with qtbot.waitSignal(core.events_stored, timeout=5000):
         core.submit_requested.emit("down", {"badge": 2}, "marshal:7")
     core.clock.advance_to(599_999)
-    with qtbot.assertNotEmitted(core.character_died, wait=100):
+    with qtbot.assertNotEmitted(core.characters_died, wait=100):
         core.poll_requested.emit()
     core.clock.advance_to(600_000)
-    with qtbot.waitSignal(core.character_died, timeout=5000) as blocker:
+    with qtbot.waitSignal(core.characters_died, timeout=5000) as blocker:
         core.poll_requested.emit()
-    assert blocker.args[0].badge == 2 and blocker.args[0].condition == "dead"
+    (died_view,) = blocker.args[0]
+    assert died_view.badge == 2 and died_view.condition == "dead"
     qtbot.waitUntil(lambda: any(e.type == "died" for e in stored_events(game)), timeout=5000)
     (died,) = [e for e in stored_events(game) if e.type == "died"]
     assert died.t == 600_000 and died.source == "timer" and died.data["cause"] == "bled_out"
+
+
+def test_deaths_falling_due_together_come_in_one_signal(qtbot, core, game):
+    for badge in (1, 2, 11):
+        with qtbot.waitSignal(core.events_stored, timeout=5000):
+            core.submit_requested.emit("down", {"badge": badge}, "marshal:7")
+    seen = []
+    core.characters_died.connect(seen.append)
+    core.clock.advance_to(600_000)
+    core.poll_requested.emit()
+    qtbot.waitUntil(lambda: len(seen) > 0, timeout=5000)
+    qtbot.wait(100)
+    assert len(seen) == 1 and sorted(c.badge for c in seen[0]) == [1, 2, 11]
+    assert all(c.condition == "dead" for c in seen[0])
 
 
 def test_stopp_is_announced_at_once(qtbot, core):
@@ -127,7 +142,7 @@ def test_restart_from_the_log_resumes_the_same_countdowns(qtbot, game):
     (aldo,) = [c for c in blocker.args[0].characters if c.badge == 1]
     assert [(d.kind, d.due) for d in aldo.deadlines] == [("dies", 60_000 + 600_000 + 60_000)]
     clock2.advance_to(720_000)
-    with qtbot.waitSignal(ct2.character_died, timeout=5000):
+    with qtbot.waitSignal(ct2.characters_died, timeout=5000):
         ct2.poll_requested.emit()
     assert ct2.shutdown()
 
@@ -141,7 +156,7 @@ def test_deadlines_that_fell_due_while_closed_fire_at_their_own_time(qtbot, game
         ct.submit_requested.emit("down", {"badge": 11}, "marshal:7")
     assert ct.shutdown()
     ct2 = CoreThread(game, VirtualClock(3_600_000))
-    with qtbot.waitSignal(ct2.character_died, timeout=10_000):
+    with qtbot.waitSignal(ct2.characters_died, timeout=10_000):
         ct2.start()
     assert ct2.shutdown()
     (died,) = [e for e in stored_events(game) if e.type == "died"]
