@@ -301,3 +301,17 @@ def test_a_view_not_shown_is_fitted_when_shown(qtbot):
     tabs.setCurrentIndex(1)
     qtbot.waitUntil(lambda: view.fitter.fits == 1)
     assert view.columnWidth(0) >= view.fontMetrics().horizontalAdvance(long)
+
+
+def test_the_window_lets_the_gui_thread_take_the_gil_back_soon():
+    import sys
+
+    from controlroom.ui.app import SWITCH_INTERVAL, share_the_interpreter
+
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        share_the_interpreter()
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL, rel=0.01) and SWITCH_INTERVAL <= 0.001
+    finally:
+        sys.setswitchinterval(before)
