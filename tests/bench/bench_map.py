@@ -167,7 +167,13 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     probe.timeout.connect(tick)
     probe.start()
     QTimer.singleShot(int(seconds * 1000), app.quit)
+    cpu_gui, cpu_all, wall = time.thread_time(), time.process_time(), time.perf_counter()
     app.exec()
+    # How busy the threads were: the GUI thread's own CPU, and the process's other threads' (core, storage,
+    # gateway readers), as shares of the time: whether the window waits for its own work or for the others'.
+    wall = time.perf_counter() - wall
+    cpu_gui = time.thread_time() - cpu_gui
+    cpu_others = time.process_time() - cpu_all - cpu_gui
     probe.stop()
     memory = rss_mb()
     game_minutes = core.game_time() / 60_000
@@ -176,7 +182,8 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     gateway.close()
     window.close()
     app.processEvents()
-    return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes}
+    return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes,
+            "gui_cpu_share": round(cpu_gui / wall, 3), "other_threads_cpu_share": round(cpu_others / wall, 3)}
 
 
 def open_big_game(app, events: int = 200_000) -> dict:
@@ -261,13 +268,16 @@ def main() -> int:
         late = runs[rate]["late"]
         print(f"GUI thread latency at {rate:.0f} frames/s: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
               f"max {pct(late, 1.0)} ms; memory after {runs[rate]['game_minutes']:.0f} game minutes: "
-              f"{runs[rate]['rss_mb']:.0f} MB", file=sys.stderr)
+              f"{runs[rate]['rss_mb']:.0f} MB; CPU: GUI thread {runs[rate]['gui_cpu_share']:.0%} of the time, "
+              f"the other threads {runs[rate]['other_threads_cpu_share']:.0%}", file=sys.stderr)
     fast, slow = runs[200.0], runs[50.0]
     if args.latency_only:
         print(json.dumps({"benchmark": "map-latency", "gui_latency_200_p50_ms": pct(fast["late"], 0.5),
                           "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
                           "gui_latency_50_p50_ms": pct(slow["late"], 0.5),
-                          "gui_latency_50_p99_ms": pct(slow["late"], 0.99)}))
+                          "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
+                          "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
+                          "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"]}))
         return 0
     result = {
         "benchmark": "map", "markers": COUNTS,
@@ -276,6 +286,8 @@ def main() -> int:
         "baseline_background_only_median_ms": round(statistics.median(base), 2),
         "gui_latency_200_p50_ms": pct(fast["late"], 0.5), "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
         "gui_latency_50_p50_ms": pct(slow["late"], 0.5), "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
+        "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
+        "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"],
         "rss_mb": round(fast["rss_mb"], 1), "game_minutes": round(fast["game_minutes"], 1),
         "open_200k_events_first_paint_s": big["first_paint_s"], "open_200k_events_loaded_s": big["loaded_s"],
         "targets": {"repaint_median_ms_max": 15, "repaint_ok": statistics.median(full) < 15,
