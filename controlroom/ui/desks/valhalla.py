@@ -139,6 +139,8 @@ class ValhallaDesk(QWidget):
                 elif c.badge in self.pending and c.in_valhalla and not self.pending[c.badge]:
                     self._answered(c, None)
         self.model.now = self.now_ms()
+        if not (delta.full or delta.characters):
+            return                      # positions only: nobody died, came back or checked in
         self.model.set_rows([f for f in self.data.fallen() if f.dead])
         any_respawn = any(f.respawn_due is not None or f.respawn_left is not None for f in self.model.rows)
         self.respawn_note.setText("" if any_respawn else self.tr(
