@@ -315,3 +315,34 @@ def test_the_window_lets_the_gui_thread_take_the_gil_back_soon():
         assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL, rel=0.01) and SWITCH_INTERVAL <= 0.001
     finally:
         sys.setswitchinterval(before)
+
+
+def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
+    from PySide6.QtWidgets import QWidget
+
+    from controlroom.ui.panels.table import ColumnFitter, RowTable, read_only_view
+
+    class Words(RowTable):
+        titles = ("A", "B")
+
+        def data(self, index, role=0):
+            return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    model = Words()
+    view = read_only_view(box, model)
+    view.resize(600, 300)
+    box.show()
+    qtbot.waitExposed(box)
+    fitter = view.fitter
+    model.replace_rows([("same width", "x")])
+    qtbot.waitUntil(lambda: fitter.fits == 1)
+    assert fitter.interval_ms == ColumnFitter.FIT_MS          # the widths changed: the next fit within a second
+    fitter.fit()                                              # nothing new: the same widths
+    assert fitter.interval_ms == 2 * ColumnFitter.FIT_MS
+    fitter.fit()
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
+    model.replace_rows([("a much longer text than before, wider", "x")])
+    fitter.fit()                                              # a width changed: back to a second
+    assert fitter.interval_ms == ColumnFitter.FIT_MS

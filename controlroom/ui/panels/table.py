@@ -67,10 +67,14 @@ class ColumnFitter(QObject):
     changing the live tables, that measuring took a fifth of the GUI thread at
     200 frames a second (bench_map, a native profile).  A view not shown (a
     tab behind another, a desk not open) is fitted when it is shown.  A column
-    the user widened or narrowed by hand is left as the user made it.
+    the user widened or narrowed by hand is left as the user made it.  A fit
+    that changed no width doubles the wait before the next (up to
+    :attr:`MAX_FIT_MS`): a table whose texts keep their widths (the frame log,
+    the devices' "12 s ago") is measured every half minute, not every second.
     """
 
     FIT_MS = 1000
+    MAX_FIT_MS = 32_000
 
     def __init__(self, view: QTableView) -> None:
         super().__init__(view)
@@ -80,6 +84,7 @@ class ColumnFitter(QObject):
         self._fitting = False
         self._pending = False                # changed while not shown: fitted when shown
         self._fitted_at = -1e9               # time.monotonic() of the last fit
+        self.interval_ms = self.FIT_MS       # the least time from one fit to the next
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
@@ -102,8 +107,8 @@ class ColumnFitter(QObject):
             self._pending = True
             return
         if not self._timer.isActive():
-            wait = self._fitted_at + self.FIT_MS / 1000 - time.monotonic()
-            self._timer.start(max(0, min(self.FIT_MS, int(wait * 1000))))
+            wait = self._fitted_at + self.interval_ms / 1000 - time.monotonic()
+            self._timer.start(max(0, min(self.interval_ms, int(wait * 1000))))
 
     @Slot()
     def fit(self) -> None:
@@ -115,6 +120,7 @@ class ColumnFitter(QObject):
         self.fits += 1
         header = self.view.horizontalHeader()
         last = header.count() - 1
+        widths = [header.sectionSize(c) for c in range(header.count())]
         self._fitting = True
         try:
             for column in range(header.count()):
@@ -125,6 +131,8 @@ class ColumnFitter(QObject):
                 self.view.resizeColumnToContents(column)
         finally:
             self._fitting = False
+        same = widths == [header.sectionSize(c) for c in range(header.count())]
+        self.interval_ms = min(2 * self.interval_ms, self.MAX_FIT_MS) if same else self.FIT_MS
 
     @Slot(int, int, int)
     def _resized(self, column: int, _old: int, _new: int) -> None:
