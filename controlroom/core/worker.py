@@ -40,7 +40,7 @@ from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
 from controlroom.game.roster_csv import plan_addition
-from controlroom.game.views import SideTally, StoredView, character_view, make_delta, stopp_view
+from controlroom.game.views import FieldSent, SideTally, StoredView, character_view, make_delta, stopp_view
 from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED, REQUIRE_PKI_KEY, MeshIngest
 from controlroom.rules.profile import ProfileError, RulesProfile
@@ -193,6 +193,7 @@ class CoreWorker(QObject):
         self._buffer: list[tuple] = []               # the log read back while a batch is in flight
         self._stored: list[StoredView] = []
         self._full = False
+        self._field_sent = FieldSent()      # what of the field the deltas have carried
         self._warnings_seen = 0
         self._last_publish = 0.0
         self._marshals: dict[str, int] = {}
@@ -246,7 +247,8 @@ class CoreWorker(QObject):
                                  for d in self.ingest.devices.values()})
         self._tally = SideTally(self.state)
         self._warnings_seen = len(self.state.warnings)
-        delta = make_delta(self.state, (), (), self._opening_events, full=True, sides=self._tally.snapshot())
+        delta = make_delta(self.state, (), (), self._opening_events, full=True, sides=self._tally.snapshot(),
+                           field=self._field_sent.changes(self.state, whole=True))
         self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
         self._opening_events = []
         self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
@@ -881,7 +883,8 @@ class CoreWorker(QObject):
         events, self._stored = self._stored, []
         self._last_publish = time.monotonic()
         self._tally.update(state, badges)
-        delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot())
+        field = self._field_sent.changes(state, whole=full)
+        delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot(), field=field)
         # The delta's time is the game's time now, not the last event's: clocks and countdowns run on it.
         self.delta_published.emit(delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.radio_view()))
 

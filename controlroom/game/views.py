@@ -64,7 +64,7 @@ class StateDelta(NamedTuple):
     warnings: tuple[RuleWarning, ...]
     sides: dict[str, dict[str, int]]
     scenario: str
-    field: dict = {}         # positions, headcounts, siege engines (latest of each), for the map
+    field: dict = {}         # positions, headcounts, siege engines, heard (latest of each): see FieldSent
     radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
     scenarios: tuple = ()    # the names of the scenarios started so far, in order, each once
     scenario_started: int | None = None     # game ms the current scenario started (None: none started)
@@ -139,6 +139,61 @@ class SideTally:
         return {side: dict(c) for side, c in sorted(self.counts.items())}
 
 
+#: The parts of ``StateDelta.field``: the latest report of each source, group or engine.
+FIELD_PARTS = ("positions", "headcounts", "siege", "heard")
+
+
+def field_of(state: GameState) -> dict:
+    """Every part of the field reports, whole."""
+    return {name: dict(getattr(state, name)) for name in FIELD_PARTS}
+
+
+class FieldSent:
+    """What of the field reports a publisher has sent: each delta then carries only what changed since.
+
+    With 500 trackers and handsets heard, a delta ten times a second carried
+    every position and battery again.  A field of changes says so
+    (``"partial": True``); a reader keeps the parts with :func:`merge_field`.
+    """
+
+    def __init__(self) -> None:
+        self.sent: dict[str, dict] = {name: {} for name in FIELD_PARTS}
+
+    def changes(self, state: GameState, whole: bool = False) -> dict:
+        """The field for the next delta: ``whole`` (after opening or a fold again), else what changed."""
+        if whole:
+            field = field_of(state)
+            self.sent = {name: dict(part) for name, part in field.items()}
+            return field
+        field: dict = {"partial": True}
+        for name in FIELD_PARTS:
+            sent = self.sent[name]
+            # A report replaces its tuple: an entry not replaced since it was sent is the very same object.
+            changed = {k: v for k, v in getattr(state, name).items() if sent.get(k) is not v}
+            sent.update(changed)
+            field[name] = changed
+        return field
+
+
+def merge_field(kept: dict, field: dict | None, parts: tuple[str, ...] = FIELD_PARTS) -> dict:
+    """Fold a delta's ``field`` into the ``parts`` a reader ``kept`` (changed in place and returned).
+
+    A part the field does not name stays as it was; a partial field's parts
+    update the kept ones; a whole field's parts replace them.
+    """
+    field = field or {}
+    partial = field.get("partial", False)
+    for name in parts:
+        part = field.get(name)
+        if part is None:
+            continue
+        if partial and name in kept:
+            kept[name].update(part)
+        else:
+            kept[name] = dict(part)
+    return kept
+
+
 def make_delta(
     state: GameState,
     badges,
@@ -147,7 +202,9 @@ def make_delta(
     warnings=(),
     full: bool = False,
     sides: dict[str, dict[str, int]] | None = None,
+    field: dict | None = None,
 ) -> StateDelta:
+    """What changed: ``badges``' characters, ``stopps``, the ``events`` stored; ``field`` (default: whole)."""
     if full:
         badges, stopps = state.characters.keys(), state.stopps.keys()
     return StateDelta(
@@ -159,8 +216,7 @@ def make_delta(
         warnings=tuple(warnings),
         sides=sides if sides is not None else side_counts(state),
         scenario=state.scenario.name,
-        field={"positions": dict(state.positions), "headcounts": dict(state.headcounts),
-               "siege": dict(state.siege), "heard": dict(state.heard)},
+        field=field_of(state) if field is None else field,
         scenarios=tuple(dict.fromkeys(s.name for s in state.scenarios)),
         scenario_started=state.scenario.started if state.scenarios else None,
         scenario_ended=state.scenario.ended if state.scenarios else None,

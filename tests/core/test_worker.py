@@ -64,6 +64,25 @@ def test_deadline_fires_on_time_with_a_virtual_clock(qtbot, core, game):
     assert died.t == 600_000 and died.source == "timer" and died.data["cause"] == "bled_out"
 
 
+def test_a_delta_carries_only_the_positions_that_changed_and_the_window_keeps_them_all(qtbot, core):
+    from controlroom.game.views import merge_field
+
+    kept = {}
+    core.delta_published.connect(lambda d: merge_field(kept, d.field))
+    for device, lat in ((501, 58.1), (502, 58.2)):
+        with qtbot.waitSignal(core.delta_published, timeout=5000,
+                              check_params_cb=lambda d, s=f"tracker:{device}": s in d.field.get("positions", {})):
+            core.submit_requested.emit("position", {"device": device, "lat": lat, "lon": 26.7, "fix": 1},
+                                       f"tracker:{device}")
+    with qtbot.waitSignal(core.delta_published, timeout=5000,
+                          check_params_cb=lambda d: "tracker:501" in d.field.get("positions", {})) as blocker:
+        core.submit_requested.emit("position", {"device": 501, "lat": 58.3, "lon": 26.7, "fix": 1}, "tracker:501")
+    field = blocker.args[0].field
+    assert field["partial"] and set(field["positions"]) == {"tracker:501"}       # 502 did not move: not sent
+    qtbot.wait(100)
+    assert {s: p[1] for s, p in kept["positions"].items()} == {"tracker:501": 58.3, "tracker:502": 58.2}
+
+
 def test_deaths_falling_due_together_come_in_one_signal(qtbot, core, game):
     for badge in (1, 2, 11):
         with qtbot.waitSignal(core.events_stored, timeout=5000):

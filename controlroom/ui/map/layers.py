@@ -9,7 +9,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QTimer
 
-from controlroom.game.views import StateDelta
+from controlroom.game.views import StateDelta, merge_field
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.view import MapView
 
@@ -110,11 +110,11 @@ class MapLayers:
             alarm = stored.event.data.get("alarm", "") if stored.event.type == "alarm_acknowledged" else ""
             if alarm.startswith("stopp:"):
                 self.unacknowledged.discard(alarm[len("stopp:"):])
-        self._positions = (delta.field or {}).get("positions", {})
+        self._field = merge_field(self._field, delta.field)     # a delta brings what changed since the last
+        self._positions = self._field.get("positions", {})
         self._fallen(delta)
         self._sides = delta.sides
         self._now = delta.t
-        self._field = delta.field or {}
         wait = self._drawn_at + self.redraw_ms / 1000 - time.monotonic()
         if delta.full or wait <= 0:
             self.flush()

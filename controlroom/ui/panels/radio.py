@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from controlroom.game.clock import format_time
-from controlroom.game.views import StateDelta
+from controlroom.game.views import StateDelta, merge_field
 from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import tr, word
 
@@ -412,7 +412,7 @@ class RadioPanel(QWidget):
         radio = delta.radio or {}
         field = delta.field or {}
         if field.get("heard") is not None:
-            self._field_heard = dict(field["heard"])
+            self._field_heard = merge_field({"heard": self._field_heard}, field, ("heard",))["heard"]
         if radio:
             if "links" in radio:
                 self._links = radio["links"] or {}

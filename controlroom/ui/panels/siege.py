@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
-from controlroom.game.views import StateDelta
+from controlroom.game.views import StateDelta, merge_field
 from controlroom.ui.panels.table import RowTable, read_only_view
 from controlroom.ui.panels.words import word
 
@@ -91,6 +91,7 @@ class SiegePanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = SiegeModel(self)
+        self._field: dict = {}                  # the field's "siege" part, as the deltas brought it
         self.title = QLabel(self.tr("Siege engines"), self)
         font = self.title.font()
         font.setBold(True)
@@ -105,8 +106,9 @@ class SiegePanel(QWidget):
     def apply_delta(self, delta: StateDelta) -> None:
         """Show the siege engines of ``delta.field`` (an empty field, or one without "siege", keeps them)."""
         field = delta.field or {}
-        if field.get("siege") is not None:
-            self.model.set_siege(field["siege"])
+        if field.get("siege") is None or (field.get("partial") and not field["siege"]):
+            return                              # (a partial field: no engine reported since the last delta)
+        self.model.set_siege(merge_field(self._field, field, ("siege",))["siege"])
 
     def _activated(self, index: QModelIndex) -> None:
         engine = self.model.data(index, ENGINE_ROLE)
