@@ -298,6 +298,7 @@ def test_a_view_not_shown_is_fitted_when_shown(qtbot):
     behind.replace_rows([(long, "b")])
     qtbot.wait(200)
     assert view.fitter.fits == 0                     # not measured while not seen
+    qtbot.waitUntil(lambda: tabs.widget(0).fitter.fits == 1)     # the front table: fitted when first shown
     tabs.setCurrentIndex(1)
     qtbot.waitUntil(lambda: view.fitter.fits == 1)
     assert view.columnWidth(0) >= view.fontMetrics().horizontalAdvance(long)

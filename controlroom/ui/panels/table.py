@@ -82,7 +82,7 @@ class ColumnFitter(QObject):
         self.fits = 0
         self.by_hand: set[int] = set()
         self._fitting = False
-        self._pending = False                # changed while not shown: fitted when shown
+        self._pending = True                 # changed while not shown (or never fitted): fitted when shown
         self._fitted_at = -1e9               # time.monotonic() of the last fit
         self.interval_ms = self.FIT_MS       # the least time from one fit to the next
         self._timer = QTimer(self)
