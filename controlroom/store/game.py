@@ -369,7 +369,9 @@ class GameStore:
             gone = self.retracted()
             if kept is not None:
                 key, upto, state = kept
+                dirty = state._dirty, state._dirty_stopps
                 fold = Fold(state, key, history=history, **options)
+                state._dirty, state._dirty_stopps = dirty   # as a fold from the start has them (its schedule took none)
                 fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto,
                           index_rows=self.log.index_rows(key))
             else:
@@ -421,12 +423,12 @@ class GameStore:
         return any(k <= key for k in keys.values())
 
     def update_saved_fold(self, min_advance: int = 10_000, profile: RulesProfile | None = None,
-                          cancelled: Callable[[], bool] = lambda: False) -> bool:
+                          cancelled: Callable[[], bool] = lambda: False, tail: int = CHECKPOINT_EVERY * KEEP) -> bool:
         """Keep with the game the fold of its log up to where an opening's tail starts, if that is new enough.
 
         Folds (on this store's own connection) from the snapshot kept, if it
-        holds, else from the start, the events up to the last
-        ``CHECKPOINT_EVERY * KEEP`` (what ``open_fold`` folds one by one
+        holds, else from the start, the events up to the last ``tail``
+        (``CHECKPOINT_EVERY * KEEP``: what ``open_fold`` folds one by one
         anyway), and stores it when it is ``min_advance`` events or more past
         the one kept.  What a station calls now and then while a game is
         played, so that opening it again folds only the end of its log.
@@ -439,7 +441,7 @@ class GameStore:
             kept = self.saved_fold(members, profile)
             known = self.log.last_seq()
             gone = self.retracted()
-            target = self.log.count() - CHECKPOINT_EVERY * KEEP
+            target = self.log.count() - tail
             upto = kept[1] if kept is not None else 0
             if target - upto < min_advance:
                 return False
