@@ -169,7 +169,7 @@ class Fold:
             bisect.insort(self.frames.setdefault(device, []), (counter, key, t))
 
     def load(self, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None, *,
-             skip: int = 0, index_rows: Iterable[tuple] = ()) -> None:
+             skip: int = 0, index_head: tuple | None = None) -> None:
         """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter).
 
         Snapshots are taken only over the last ``checkpoint_every * keep``
@@ -181,8 +181,8 @@ class Fold:
         ``skip``: the state given to the fold is the fold of the log's first
         ``skip`` rows already (a fold snapshot kept with the game, restored;
         ``last_key`` is the key of the last of them); ``rows`` are those after
-        them, and ``index_rows`` the (seq, pos, t, device, counter) of those
-        skipped, in fold order.  ``opened`` is then set to (key, rows before
+        them, and ``index_head`` the (pos, seq, t) columns of those skipped, in
+        fold order, and the (device, counter, key, t) of their radio frames.  ``opened`` is then set to (key, rows before
         it, snapshot) of the checkpoint at the start of the tail: the fold of
         the log up to there and nothing else, what a game keeps to open faster.
         """
@@ -193,13 +193,13 @@ class Fold:
         index = self.index
         tail = max(0, (total or 0) - self.checkpoint_every * self.keep)
         frames: dict[int, list] = {}
-        for seq, pos, t, device, counter in index_rows:
-            k = (pos if pos is not None else float(seq), seq)
-            index.pos.append(k[0])
-            index.seq.append(seq)
-            index.t.append(t)
-            if device is not None:
-                frames.setdefault(device, []).append((counter, k, t))
+        if index_head is not None:
+            pos, seq, t, head_frames = index_head
+            index.pos.extend(pos)
+            index.seq.extend(seq)
+            index.t.extend(t)
+            for device, counter, k, t_ in head_frames:
+                frames.setdefault(device, []).append((counter, k, t_))
         if len(index) != skip:
             raise ValueError(f"a fold of {skip} rows already was given the index of {len(index)}")
         last = self.last_key

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from array import array
 import time
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Sequence
@@ -271,13 +272,15 @@ class EventLog:
         except self._driver_errors as exc:
             raise StoreError(explain(exc, self.where, self.path)) from exc
 
-    def index_rows(self, upto_key: tuple[float, int]) -> list[tuple]:
-        """(seq, pos, t, device, counter) of every event whose fold key is ``upto_key`` or before, in fold order."""
+    def index_upto(self, upto_key: tuple[float, int]) -> tuple[array, array, array, list[tuple]]:
+        """The fold keys and times of every event whose fold key is ``upto_key`` or before, in fold order,
+        as columns (pos, seq, t), and the (device, counter, fold key, t) of the radio frames among them."""
         c = EVENTS.c
-        cols = (c.seq, c.pos, c.t, c.device, c.counter)
-        placed = self._compiled(sa.select(*cols).where(c.pos.is_not(None), _placed_upto(upto_key))
-                                .order_by(c.pos, c.seq))
-        at_seq = self._compiled(sa.select(*cols).where(c.pos.is_(None), _at_seq_upto(upto_key)).order_by(c.seq))
+        placed = self._compiled(sa.select(c.seq, c.pos, c.t, c.device, c.counter)
+                                .where(c.pos.is_not(None), _placed_upto(upto_key)).order_by(c.pos, c.seq))
+        at_seq = self._compiled(sa.select(c.seq, c.t).where(c.pos.is_(None), _at_seq_upto(upto_key)).order_by(c.seq))
+        frames_q = self._compiled(sa.select(c.device, c.counter, c.seq, c.t)
+                                  .where(c.pos.is_(None), c.device.is_not(None), _at_seq_upto(upto_key)))
         try:
             raw = self.engine.raw_connection()
             try:
@@ -286,6 +289,8 @@ class EventLog:
                 early = cur.fetchall()
                 cur.execute(at_seq)
                 rows = cur.fetchall()
+                cur.execute(frames_q)
+                frames = [(d, n, (float(seq), seq), t) for d, n, seq, t in cur.fetchall()]
                 cur.close()
             finally:
                 raw.close()
@@ -293,9 +298,14 @@ class EventLog:
             raise StoreError(explain(exc, self.where, self.path)) from exc
         except self._driver_errors as exc:
             raise StoreError(explain(exc, self.where, self.path)) from exc
-        if early:
-            return list(heapq.merge(early, rows, key=lambda r: (r[1] if r[1] is not None else float(r[0]), r[0])))
-        return rows
+        frames += [(d, n, (pos, seq), t) for seq, pos, t, d, n in early if d is not None]
+        if not early:
+            seqs = array("q", [r[0] for r in rows])
+            return array("d", seqs), seqs, array("q", [r[1] for r in rows]), frames
+        merged = list(heapq.merge([((pos, seq), t) for seq, pos, t, _d, _n in early],
+                                  [((float(seq), seq), t) for seq, t in rows]))
+        return (array("d", [k[0] for k, _t in merged]), array("q", [k[1] for k, _t in merged]),
+                array("q", [t for _k, t in merged]), frames)
 
     def count_upto(self, key: tuple[float, int]) -> int:
         """How many events have a fold key of ``key`` or before."""

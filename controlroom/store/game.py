@@ -373,7 +373,7 @@ class GameStore:
                 fold = Fold(state, key, history=history, **options)
                 state._dirty, state._dirty_stopps = dirty   # as a fold from the start has them (its schedule took none)
                 fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto,
-                          index_rows=self.log.index_rows(key))
+                          index_head=self.log.index_upto(key))
             else:
                 fold = Fold(GameState(members, profile), history=history, **options)
                 fold.load(self.log.rows(), gone, self.log.count())
