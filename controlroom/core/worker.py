@@ -270,6 +270,7 @@ class CoreWorker(QObject):
         delta = make_delta(self.state, (), (), self._opening_events, full=True, sides=self._tally.snapshot())
         self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
         self._opening_events = []
+        self._complete_fold()
         self._fold_to_save = self.fold
         self._fold_timer = self._timer(self._save_fold, precise=False)
         self._fold_timer.start(FOLD_SAVE_DELAY_MS)
@@ -289,7 +290,7 @@ class CoreWorker(QObject):
             if len(spool):
                 deliver_queue(self.store, spool)
         self._spool = spool
-        self.fold = self.store.open_fold()
+        self.fold = self.store.open_fold(complete=False)       # completed once the window has the game (_start)
         self._last_seq = self.store.log.last_seq()
         self._opening_events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
                                 for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
@@ -326,6 +327,21 @@ class CoreWorker(QObject):
         speed = self.clock.speed if getattr(self.clock, "runs", True) else 0.0
         return GameInfo(store.name, self.db, store.where, self.state.profile, speed, store.log.shared,
                         ports, kept, path, problem)
+
+    def _complete_fold(self) -> None:
+        """The index of the log before the fold snapshot the game opened from, read while the window draws it
+        (before anything folds on).  Should the log have changed under it meanwhile, the game is folded again
+        in full and shown again."""
+        try:
+            self.fold.complete()
+            return
+        except (ValueError, StoreError):
+            log.exception("completing the fold of %s: folded again from the whole log", self.db)
+        self.fold = self.store.open_fold(saved=False)
+        self._tally = SideTally(self.state)
+        self._warnings_seen = len(self.state.warnings)
+        delta = make_delta(self.state, (), (), [], full=True, sides=self._tally.snapshot())
+        self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
 
     @Slot()
     def _save_fold(self) -> None:

@@ -272,15 +272,19 @@ class EventLog:
         except self._driver_errors as exc:
             raise StoreError(explain(exc, self.where, self.path)) from exc
 
-    def index_upto(self, upto_key: tuple[float, int]) -> tuple[array, array, array, list[tuple]]:
-        """The fold keys and times of every event whose fold key is ``upto_key`` or before, in fold order,
-        as columns (pos, seq, t), and the (device, counter, fold key, t) of the radio frames among them."""
+    def index_upto(self, upto_key: tuple[float, int], upto_seq: int | None = None
+                   ) -> tuple[array, array, array, list[tuple]]:
+        """The fold keys and times of every event whose fold key is ``upto_key`` or before (and, given,
+        whose seq is ``upto_seq`` or before), in fold order, as columns (pos, seq, t), and the (device,
+        counter, fold key, t) of the radio frames among them."""
         c = EVENTS.c
+        stored = c.seq <= int(upto_seq) if upto_seq is not None else sa.true()
         placed = self._compiled(sa.select(c.seq, c.pos, c.t, c.device, c.counter)
-                                .where(c.pos.is_not(None), _placed_upto(upto_key)).order_by(c.pos, c.seq))
-        at_seq = self._compiled(sa.select(c.seq, c.t).where(c.pos.is_(None), _at_seq_upto(upto_key)).order_by(c.seq))
+                                .where(c.pos.is_not(None), _placed_upto(upto_key), stored).order_by(c.pos, c.seq))
+        at_seq = self._compiled(sa.select(c.seq, c.t).where(c.pos.is_(None), _at_seq_upto(upto_key), stored)
+                                .order_by(c.seq))
         frames_q = self._compiled(sa.select(c.device, c.counter, c.seq, c.t)
-                                  .where(c.pos.is_(None), c.device.is_not(None), _at_seq_upto(upto_key)))
+                                  .where(c.pos.is_(None), c.device.is_not(None), _at_seq_upto(upto_key), stored))
         try:
             raw = self.engine.raw_connection()
             try:

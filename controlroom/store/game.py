@@ -349,12 +349,15 @@ class GameStore:
                 apply(event)
         return state, last
 
-    def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, **options) -> Fold:
+    def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,
+                  **options) -> Fold:
         """The game folded from its whole log, with what the core needs to fold on and fold again.
 
         With ``saved``, the fold snapshot kept with the game (``save_fold``),
         if it still holds, stands for the log up to its point: only the events
-        after it are folded.
+        after it are folded.  Without ``complete``, the index of the log up to
+        that point is read only when ``Fold.complete`` is called (the core
+        shows the game first); nothing may fold on before.
         """
         def history() -> tuple[GameState, list]:
             return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
@@ -372,8 +375,14 @@ class GameStore:
                 dirty = state._dirty, state._dirty_stopps
                 fold = Fold(state, key, history=history, **options)
                 state._dirty, state._dirty_stopps = dirty   # as a fold from the start has them (its schedule took none)
-                fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto,
-                          index_head=self.log.index_upto(key))
+                upto_seq = known
+
+                def head() -> tuple:
+                    return self.log.index_upto(key, upto_seq)
+
+                fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto, index_head=head)
+                if complete:
+                    fold.complete()
             else:
                 fold = Fold(GameState(members, profile), history=history, **options)
                 fold.load(self.log.rows(), gone, self.log.count())

@@ -42,5 +42,10 @@ def test_the_core_keeps_the_fold_and_opens_from_it_to_the_same_game(qtbot, tmp_p
         assert ct2.worker.fold.saved_point == (ct.worker.fold.opened[0], 36_000 - 32_000)
         assert len(first.characters) == 300 and any(c.deaths for c in first.characters) and first.events
         assert second._replace(radio={}) == first._replace(radio={})
+        with GameStore.open(path, create=False) as store:           # the index and frames completed after showing
+            full = store.open_fold(saved=False)
+        fold = ct2.worker.fold
+        assert (list(fold.index.seq), list(fold.index.t), fold.frames) == (list(full.index.seq), list(full.index.t),
+                                                                             full.frames)
     finally:
         assert ct2.shutdown()

@@ -109,6 +109,25 @@ def test_a_snapshot_and_the_log_stored_after_it_fold_to_the_whole_log(game_db):
         assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
 
 
+def test_the_index_before_the_snapshot_read_later_completes_the_same_fold(game_db):
+    """What the core does: the game shown first, the index of the log before the snapshot read after."""
+    members, items = _small_items()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        assert store.save_fold(store.open_fold(**SMALL))
+        later = store.open_fold(complete=False, **SMALL)
+        assert later.saved_point is not None and len(later.index) < store.log.count()
+        later.complete()
+        assert_same_fold(later, store.open_fold(saved=False, **SMALL))
+        # A late report stored before the snapshot's point in between: the index is not that fold's.
+        again = store.open_fold(complete=False, **SMALL)
+        key = again.saved_point[0]
+        store.log.append([(make_event(10**9, "note", "gm", text="late"), None, key[0] - 0.5)])
+        again.complete()            # read up to the seq known at opening: the late report is not in it
+        assert len(again.index) == len(later.index)
+        assert store.open_fold(**SMALL).saved_point is None
+
+
 def test_a_fold_opened_from_its_snapshot_folds_a_late_report_and_a_late_frame_alike(game_db):
     members, items = _small_items()
     _store_game(game_db, members, items)
