@@ -346,7 +346,7 @@ class CoreWorker(QObject):
     @Slot()
     def _save_fold(self) -> None:
         """Keep the game's fold with it (in a thread of its own): the next opening folds only the end of the log."""
-        if self._stopping or self.store is None:
+        if self._stopping or self.store is None or self.store.fold_unkeepable:
             return
         self._fold_timer.start(FOLD_SAVE_EVERY_MS)
         if self._fold_saver is not None and self._fold_saver.is_alive():

@@ -61,6 +61,7 @@ class GameStore:
         self.where = where
         self.log = EventLog(engine, where)
         self._checkpointer: Checkpointer | None = None
+        self.fold_unkeepable = False        # a fold snapshot could not be written (see _store_fold)
 
     def checkpoint_in_background(self, interval: float = 1.0) -> None:
         """For a long-running writer (the core): WAL checkpoints move to a thread of their own."""
@@ -499,6 +500,7 @@ class GameStore:
             body = snapshot_json.dumps(snap, roster)
         except TypeError as exc:
             log.warning("%s: no fold snapshot kept (%s)", self.where, exc)
+            self.fold_unkeepable = True         # the state holds what the format cannot: no use trying again
             return False
         if self.log.count_upto(key) != upto or self._retracts_before(key, known):
             return False            # the log changed before its point since it was folded: not that fold

@@ -228,7 +228,7 @@ def test_a_state_holding_a_value_the_format_does_not_know_is_not_kept(tmp_path, 
         key, upto, snap = fold.opened
         snap.attrs["messages"].append((1, "gm", object(), "x"))       # not a value of a game
         assert not store.save_fold(fold)
-        assert "no fold snapshot kept" in caplog.text
+        assert "no fold snapshot kept" in caplog.text and store.fold_unkeepable
         assert store.meta(FOLD_SNAPSHOT_KEY) is None
 
 
