@@ -39,6 +39,7 @@ END: Key = (float("inf"), 0)
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
 _LOAD_BATCH = 4096          # rows a load takes at a time
+CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
 
 
 def key_of(stored) -> Key:
@@ -141,7 +142,7 @@ class Fold:
     """Owns a GameState and its schedule; folds stored events in fold order."""
 
     def __init__(self, state: GameState, last_key: Key = (0.0, 0), *, history: History | None = None,
-                 checkpoint_every: int = 2000, keep: int = 16, recent_frames: Iterable = ()) -> None:
+                 checkpoint_every: int = CHECKPOINT_EVERY, keep: int = KEEP, recent_frames: Iterable = ()) -> None:
         self.state = state
         self.schedule = Schedule()
         self.schedule.rebuild(state)
@@ -158,12 +159,18 @@ class Fold:
         self.retracted: set[int] = set()
         self._since_checkpoint = 0
         self._token = 0
+        # (key, rows up to it, snapshot): the fold of the stored log up to the tail, as ``load`` found it
+        self.opened: tuple[Key, int, snapshot.Snapshot] | None = None
+        self._index_pending: tuple[Callable[[], tuple], int] | None = None   # load's index_head, for complete
+        self.saved_point: tuple[Key, int] | None = None     # (key, rows) of the kept snapshot it was opened from
+        self.retractions_known: int | None = None           # the seq up to which its corrections were read
         # device -> sorted [(counter, key, t)] of its recent frames: where a late frame of it belongs
         self.frames: dict[int, list[tuple[int, Key, int]]] = {}
         for device, counter, key, t in recent_frames:
             bisect.insort(self.frames.setdefault(device, []), (counter, key, t))
 
-    def load(self, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None) -> None:
+    def load(self, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None, *,
+             skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None) -> None:
         """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter).
 
         Snapshots are taken only over the last ``checkpoint_every * keep``
@@ -171,6 +178,16 @@ class Fold:
         rows are taken in batches: the index, the devices' frames and the
         events before that tail are gathered a batch at a time, and only the
         tail's events are kept one by one (with their checkpoints).
+
+        ``skip``: the state given to the fold is the fold of the log's first
+        ``skip`` rows already (a fold snapshot kept with the game, restored;
+        ``last_key`` is the key of the last of them); ``rows`` are those after
+        them, and ``index_head`` the (pos, seq, t) columns of those skipped, in
+        fold order, and the (device, counter, key, t) of their radio frames;
+        or a function that reads them, called by ``complete`` (the opening
+        may show the game first: nothing folds on before ``complete``).  ``opened`` is then set to (key, rows before
+        it, snapshot) of the checkpoint at the start of the tail: the fold of
+        the log up to there and nothing else, what a game keeps to open faster.
         """
         state = self.state
         apply = state.apply
@@ -179,8 +196,19 @@ class Fold:
         index = self.index
         tail = max(0, (total or 0) - self.checkpoint_every * self.keep)
         frames: dict[int, list] = {}
+        if callable(index_head):
+            self._index_pending = (index_head, skip)
+        elif index_head is not None:
+            pos, seq, t, head_frames = index_head
+            index.pos.extend(pos)
+            index.seq.extend(seq)
+            index.t.extend(t)
+            for device, counter, k, t_ in head_frames:
+                frames.setdefault(device, []).append((counter, k, t_))
+            if len(index) != skip:
+                raise ValueError(f"a fold of {skip} rows already was given the index of {len(index)}")
         last = self.last_key
-        n = 0                                   # rows taken so far
+        n = skip                                # rows taken so far (or already folded)
         it = iter(rows)
         while True:
             chunk = list(islice(it, _LOAD_BATCH))
@@ -206,6 +234,7 @@ class Fold:
                 if n + head == tail and tail:           # the first row of the tail: its checkpoint
                     k = (poss[head - 1], seqs[head - 1]) if head else last
                     self.checkpoints = [(k, snapshot.take(state))]
+                    self.opened = (k, tail, self.checkpoints[0][1])
                 self._load_tail(chunk[head:], seqs[head:], poss[head:])
             n += len(chunk)
             last = (poss[-1], seqs[-1])
@@ -215,6 +244,26 @@ class Fold:
             self.frames[device] = fs[-256:]
         self.schedule.rebuild(state)
         state.take_dirty()
+
+    def complete(self) -> None:
+        """Read the index of the log before a fold snapshot, if ``load`` left it for later (see ``load``)."""
+        if self._index_pending is None:
+            return
+        read, skip = self._index_pending
+        self._index_pending = None
+        pos, seq, t, head_frames = read()
+        if len(seq) != skip:
+            raise ValueError(f"a fold of {skip} rows already was given the index of {len(seq)}")
+        index = self.index
+        index.pos, index.seq, index.t = pos + index.pos, seq + index.seq, t + index.t
+        if head_frames:
+            frames: dict[int, list] = {}
+            for device, counter, k, t_ in head_frames:
+                frames.setdefault(device, []).append((counter, k, t_))
+            for device, fs in frames.items():
+                fs += self.frames.get(device, ())
+                fs.sort()
+                self.frames[device] = fs[-256:]
 
     def _load_tail(self, rows: list, seqs: list[int], poss: list[float]) -> None:
         """Fold the last rows of a stored log, keeping each as an entry, with a checkpoint every so often."""

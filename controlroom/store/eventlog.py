@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from array import array
 import time
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple, Sequence
@@ -90,6 +91,20 @@ def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = N
 
 def _fold_key(row: LogRow) -> tuple[float, int]:
     return (row.pos if row.pos is not None else float(row.seq), row.seq)
+
+
+def _placed_upto(key: tuple[float, int]):
+    """Events placed at a position (``pos`` not null) whose fold key is ``key`` or before."""
+    c = EVENTS.c
+    pos, seq = sa.literal(float(key[0]), sa.Float()), int(key[1])
+    return sa.or_(c.pos < pos, sa.and_(c.pos == pos, c.seq <= seq))
+
+
+def _at_seq_upto(key: tuple[float, int]):
+    """Events folded at their own seq (``pos`` null) whose fold key (seq, seq) is ``key`` or before."""
+    c = EVENTS.c
+    pos, seq = sa.literal(float(key[0]), sa.Float()), int(key[1])
+    return sa.or_(c.seq < pos, sa.and_(c.seq == pos, c.seq <= seq))
 
 
 def _stored(m) -> StoredEvent:
@@ -218,19 +233,24 @@ class EventLog:
             for row in self.rows(after):
                 yield row.seq, row.event
 
-    def rows(self, after: int = 0, batch: int = 10_000) -> Iterator[LogRow]:
+    def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None) -> Iterator[LogRow]:
         """Every event after ``after`` in fold order, with what a fold needs (the fast path).
 
         Most events fold at their own seq; the few placed earlier (late
         reports, corrections) carry a position and are merged in.  It reads
         through the driver's own cursor (the statement compiled by SQLAlchemy
         for this database), since opening a game folds every event.
+        ``after_key``: only the events whose fold key comes after it.
         """
         c = EVENTS.c
         cols = (c.seq, c.pos, c.wall, c.device, c.counter, c.t, c.type, c.payload, c.source)
         base = sa.select(*cols).where(c.seq > int(after))
-        placed = self._compiled(base.where(c.pos.is_not(None)).order_by(c.pos, c.seq))
-        at_seq = self._compiled(base.where(c.pos.is_(None)).order_by(c.seq))
+        placed_q, at_seq_q = base.where(c.pos.is_not(None)), base.where(c.pos.is_(None))
+        if after_key is not None:
+            placed_q = placed_q.where(sa.not_(_placed_upto(after_key)))
+            at_seq_q = at_seq_q.where(sa.not_(_at_seq_upto(after_key)))
+        placed = self._compiled(placed_q.order_by(c.pos, c.seq))
+        at_seq = self._compiled(at_seq_q.order_by(c.seq))
         try:
             raw = self.engine.raw_connection()
             try:
@@ -251,6 +271,63 @@ class EventLog:
             raise StoreError(explain(exc, self.where, self.path)) from exc
         except self._driver_errors as exc:
             raise StoreError(explain(exc, self.where, self.path)) from exc
+
+    def index_upto(self, upto_key: tuple[float, int], upto_seq: int | None = None
+                   ) -> tuple[array, array, array, list[tuple]]:
+        """The fold keys and times of every event whose fold key is ``upto_key`` or before (and, given,
+        whose seq is ``upto_seq`` or before), in fold order, as columns (pos, seq, t), and the (device,
+        counter, fold key, t) of the radio frames among them."""
+        c = EVENTS.c
+        stored = c.seq <= int(upto_seq) if upto_seq is not None else sa.true()
+        placed = self._compiled(sa.select(c.seq, c.pos, c.t, c.device, c.counter)
+                                .where(c.pos.is_not(None), _placed_upto(upto_key), stored).order_by(c.pos, c.seq))
+        at_seq = self._compiled(sa.select(c.seq, c.t).where(c.pos.is_(None), _at_seq_upto(upto_key), stored)
+                                .order_by(c.seq))
+        frames_q = self._compiled(sa.select(c.device, c.counter, c.seq, c.t)
+                                  .where(c.pos.is_(None), c.device.is_not(None), _at_seq_upto(upto_key), stored))
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                cur = raw.cursor()
+                cur.execute(placed)
+                early = cur.fetchall()
+                cur.execute(at_seq)
+                rows = cur.fetchall()
+                cur.execute(frames_q)
+                frames = [(d, n, (float(seq), seq), t) for d, n, seq, t in cur.fetchall()]
+                cur.close()
+            finally:
+                raw.close()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+        except self._driver_errors as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+        frames += [(d, n, (pos, seq), t) for seq, pos, t, d, n in early if d is not None]
+        if not early:
+            seqs = array("q", [r[0] for r in rows])
+            return array("d", seqs), seqs, array("q", [r[1] for r in rows]), frames
+        merged = list(heapq.merge([((pos, seq), t) for seq, pos, t, _d, _n in early],
+                                  [((float(seq), seq), t) for seq, t in rows]))
+        return (array("d", [k[0] for k, _t in merged]), array("q", [k[1] for k, _t in merged]),
+                array("q", [t for _k, t in merged]), frames)
+
+    def count_upto(self, key: tuple[float, int]) -> int:
+        """How many events have a fold key of ``key`` or before."""
+        c = EVENTS.c
+        placed = sa.select(sa.func.count()).select_from(EVENTS).where(c.pos.is_not(None), _placed_upto(key))
+        at_seq = sa.select(sa.func.count()).select_from(EVENTS).where(c.pos.is_(None), _at_seq_upto(key))
+        with self.engine.connect() as conn:
+            return conn.execute(placed).scalar_one() + conn.execute(at_seq).scalar_one()
+
+    def keys_of(self, seqs: Sequence[int]) -> dict[int, tuple[float, int]]:
+        """The fold keys of these events (those stored)."""
+        c = EVENTS.c
+        out: dict[int, tuple[float, int]] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(seqs), 500):
+                q = sa.select(c.seq, c.pos).where(c.seq.in_([int(x) for x in seqs[i:i + 500]]))
+                out.update((seq, (pos if pos is not None else float(seq), seq)) for seq, pos in conn.execute(q))
+        return out
 
     def _compiled(self, q) -> str:
         return str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))

@@ -96,6 +96,8 @@ class Panels:
             scroll.setWidget(panel)
             dock.setWidget(scroll)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        if hasattr(panel, "shown"):         # a panel that leaves its tables undrawn while behind a tab
+            dock.visibilityChanged.connect(panel.shown)
         self.docks[name] = dock
         self.panels[name] = panel
         self.apply_to.append(panel)

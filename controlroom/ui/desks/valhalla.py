@@ -14,7 +14,7 @@ from controlroom.game.clock import format_time
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, PENDING_STYLE, bigger, describe, parse_badge, say
 from controlroom.ui.panels.table import read_only_view
-from controlroom.ui.panels.valhalla import FallenModel, ValhallaData
+from controlroom.ui.panels.valhalla import FallenModel, ValhallaData, hidden_in_shown_window
 from controlroom.ui.panels.words import CONDITIONS, countdown, word
 
 
@@ -79,6 +79,7 @@ class ValhallaDesk(QWidget):
         self.timer.setInterval(self.REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
         self.timer.start()
+        self._stale = False                 # the table and counts are behind the data (drawn when shown)
 
     # -- the check-in ----------------------------------------------------------
     def check_in(self) -> None:
@@ -138,6 +139,15 @@ class ValhallaDesk(QWidget):
                     self._answered(c, warnings[c.badge])
                 elif c.badge in self.pending and c.in_valhalla and not self.pending[c.badge]:
                     self._answered(c, None)
+        self._stale = True
+        if hidden_in_shown_window(self):
+            return                                  # another desk or the map is shown: drawn when shown
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self._stale:
+            return
+        self._stale = False
         self.model.now = self.now_ms()
         if not (delta.full or delta.characters):
             return                      # positions only: nobody died, came back or checked in
@@ -146,6 +156,10 @@ class ValhallaDesk(QWidget):
         self.respawn_note.setText("" if any_respawn else self.tr(
             "No respawn countdowns: respawn is off in this scenario, or nobody is waiting."))
         self._update_sides()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._draw()
 
     def refresh(self) -> None:
         """Redraw the respawn countdowns at the game clock's time."""

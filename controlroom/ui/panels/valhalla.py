@@ -43,6 +43,18 @@ def fallen_of(c: CharacterView) -> Fallen | None:
                   respawn.due if respawn else None, respawn.remaining if respawn else None)
 
 
+def hidden_in_shown_window(widget: QWidget) -> bool:
+    """Whether the widget is out of sight in a window that is shown (a desk not chosen, a dock behind
+    another's tab: Qt moves such a dock out of the window rather than hiding it).
+
+    Such a widget may leave its tables as they are until it shows (its
+    ``showEvent``, its dock's ``visibilityChanged`` and its ``resizeEvent``
+    draw them): a game of 8,000 players opens without sorting them for
+    tables nobody sees.  A widget on its own (a test's) draws at once.
+    """
+    return widget.window().isVisible() and (not widget.isVisible() or widget.visibleRegion().isEmpty())
+
+
 class ValhallaData:
     """Characters from deltas, and what the panel shows about the dead; pure Python.
 
@@ -188,15 +200,38 @@ class ValhallaPanel(QWidget):
         self.timer.setInterval(self.REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
         self.timer.start()
+        self._stale = False                 # the tables are behind the data (drawn when the panel shows)
 
     def apply_delta(self, delta: StateDelta) -> None:
         self.data.apply(delta)
+        if delta.full or delta.characters:          # positions only: nobody fell or came back
+            self._stale = True
+        if hidden_in_shown_window(self):
+            return                                  # behind another dock's tab: drawn when shown
+        self._draw()
+
+    def _draw(self) -> None:
         now = self.now_ms()
         self.group_model.now = self.fallen_model.now = now
-        if delta.full or delta.characters:          # positions only: nobody fell or came back
+        if self._stale:
+            self._stale = False
             self.group_model.set_rows(self.data.groups())
             self.fallen_model.set_rows(self.data.fallen())
         self._update_sides()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self._draw()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self._stale and not hidden_in_shown_window(self):
+            self._draw()
+
+    def shown(self, visible: bool = True) -> None:
+        """Its dock's tab came to the front (the dock's ``visibilityChanged``): the tables are drawn if behind."""
+        if visible and self._stale:
+            self._draw()
 
     def refresh(self) -> None:
         """Redraw the respawn countdowns at the game clock's time."""

@@ -1,0 +1,229 @@
+"""A fold snapshot as JSON: what a game keeps so that opening it folds only the end of its log.
+
+``dumps`` writes a ``snapshot.Snapshot`` (the state of a fold after some
+events) as JSON text; ``loads`` reads it back, given the roster and the rules
+profile of the game (they are not in the text: the snapshot names a member by
+badge).  Only plain values and the game's own record types listed here are
+written or read: a value of any other type makes ``dumps`` refuse
+(``TypeError``: the game is then folded in full when opened, as before), and
+``loads`` never makes anything but these (no pickle: the text of a game file
+cannot run code).  Sets are read back in the order they were written.
+
+``fingerprint`` says what a snapshot was made under: the format, the fold's
+code (every source file of ``controlroom.game`` and ``controlroom.rules``: a
+changed rule or fold makes old snapshots stale by itself), the roster and the
+rules profile.  A snapshot whose fingerprint differs is not used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from controlroom.game import snapshot
+from controlroom.game.character import Deadline, RuleWarning, Scenario, Stopp
+from controlroom.game.events import Event
+from controlroom.game.inspections import Inspection
+from controlroom.game.roster import Member, Roster
+from controlroom.rules.armour import ArmourPoints
+from controlroom.rules.inspection_limits import InspectionLimits
+from controlroom.rules.profile import RulesProfile
+
+# Raise it when the text's layout changes (the fold's code is fingerprinted by itself).
+FORMAT = 1
+
+# The record types a state holds, by name: named tuples and dataclasses (their fields, in order).
+_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (RuleWarning, Deadline, Scenario, Stopp, Inspection,
+                                                           Event, ArmourPoints)}
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: (cls._fields if issubclass(cls, tuple) else tuple(f.name for f in dataclasses.fields(cls)))
+    for cls in _RECORDS.values()
+}
+_SCALARS = (type(None), bool, int, float, str)
+_ATTRS_GIVEN = ("profile", "roster")          # not written: the game's own, given to ``loads``
+
+
+class _Encoder:
+    def __init__(self, roster: Roster) -> None:
+        self.members = roster.members
+
+    def enc(self, v: Any) -> Any:
+        t = type(v)
+        if t in _SCALARS:
+            return v
+        enc = self.enc
+        if t is list:
+            if len(v) > 4:
+                first = type(v[0])
+                if all(type(x) is first for x in v):
+                    if first is tuple and all(type(y) in _SCALARS for x in v for y in x):
+                        return ["lt", [list(x) for x in v]]         # records of plain values, as rows
+                    if _RECORDS.get(first.__name__) is first:
+                        fields = _FIELDS[first]
+                        rows = [[getattr(x, f) for f in fields] for x in v]
+                        if all(type(y) in _SCALARS for r in rows for y in r):
+                            return ["lr", first.__name__, rows]
+            return ["l", *map(enc, v)]
+        if t is tuple:
+            return ["t", *map(enc, v)]
+        if t is dict:
+            return ["d", *[x for k, val in v.items() for x in (enc(k), enc(val))]]
+        if t is set:
+            return ["s", *map(enc, v)]
+        if t is frozenset:
+            return ["f", *map(enc, v)]
+        if t is Counter:
+            return ["c", *[x for k, val in v.items() for x in (enc(k), enc(val))]]
+        if t is Member:
+            if self.members.get(v.badge) is not v:
+                raise TypeError(f"member {v.badge} is not the roster's own")
+            return ["m", v.badge]
+        if t is InspectionLimits:
+            return ["i"]            # made from the rules profile again when read
+        name = t.__name__
+        if _RECORDS.get(name) is t:
+            return ["r", name, *[enc(getattr(v, f)) for f in _FIELDS[t]]]
+        raise TypeError(f"a fold snapshot cannot hold a {t.__module__}.{name}")
+
+
+def _plain_rows(rows: list, width: int | None = None) -> None:
+    """Rows of plain values (ValueError otherwise): what ``lt`` and ``lr`` hold."""
+    if type(rows) is not list or any(type(r) is not list or (width is not None and len(r) != width) for r in rows):
+        raise ValueError("a fold snapshot's rows are not rows")
+    scalars = _SCALARS
+    if not all(type(y) in scalars for r in rows for y in r):
+        raise ValueError("a fold snapshot's rows hold more than plain values")
+
+
+def _record(cls: type, values) -> Any:
+    """A dataclass record made from its fields' values (no __init__: the values are the stored ones)."""
+    obj = object.__new__(cls)
+    setter = object.__setattr__
+    for f, val in zip(_FIELDS[cls], values):
+        setter(obj, f, val)
+    return obj
+
+
+class _Decoder:
+    def __init__(self, roster: Roster, profile: RulesProfile) -> None:
+        self.members = roster.members
+        self.profile = profile
+
+    def dec(self, v: Any) -> Any:
+        if type(v) is not list:
+            if type(v) not in _SCALARS:
+                raise ValueError(f"not a value of a fold snapshot: {type(v).__name__}")
+            return v
+        tag = v[0]
+        dec = self.dec
+        if tag == "l":
+            return [dec(x) for x in v[1:]]
+        if tag == "lt":
+            rows = v[1]
+            _plain_rows(rows)
+            return [tuple(r) for r in rows]
+        if tag == "lr":
+            cls, rows = _RECORDS[v[1]], v[2]
+            _plain_rows(rows, len(_FIELDS[cls]))
+            if issubclass(cls, tuple):
+                new = tuple.__new__
+                return [new(cls, r) for r in rows]
+            return [_record(cls, r) for r in rows]
+        if tag == "t":
+            return tuple([dec(x) for x in v[1:]])
+        if tag == "d" or tag == "c":
+            it = iter(v[1:])
+            out = {dec(k): dec(val) for k, val in zip(it, it)}
+            return Counter(out) if tag == "c" else out
+        if tag == "s":
+            return {dec(x) for x in v[1:]}
+        if tag == "f":
+            return frozenset([dec(x) for x in v[1:]])
+        if tag == "m":
+            return self.members[v[1]]
+        if tag == "i":
+            return InspectionLimits.from_profile(self.profile)
+        if tag == "r":
+            cls = _RECORDS[v[1]]
+            values = [dec(x) for x in v[2:]]
+            fields = _FIELDS[cls]
+            if len(values) != len(fields):
+                raise ValueError(f"a {v[1]} of {len(values)} fields (it has {len(fields)})")
+            if issubclass(cls, tuple):
+                return tuple.__new__(cls, values)
+            return _record(cls, values)
+        raise ValueError(f"unknown tag {tag!r} in a fold snapshot")
+
+
+def dumps(snap: snapshot.Snapshot, roster: Roster) -> str:
+    """The snapshot as JSON text (TypeError: it holds a value this format does not know)."""
+    enc = _Encoder(roster).enc
+    attrs = {name: enc(value) for name, value in snap.attrs.items() if name not in _ATTRS_GIVEN}
+    # The characters by column (a slot of every character, in the state's order): most slots are plain values.
+    rows = snap.characters
+    width = len(snapshot._SLOTS)
+    if any(len(r) != width for r in rows):
+        raise TypeError("a character snapshot of another shape")
+    members = [enc(r[0]) for r in rows]
+    columns = []
+    for i in range(1, width):
+        col = [r[i] for r in rows]
+        if all(type(x) in _SCALARS for x in col):
+            columns.append(["p", col])
+        else:
+            columns.append(["v", [enc(x) for x in col]])
+    return json.dumps({"attrs": attrs, "members": [m[1] for m in members], "columns": columns},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str, roster: Roster, profile: RulesProfile) -> snapshot.Snapshot:
+    """The snapshot written by ``dumps`` (ValueError, KeyError, TypeError: the text is not one)."""
+    doc = json.loads(text)
+    dec = _Decoder(roster, profile).dec
+    attrs = {name: dec(value) for name, value in doc["attrs"].items()}
+    attrs["profile"] = profile
+    attrs["roster"] = roster
+    badges, columns = doc["members"], doc["columns"]
+    if len(badges) != len(roster.members) or len(columns) != len(snapshot._SLOTS) - 1:
+        raise ValueError("the snapshot's characters are not the roster's")
+    members = roster.members
+    cols: list[list] = [[members[b] for b in badges]]
+    for kind, col in columns:
+        if type(col) is not list or len(col) != len(badges):
+            raise ValueError("a column of the snapshot's characters is not one")
+        if kind == "p":
+            if not all(type(x) in _SCALARS for x in col):
+                raise ValueError("a plain column of the snapshot's characters holds more than plain values")
+            cols.append(col)
+        elif kind == "v":
+            cols.append([dec(x) for x in col])
+        else:
+            raise ValueError(f"unknown column kind {kind!r} in a fold snapshot")
+    return snapshot.Snapshot(attrs, list(zip(*cols)))
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 of the fold's code: every source file of controlroom.game and controlroom.rules."""
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for package in ("game", "rules"):
+        for path in sorted((root / package).rglob("*.py")):
+            h.update(path.relative_to(root).as_posix().encode())
+            h.update(b"\0")
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def fingerprint(members: Iterable[Member], profile: RulesProfile) -> str:
+    """What a snapshot is valid for: this format, the fold's code, the roster and the rules profile."""
+    h = hashlib.sha256(f"{FORMAT}\0{code_digest()}\0".encode())
+    h.update(repr(sorted(members, key=lambda m: m.badge)).encode())
+    h.update(b"\0")
+    h.update(repr(profile).encode())
+    return h.hexdigest()

@@ -1,0 +1,247 @@
+"""The fold snapshot kept with a game: a snapshot and the log after it fold to exactly the game the whole log folds to.
+
+On SQLite and on PostgreSQL.  Opening from the kept snapshot must give the
+same state, index of the log, devices' frames, kept entries and checkpoints
+as folding the whole log (``open_fold(saved=False)``), and fold on the same
+afterwards (a late report, a late frame).  The snapshot is not used once it
+no longer holds: a late report stored before its point, a correction of an
+event before it, another roster, another ruleset, another fold code or
+format, a damaged text.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from controlroom.game import snapshot, snapshot_json
+from controlroom.game.devices import RadioMeta
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.store.game import FOLD_SNAPSHOT_KEY, GameStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_fold_reference import EXPECTED, _game, digest  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from bench_eventlog import played_game, roster  # noqa: E402
+
+RULES = Path(__file__).resolve().parents[2] / "resources" / "rules" / "default.toml"
+SMALL = {"checkpoint_every": 100, "keep": 4}        # a tail of 400 events: small games have a snapshot
+TAIL = 400
+
+
+def _small_items(n: int = 3000, players: int = 200, seed: int = 4):
+    """A battle with trackers' frames, late reports placed a few events back and corrections."""
+    members = roster(players)
+    rng = random.Random(seed)
+    items, counters = [], {}
+    for i, ev in enumerate(played_game(members, n, seed=seed)):
+        if i % 3 == 0:
+            device = rng.randint(1, 30)
+            counters[device] = counters.get(device, 0) + 1
+            items.append((make_event(ev.t, "position", f"tracker:{device}", device=device, battery=50, fix=1,
+                                     sats=8, lat=58.38 + rng.random() / 100, lon=26.72 + rng.random() / 100),
+                          RadioMeta(device, counters[device]), None))
+        if i % 500 == 499:
+            items.append((make_event(ev.t, "note", "gm", text=f"late {i}"), None, len(items) - 2.5))
+        if i % 700 == 699:
+            items.append((make_event(ev.t, "retracted", "gm", seq=len(items) - 3, reason="wrong badge"), None, None))
+        items.append((ev, None, None))
+    return members, items
+
+
+def _store_game(path: str, members, items) -> None:
+    with GameStore.open(path) as store:
+        store.save_roster(members)
+        for i in range(0, len(items), 2000):
+            store.log.append(items[i:i + 2000])
+
+
+def assert_same_fold(a, b) -> None:
+    """Two folds that will fold on alike: state, log index, frames, entries and checkpoints."""
+    assert digest(a.state) == digest(b.state)
+    assert (list(a.index.pos), list(a.index.seq), list(a.index.t)) == (list(b.index.pos), list(b.index.seq),
+                                                                       list(b.index.t))
+    assert a.frames == b.frames
+    assert a.last_key == b.last_key
+    assert a.retracted == b.retracted
+    assert a.entries == b.entries
+    assert [k for k, _s in a.checkpoints] == [k for k, _s in b.checkpoints]
+    for (_k, sa), (_k2, sb) in zip(a.checkpoints, b.checkpoints):
+        assert digest(snapshot.restore(sa)) == digest(snapshot.restore(sb))
+    assert a.schedule.next_due() == b.schedule.next_due()
+
+
+def test_the_reference_game_opened_from_its_snapshot_is_the_game_folded_in_full(game_db):
+    """tests/store/test_fold_reference.py's game (late reports, corrections, frames), with the core's own options."""
+    members, items = _game()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        full = store.open_fold()
+        assert full.saved_point is None and full.opened is not None
+        assert store.save_fold(full)
+        again = store.open_fold()
+        assert again.saved_point == full.opened[:2]
+        assert not store.save_fold(again)               # the same point: nothing new to keep
+        assert_same_fold(again, full)
+        assert digest(again.state) == EXPECTED
+
+
+def test_a_snapshot_and_the_log_stored_after_it_fold_to_the_whole_log(game_db):
+    members, items = _small_items()
+    _store_game(game_db, members, items[:2500])
+    with GameStore.open(game_db, create=False) as store:
+        assert store.save_fold(store.open_fold(**SMALL))
+        point = json.loads(store.meta(FOLD_SNAPSHOT_KEY).partition("\n")[0])["key"]
+        # More of the game: frames, late reports placed after the snapshot's point, corrections of events after it.
+        store.log.append(items[2500:])
+        last = store.log.last_seq()
+        store.log.append([(make_event(10**9, "note", "gm", text="late, after the point"), None, last - 1.5),
+                          make_event(10**9, "retracted", "gm", seq=last - 10, reason="wrong")])
+        assert last - 10 > point[1]
+        kept = store.open_fold(**SMALL)
+        assert kept.saved_point is not None
+        assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
+
+
+def test_the_index_before_the_snapshot_read_later_completes_the_same_fold(game_db):
+    """What the core does: the game shown first, the index of the log before the snapshot read after."""
+    members, items = _small_items()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        assert store.save_fold(store.open_fold(**SMALL))
+        later = store.open_fold(complete=False, **SMALL)
+        assert later.saved_point is not None and len(later.index) < store.log.count()
+        later.complete()
+        assert_same_fold(later, store.open_fold(saved=False, **SMALL))
+        # A late report stored before the snapshot's point in between: the index is not that fold's.
+        again = store.open_fold(complete=False, **SMALL)
+        key = again.saved_point[0]
+        store.log.append([(make_event(10**9, "note", "gm", text="late"), None, key[0] - 0.5)])
+        again.complete()            # read up to the seq known at opening: the late report is not in it
+        assert len(again.index) == len(later.index)
+        assert store.open_fold(**SMALL).saved_point is None
+
+
+def test_a_fold_opened_from_its_snapshot_folds_a_late_report_and_a_late_frame_alike(game_db):
+    members, items = _small_items()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        assert store.save_fold(store.open_fold(**SMALL))
+        kept, full = store.open_fold(**SMALL), store.open_fold(saved=False, **SMALL)
+        assert kept.saved_point is not None and full.saved_point is None
+        # A frame of a device heard late: placed alike.
+        device = 7
+        counter = kept.frames[device][-3][0]
+        assert kept.place(device, counter, 10**9) is not None
+        assert kept.place(device, counter, 10**9) == full.place(device, counter, 10**9)
+        # A late report placed inside the tail, then one before every checkpoint (the whole log folds again).
+        for back in (150, 2000):
+            target = kept.index.key(len(kept.index) - back)
+            before = kept.index.pos[len(kept.index) - back - 1]
+            pos = (before + target[0]) / 2
+            victim = next(b for b, c in kept.state.characters.items() if c.condition == "active")
+            stored = store.log.append([(make_event(kept.index.t[len(kept.index) - back], "down", "marshal:1",
+                                                   badge=victim), None, pos)]).stored
+            a = kept.confirm([(s, None) for s in stored], may_fire=True)
+            b = full.confirm([(s, None) for s in stored], may_fire=True)
+            assert a.refolded and b.refolded
+            assert [c.event for c in a.corrections] == [c.event for c in b.corrections]
+            assert digest(kept.state) == digest(full.state)
+            assert kept.entries == full.entries
+
+
+@pytest.mark.parametrize("change", ["late report", "correction", "roster", "ruleset", "fold code", "format",
+                                    "damaged"])
+def test_a_snapshot_that_no_longer_holds_is_not_used(game_db, change, monkeypatch, caplog):
+    members, items = _small_items()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        assert store.save_fold(store.open_fold(**SMALL))
+        assert store.open_fold(**SMALL).saved_point is not None
+        head = json.loads(store.meta(FOLD_SNAPSHOT_KEY).partition("\n")[0])
+        key = tuple(head["key"])
+        if change == "late report":         # stored now, placed before the snapshot's point
+            store.log.append([(make_event(10**9, "down", "marshal:1", badge=members[5].badge), None, key[0] - 0.5)])
+        elif change == "correction":        # a correction, stored now, of an event before the point
+            store.log.append([make_event(10**9, "retracted", "gm", seq=int(key[1]) - 5, reason="wrong badge")])
+        elif change == "roster":
+            m = members[3]
+            store.save_roster([*members[:3], Member(m.badge, m.name, m.side, m.group, m.cls, helmet="metal"),
+                               *members[4:]])
+        elif change == "ruleset":          # one healer for every 6 members instead of 5
+            text = RULES.read_text(encoding="utf-8")
+            assert "members_per_healer = 5 " in text
+            store.set_rules(text.replace("members_per_healer = 5 ", "members_per_healer = 6 ", 1), "mine.toml")
+            assert store.profile().members_per_healer == 6
+        elif change == "fold code":
+            monkeypatch.setattr(snapshot_json, "code_digest", lambda: "another fold")
+        elif change == "format":
+            monkeypatch.setattr(snapshot_json, "FORMAT", snapshot_json.FORMAT + 1)
+        elif change == "damaged":
+            text = store.meta(FOLD_SNAPSHOT_KEY)
+            store.set_meta(FOLD_SNAPSHOT_KEY, text.replace('"characters"', '"charactres"', 1)[:len(text) // 2])
+        opened = store.open_fold(**SMALL)
+        assert opened.saved_point is None
+        assert_same_fold(opened, store.open_fold(saved=False, **SMALL))
+        if change == "damaged":
+            assert "not used" in caplog.text
+        # Kept again, the new snapshot holds.
+        assert store.save_fold(opened)
+        assert store.open_fold(**SMALL).saved_point is not None
+
+
+def test_a_snapshot_is_brought_up_to_date_and_still_folds_to_the_whole_log(game_db):
+    members, items = _small_items(n=4000)
+    _store_game(game_db, members, items[:1500])
+    with GameStore.open(game_db, create=False) as store:
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)             # from nothing
+        first = store.open_fold(**SMALL).saved_point
+        store.log.append(items[1500:])
+        assert not store.update_saved_fold(min_advance=10**6, tail=TAIL)       # not far enough past it
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        kept = store.open_fold(**SMALL)
+        assert kept.saved_point[1] == store.log.count() - TAIL > first[1]
+        assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
+
+
+def test_bringing_it_up_to_date_stops_when_cancelled(tmp_path):
+    members, items = _small_items()
+    path = str(tmp_path / "g.crgame")
+    _store_game(path, members, items)
+    with GameStore.open(path) as store:
+        assert not store.update_saved_fold(min_advance=1, tail=TAIL, cancelled=lambda: True)
+        assert store.meta(FOLD_SNAPSHOT_KEY) is None
+
+
+def test_a_state_holding_a_value_the_format_does_not_know_is_not_kept(tmp_path, caplog):
+    members, items = _small_items()
+    path = str(tmp_path / "g.crgame")
+    _store_game(path, members, items)
+    with GameStore.open(path) as store:
+        fold = store.open_fold(**SMALL)
+        key, upto, snap = fold.opened
+        snap.attrs["messages"].append((1, "gm", object(), "x"))       # not a value of a game
+        assert not store.save_fold(fold)
+        assert "no fold snapshot kept" in caplog.text and store.fold_unkeepable
+        assert store.meta(FOLD_SNAPSHOT_KEY) is None
+
+
+def test_the_json_format_refuses_what_it_does_not_know():
+    members = roster(3)
+    from controlroom.game.roster import Roster
+    from controlroom.rules.profile import default_profile
+    r, p = Roster.of(members), default_profile()
+    for bad in ('{"attrs": {"t": ["x", 1]}, "members": [], "columns": []}',          # an unknown tag
+                '{"attrs": {"t": ["r", "Popen", 1]}, "members": [], "columns": []}',  # an unknown record type
+                '{"attrs": {"t": {"a": 1}}, "members": [], "columns": []}'):           # a bare object
+        with pytest.raises((ValueError, KeyError)):
+            snapshot_json.loads(bad, r, p)
+    other = Member(1, "Someone else", "North", "G1")
+    with pytest.raises(TypeError):
+        snapshot_json._Encoder(r).enc(other)          # a member not the roster's own
