@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -207,17 +208,39 @@ def loads(text: str, roster: Roster, profile: RulesProfile) -> snapshot.Snapshot
     return snapshot.Snapshot(attrs, list(zip(*cols)))
 
 
-@cache
-def code_digest() -> str:
-    """SHA-256 of the fold's code: every source file of controlroom.game and controlroom.rules."""
+#: The fold's code digest written beside the modules by the installer's build (the bundle has no .py files).
+BUILT_DIGEST = "fold_code.sha256"
+
+
+def digest_of_sources(root: Path) -> str | None:
+    """SHA-256 of every source file of ``root``/game and ``root``/rules (None when there are none)."""
     h = hashlib.sha256()
-    root = Path(__file__).resolve().parents[1]
+    found = False
     for package in ("game", "rules"):
         for path in sorted((root / package).rglob("*.py")):
+            found = True
             h.update(path.relative_to(root).as_posix().encode())
             h.update(b"\0")
             h.update(path.read_bytes())
-    return h.hexdigest()
+    return h.hexdigest() if found else None
+
+
+@cache
+def code_digest() -> str:
+    """SHA-256 of the fold's code: every source file of controlroom.game and controlroom.rules.
+
+    In the installed bundle the modules have no source files: the digest the build
+    computed from them is read instead.  Without either, the code cannot be told,
+    and a digest of this run alone makes every kept snapshot stale (folded whole).
+    """
+    root = Path(__file__).resolve().parents[1]
+    digest = digest_of_sources(root)
+    if digest is not None:
+        return digest
+    built = root / "game" / BUILT_DIGEST
+    if built.is_file():
+        return built.read_text(encoding="ascii").strip()
+    return "unknown:" + os.urandom(16).hex()
 
 
 def fingerprint(members: Iterable[Member], profile: RulesProfile) -> str:

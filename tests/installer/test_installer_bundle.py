@@ -113,6 +113,16 @@ def test_the_bundle_ships_the_licences_and_replaceable_lgpl_libraries(unpacked):
     assert list((internal / "PySide6" / "Qt" / "lib").glob("libQt6Core.so*"))
 
 
+def test_the_bundle_knows_its_fold_code(unpacked):
+    """A fold snapshot is valid only for the fold's code: the bundle, which has no .py files, carries their digest."""
+    from controlroom.game.snapshot_json import BUILT_DIGEST, digest_of_sources
+
+    internal = unpacked / "controlroom" / "_internal"
+    assert not list((internal / "controlroom" / "game").glob("*.py"))
+    built = (internal / "controlroom" / "game" / BUILT_DIGEST).read_text(encoding="ascii").strip()
+    assert built == digest_of_sources(Path(__file__).resolve().parents[2] / "controlroom")
+
+
 def test_bundled_version_runs_without_python(unpacked, home):
     done = check.run(unpacked / "controlroom", ["--version"], home)
     assert done.returncode == 0, done.stderr

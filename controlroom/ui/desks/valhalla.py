@@ -14,7 +14,8 @@ from controlroom.game.clock import format_time
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, PENDING_STYLE, bigger, describe, parse_badge, say
 from controlroom.ui.panels.table import read_only_view
-from controlroom.ui.panels.valhalla import FallenModel, ValhallaData, hidden_in_shown_window
+from controlroom.ui.panels.table import hidden_in_shown_window
+from controlroom.ui.panels.valhalla import FallenModel, ValhallaData
 from controlroom.ui.panels.words import CONDITIONS, countdown, word
 
 
@@ -139,6 +140,8 @@ class ValhallaDesk(QWidget):
                     self._answered(c, warnings[c.badge])
                 elif c.badge in self.pending and c.in_valhalla and not self.pending[c.badge]:
                     self._answered(c, None)
+        if not (delta.full or delta.characters):
+            return                          # positions only: nobody died, came back or checked in
         self._stale = True
         if hidden_in_shown_window(self):
             return                                  # another desk or the map is shown: drawn when shown
@@ -149,8 +152,6 @@ class ValhallaDesk(QWidget):
             return
         self._stale = False
         self.model.now = self.now_ms()
-        if not (delta.full or delta.characters):
-            return                      # positions only: nobody died, came back or checked in
         self.model.set_rows([f for f in self.data.fallen() if f.dead])
         any_respawn = any(f.respawn_due is not None or f.respawn_left is not None for f in self.model.rows)
         self.respawn_note.setText("" if any_respawn else self.tr(

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, merge_field
-from controlroom.ui.panels.table import RowTable, read_only_view
+from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.words import tr, word
 
 ALARM_COLOUR = QColor("#d9534f")
@@ -437,8 +437,7 @@ class RadioPanel(QWidget):
     def _behind(self) -> bool:
         """Whether the panel is in a shown window but not seen (a tab behind another): its device list and
         frame log then wait until it is shown (at 200 frames a second they change at each delta)."""
-        window = self.window()
-        return window is not self and window.isVisible() and not self.isVisible()
+        return self.window() is not self and hidden_in_shown_window(self)
 
     def _show_due(self) -> None:
         self._shown_at = time.monotonic()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Slot
-from PySide6.QtWidgets import QHeaderView, QTableView
+from PySide6.QtWidgets import QHeaderView, QTableView, QWidget
 
 from controlroom.ui.panels.words import tr
 
@@ -58,6 +58,18 @@ class RowTable(QAbstractTableModel):
         return None
 
 
+def hidden_in_shown_window(widget: QWidget) -> bool:
+    """Whether the widget is out of sight in a window that is shown (a desk not chosen, a dock behind
+    another's tab: Qt moves such a dock out of the window rather than hiding it).
+
+    Such a widget may leave its tables as they are until it shows (its
+    ``showEvent``, its dock's ``visibilityChanged`` and its ``resizeEvent``
+    draw them): a game of 8,000 players opens without sorting them for
+    tables nobody sees.  A widget on its own (a test's) draws at once.
+    """
+    return widget.window().isVisible() and (not widget.isVisible() or widget.visibleRegion().isEmpty())
+
+
 class ColumnFitter(QObject):
     """Fits a view's columns to their contents after its model changed, at most once every :attr:`FIT_MS`.
 
@@ -95,15 +107,21 @@ class ColumnFitter(QObject):
         view.horizontalHeader().sectionResized.connect(self._resized)
         view.installEventFilter(self)
 
+    #: The events after which a view may have come into sight (a dock's tab brought to the front moves it back).
+    SIGHT_EVENTS = (QEvent.Type.Show, QEvent.Type.Move, QEvent.Type.Resize)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.Type.Show and self._pending:
+        if self._pending and event.type() in self.SIGHT_EVENTS:
             self.schedule()
         return False
+
+    def _out_of_sight(self) -> bool:
+        return not self.view.isVisible() or hidden_in_shown_window(self.view)
 
     @Slot()
     def schedule(self, *_args) -> None:
         """Fit once the model's changes of this moment are in, and no sooner than FIT_MS after the last fit."""
-        if not self.view.isVisible():
+        if self._out_of_sight():
             self._pending = True
             return
         if not self._timer.isActive():
@@ -112,7 +130,7 @@ class ColumnFitter(QObject):
 
     @Slot()
     def fit(self) -> None:
-        if not self.view.isVisible():
+        if self._out_of_sight():
             self._pending = True
             return
         self._pending = False

@@ -8,7 +8,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPe
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
-from controlroom.ui.panels.table import RowTable, read_only_view
+from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.words import countdown, tr, who
 
 
@@ -41,18 +41,6 @@ def fallen_of(c: CharacterView) -> Fallen | None:
     respawn = next((d for d in c.deadlines if d.kind == "respawns"), None)
     return Fallen(c.badge, c.name, c.side, c.group, c.condition == "dead", c.in_valhalla, c.deaths,
                   respawn.due if respawn else None, respawn.remaining if respawn else None)
-
-
-def hidden_in_shown_window(widget: QWidget) -> bool:
-    """Whether the widget is out of sight in a window that is shown (a desk not chosen, a dock behind
-    another's tab: Qt moves such a dock out of the window rather than hiding it).
-
-    Such a widget may leave its tables as they are until it shows (its
-    ``showEvent``, its dock's ``visibilityChanged`` and its ``resizeEvent``
-    draw them): a game of 8,000 players opens without sorting them for
-    tables nobody sees.  A widget on its own (a test's) draws at once.
-    """
-    return widget.window().isVisible() and (not widget.isVisible() or widget.visibleRegion().isEmpty())
 
 
 class ValhallaData:
