@@ -9,7 +9,7 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.devices import WEAKER_TRUST
@@ -173,6 +173,8 @@ class TimelinePanel(QWidget):
         bar = self.view.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
+        # At the cap the oldest rows go as new ones come: the rows the game master scrolled up to read stay put.
+        self.proxy.rowsRemoved.connect(self._rows_removed)
 
     def _fit_rows(self) -> None:
         """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
@@ -201,6 +203,21 @@ class TimelinePanel(QWidget):
     def _range_changed(self, _low: int, high: int) -> None:
         if self.following:
             self.view.verticalScrollBar().setValue(high)
+
+    @Slot(QModelIndex, int, int)
+    def _rows_removed(self, _parent: QModelIndex, first: int, last: int) -> None:
+        """Rows gone above the view (the oldest, at the cap): the view moves up with the rows it shows."""
+        if self.following:
+            return
+        bar = self.view.verticalScrollBar()
+        value = bar.value()
+        if self.view.verticalScrollMode() == QTableView.ScrollMode.ScrollPerPixel:
+            row = max(1, self.view.verticalHeader().defaultSectionSize())
+            above = max(0, min(last + 1, value // row) - first) * row
+        else:
+            above = max(0, min(last + 1, value) - first)
+        if above:
+            bar.setValue(value - above)
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (the view follows the newest while the game master leaves it at the bottom)."""
