@@ -14,14 +14,19 @@ which it could not run (its gaps: a blocked frame is a gap, minus nothing).
    the log's last 2,000 events): wheel steps from the top to the bottom and
    back, page steps (the scroll bar's trough) from the top to the bottom and
    back, the slider dragged from end to end and back.
-2. live: a gateway on a pty (bench_ingest.FakeGateway, a process of its own)
+2. cap: a window open for a while: the panel given the game's last 20,000
+   events (its cap, ui/panels/timeline.py MAX_ROWS; read from the game file
+   by the bench); ``--steps`` wheel and page steps from the top, in the
+   middle and up from the bottom, the slider dragged from end to end and back.
+3. live: a gateway on a pty (bench_ingest.FakeGateway, a process of its own)
    sends bench_map's radio lines (positions of every tracker and marshal, one
    marshal report in twenty) at ``--rate`` frames a second into the real
-   core, while the timeline is scrolled up (at its top) and scrolled there by
-   wheel steps; each delta appends rows.  Besides the gaps: the timeline's
-   own time per delta (TimelinePanel.apply_delta), and whether the rows in
-   view stayed where the game master left them.
-3. all: the panel given every one of the game's 200,000 events (the bench
+   core, while the timeline at its cap is scrolled up (to the middle) and
+   scrolled there by wheel steps; each delta appends rows and drops as many
+   of the oldest.  Besides the gaps: the timeline's own time per delta
+   (TimelinePanel.apply_delta), and whether the rows in view stayed where the
+   game master left them.
+4. all: the panel given every one of the game's 200,000 events (the bench
    reads them from the game file and raises the panel's cap from 20,000 to
    200,000 for this: the window itself keeps the last 20,000); the time this
    filling blocks; then wheel and page steps (``--steps`` from the top, in the
@@ -48,7 +53,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QPoint, QPointF, Qt, QTimer  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTimer  # noqa: E402
 from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent  # noqa: E402
 from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView  # noqa: E402
 
@@ -95,6 +100,13 @@ class Probe:
     def start(self, phase: str) -> None:
         self.tick()                     # the gap before belongs to the phase before
         self.phase = phase
+
+
+def wait(seconds: float) -> None:
+    """The event loop for ``seconds`` (a loop of its own: QApplication.quit would close the windows)."""
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
 
 
 def wheel(view, notches: int) -> None:
@@ -150,7 +162,7 @@ def scroll(app, view, probe: Probe, phase: str, steps: int | None) -> dict:
             kind, arg = next(todo)
         except StopIteration:
             driver.stop()
-            app.quit()
+            loop.quit()
             return
         t0 = time.perf_counter()
         if kind == "wheel":
@@ -173,10 +185,11 @@ def scroll(app, view, probe: Probe, phase: str, steps: int | None) -> dict:
         seen["bottom"] = max(seen["bottom"], bar.value())
 
     driver.timeout.connect(step)
+    loop = QEventLoop()
     probe.start(phase)
     t0 = time.perf_counter()
     driver.start()
-    app.exec()
+    loop.exec()
     probe.start("idle")
     gaps = probe.gaps.get(phase, [])
     out = {"rows": view.model().rowCount(), "steps": len(actions), "range": [bar.minimum(), bar.maximum()],
@@ -269,6 +282,13 @@ def main() -> int:
         time.sleep(0.01)
     panel = window.panels.panels["timeline"]
     view = panel.view
+
+    def front() -> None:
+        """The Events tab in front (a link's state or an alarm may have brought another tab forward)."""
+        window.panels.docks["timeline"].raise_()
+        for _ in range(5):
+            app.processEvents()
+
     print(f"the Events panel: {view.viewport().width()}x{view.viewport().height()} px, "
           f"{panel.model.rowCount():,} rows once open", file=sys.stderr)
     probe = Probe()
@@ -276,8 +296,7 @@ def main() -> int:
 
     # 0. the window left alone (its clock runs: timers fire, deltas come): how long it blocks without any scrolling
     probe.start("alone")
-    QTimer.singleShot(int(args.alone_seconds * 1000), app.quit)
-    app.exec()
+    wait(args.alone_seconds)
     probe.start("idle")
     gaps = probe.gaps.get("alone", [])
     result["alone"] = {"seconds": args.alone_seconds, "blocked_max_ms": pct(gaps, 1.0),
@@ -286,6 +305,7 @@ def main() -> int:
           f"p99 {pct(gaps, 0.99)} ms", file=sys.stderr)
 
     # 1. what the window shows once the game is open
+    front()
     result["opened"] = scroll(app, view, probe, "opened", None)
     say("opened, the Events panel", result["opened"])
     base, base_model = baseline_view(texts_of(panel), view.size())
@@ -294,8 +314,26 @@ def main() -> int:
     base.close()
     del base, base_model
 
-    # 2. events coming in while scrolled up
-    view.verticalScrollBar().setValue(0)
+    # 2. a window open for a while: the panel at its cap (the game's last 20,000 events)
+    def events_stored() -> list[StoredView]:
+        with GameStore.open(path, create=False) as store:
+            return [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None) for s in store.log.read()]
+
+    cap = panel.model.max_rows
+    probe.start("fill-cap")
+    t0 = time.perf_counter()
+    panel.set_events(events_stored()[-cap:])
+    app.processEvents()
+    result["cap_fill_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    probe.start("idle")
+    front()
+    result["cap"] = scroll(app, view, probe, "cap", args.steps)
+    say("at the cap, the Events panel", result["cap"])
+
+    # 3. events coming in while scrolled up (in the middle of the rows at the cap: the oldest go as they come)
+    front()
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
     app.processEvents()
     first_seq = panel.proxy.data(panel.proxy.index(view.rowAt(0), 0), Qt.ItemDataRole.UserRole + 1)
     rows_before = panel.model.rowCount()
@@ -316,7 +354,9 @@ def main() -> int:
 
     def live_step() -> None:
         t0 = time.perf_counter()
-        wheel(view, 1 if count["n"] // 40 % 2 == 0 else -1)
+        notch = 1 if count["n"] // 40 % 2 == 0 else -1
+        count["net"] = count.get("net", 0) + notch
+        wheel(view, notch)
         view.viewport().repaint()
         frames.append((time.perf_counter() - t0) * 1000)
         count["n"] += 1
@@ -324,11 +364,11 @@ def main() -> int:
     live_driver.timeout.connect(live_step)
     probe.start("live")
     live_driver.start()
-    QTimer.singleShot(int(args.live_seconds * 1000), app.quit)
-    app.exec()
+    wait(args.live_seconds)
     live_driver.stop()
     probe.start("idle")
-    view.verticalScrollBar().setValue(0)
+    for _ in range(abs(count.get("net", 0))):      # the wheel turned back as far as it went
+        wheel(view, -1 if count["net"] > 0 else 1)
     app.processEvents()
     still = panel.proxy.data(panel.proxy.index(view.rowAt(0), 0), Qt.ItemDataRole.UserRole + 1)
     gaps = probe.gaps.get("live", [])
@@ -339,7 +379,7 @@ def main() -> int:
         "apply_delta_p50_ms": pct(applied, 0.5),
         "wheel_frame_max_ms": pct(frames, 1.0), "wheel_frame_p99_ms": pct(frames, 0.99),
         "blocked_max_ms": pct(gaps, 1.0), "blocked_p99_ms": pct(gaps, 0.99), "blocked_p50_ms": pct(gaps, 0.5),
-        "stayed_scrolled_up": still == first_seq and not panel.following,
+        "stayed_scrolled_up": still == first_seq and not panel.following, "shown_throughout": view.isVisible(),
     }
     live = result["live"]
     print(f"live, {args.rate:.0f} frames/s scrolled up: {live['rows_before']:,} -> {live['rows_after']:,} rows, "
@@ -354,11 +394,9 @@ def main() -> int:
         app.processEvents()
         time.sleep(0.01)
 
-    # 3. every event of the game in the panel
-    window.panels.docks["timeline"].raise_()     # the gateway gone, the Radio tab came to the front
-    app.processEvents()
-    with GameStore.open(path, create=False) as store:
-        every = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None) for s in store.log.read()]
+    # 4. every event of the game in the panel
+    front()
+    every = events_stored()
     panel.model.max_rows = len(every)
     probe.start("fill")
     t0 = time.perf_counter()
@@ -382,7 +420,7 @@ def main() -> int:
     window.close()
     app.processEvents()
     shutil.rmtree(tmp, ignore_errors=True)
-    worst = max(result["opened"]["blocked_max_ms"], result["all"]["blocked_max_ms"])
+    worst = max(result[k]["blocked_max_ms"] for k in ("opened", "cap", "all"))
     result["targets"] = {"blocked_frame_ms_max": 50, "scroll_blocked_max_ms": worst, "scroll_ok": worst < 50,
                          "live_timeline_apply_delta_max_ms": result["live"]["apply_delta_max_ms"]}
     print(json.dumps(result))
