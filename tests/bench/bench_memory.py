@@ -1,6 +1,6 @@
 """Benchmark: the window's memory after 3 game hours of radio traffic at 50 frames/s (issue 17).
 
-    .venv/bin/python tests/bench/bench_memory.py [--hours 3] [--rate 500] [--every 30] [--types]
+    .venv/bin/python tests/bench/bench_memory.py [--hours 3] [--rate 500] [--every 30] [--types] [--sites]
 
 The game, the gateway and the window are bench_map's: 8,000 players in 400
 groups (a tracker each), 100 marshals with handsets, 2,000 casualties; the
@@ -26,10 +26,11 @@ after a gc.collect) is read every ``--every`` game minutes, so that a leak
 shows as a slope.  The lines are written by a child process into files first
 (the gateway process reads them from there): this process never holds them.
 Baseline in the same run: the resident memory once the game is open in the
-window, before the first frame.  ``--types`` adds, at the end, the Python
-objects by type (gc) and the top allocation sites (tracemalloc, started
-after the opening: it slows everything down and takes memory of its own: its
-run's figures are not the benchmark's).
+window, before the first frame.  ``--types`` counts the Python objects by
+type (gc) at each reading and shows, at the end, the types that grew from the
+first reading to the last (what a slope is made of); ``--sites`` the top
+allocation sites since the opening (tracemalloc: it slows everything down
+and takes memory of its own: such a run's figures are not the benchmark's).
 Prints readable lines, then one JSON object as the last line.
 Target (issue 17): resident memory < 600 MB after 3 game hours at 50 frames/s, and no growth without bound.
 """
@@ -121,7 +122,8 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=3.0, help="game hours of traffic at 50 frames/s")
     ap.add_argument("--rate", type=float, default=500.0, help="frames written a real second within a chunk")
     ap.add_argument("--every", type=float, default=30.0, help="game minutes between two readings")
-    ap.add_argument("--types", action="store_true", help="objects by type and allocation sites at the end")
+    ap.add_argument("--types", action="store_true", help="objects by type at each reading; what grew")
+    ap.add_argument("--sites", action="store_true", help="allocation sites since the opening (tracemalloc)")
     ap.add_argument("--write-lines", nargs=3, metavar=("PATH", "KEYS", "COUNT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.write_lines:
@@ -169,9 +171,10 @@ def main() -> int:
     frames0 = radio_events(path)
     print(f"game open in the window: {opened_mb:.0f} MB resident; sending {frames:,} frames, {CHUNK:,} at a time "
           f"at {args.rate:.0f}/s, the game clock 20 ms on per frame", file=sys.stderr)
-    if args.types:
+    if args.sites:
         import tracemalloc
         tracemalloc.start(10)
+    by_type: list[Counter] = []
 
     # How late a 10 ms timer of the GUI thread fires while a chunk comes in (the window may fall behind
     # within a chunk; it catches up before the next one).
@@ -199,6 +202,8 @@ def main() -> int:
                          "rss_mb": round(rss_mb(), 1), "gui_late_p99_ms": pct(late, 0.99),
                          "gui_late_max_ms": pct(late, 1.0)})
         late.clear()
+        if args.types:
+            by_type.append(Counter(type(o).__name__ for o in gc.get_objects()))
         r = readings[-1]
         print(f"  {r['game_minutes']:6.1f} game min, {r['real_s']:6.1f} s: {done:>8,} frames stored "
               f"({done / max(1, frames):.0%}), {r['rss_mb']:.0f} MB resident; GUI timer late while sending: "
@@ -251,17 +256,19 @@ def main() -> int:
             "deltas": counts.n_applied, "catch_up_wait_s_max": round(max(run["waits"], default=0.0), 1)}
     print(f"the window holds {held['timeline_rows']:,} timeline rows; {counts.n_applied:,} deltas shown", file=sys.stderr)
     result_types = {}
-    if args.types:
+    if args.types and len(by_type) >= 2:
+        grew = (by_type[-1] - by_type[0]).most_common(15)
+        print("objects by type, grown from the first reading to the last:", file=sys.stderr)
+        for name, n in grew:
+            print(f"  {name:30} {by_type[0][name]:>10,} -> {by_type[-1][name]:>10,}", file=sys.stderr)
+        result_types = {"objects_grown_by_type": grew, "objects_by_type": type_counts()}
+    if args.sites:
         import tracemalloc
         snap = tracemalloc.take_snapshot()
         tracemalloc.stop()
-        print("objects by type:", file=sys.stderr)
-        for name, n in type_counts():
-            print(f"  {name:30} {n:>10,}", file=sys.stderr)
         print("allocated since the opening, by site:", file=sys.stderr)
         for stat in snap.statistics("lineno")[:15]:
             print(f"  {stat.size / 1e6:8.1f} MB {stat.count:>9,}  {stat.traceback[0]}", file=sys.stderr)
-        result_types = {"objects_by_type": type_counts()}
     gateway.finish()
     station.shutdown()
     gateway.close()

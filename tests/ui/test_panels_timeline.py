@@ -189,3 +189,18 @@ def test_rows_read_while_scrolled_up_stay_in_view_when_the_cap_drops_the_oldest(
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() and panel.following, timeout=2000)
     assert panel.proxy.data(panel.proxy.index(panel.view.rowAt(panel.view.viewport().height() - 2), 0),
                             SEQ_ROLE) == 299
+
+
+def test_a_name_learned_later_is_shown_in_rows_already_shown(panel):
+    """The texts of a row are made once, but a character's name that a later delta brings (or changes) is shown
+    in the rows about it made before."""
+    panel.apply_delta(make_delta(GameState([]), (), (), [stored(1, 1000, "down", badge=11)]))
+    assert shown(panel, 2) == ["11"]
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(2, 2000, "down", badge=11)))
+    assert shown(panel, 2) == ["Gerd (11)", "Gerd (11)"]
+    renamed = GameState([Member(11, "Gerda", "South", "Ravens", "warrior")])
+    panel.apply_delta(delta_of(renamed, stored(3, 3000, "down", badge=11)))
+    assert shown(panel, 2) == ["Gerda (11)"] * 3
+    assert panel.proxy.data(panel.proxy.index(0, 0), Qt.ItemDataRole.DecorationRole) is None
+    assert panel.proxy.data(panel.proxy.index(0, 0), SEQ_ROLE) == 1
