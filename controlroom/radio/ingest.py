@@ -146,7 +146,7 @@ class Ingest:
     # and per device the last good frame (t, rssi, snr, counter, gateway).
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=500))
     heard: dict[int, tuple] = field(default_factory=dict)
-    # ``seen`` is pruned when it reaches ``forget_at`` entries; then not before it has doubled (see _forget).
+    # ``seen`` is pruned when it reaches ``forget_at`` entries; then once it has grown by a quarter (_forget).
     forget_at: int = FORGET_AT
     prunes: int = 0
     _prune_at: int = field(default=0, init=False, repr=False)
@@ -278,17 +278,19 @@ class Ingest:
 
         The frames of the last 30 minutes are kept (a STOPP is retried that
         long): at 50 frames a second that is 90,000 of them.  Pruning walks
-        every entry, so it waits until the table has doubled since the last
-        time: once per frame (the table never getting below the threshold)
-        took the core thread most of its time after half an hour of a busy
-        game (bench_memory: 90 frames a second stored where 500 were sent).
+        every entry, so it waits until the table has grown by a quarter since
+        the last time (about five entries walked a frame, the table at most a
+        quarter above what it must keep): once per frame (the table never
+        getting below the threshold) took the core thread most of its time
+        after half an hour of a busy game (bench_memory: 90 frames a second
+        stored where 500 were sent).
         """
         if len(self.seen) < max(self.forget_at, self._prune_at):
             return
         horizon = now_ms - RETRY_WINDOW_MS
         self.seen = {k: v for k, v in self.seen.items() if v.first_ms >= horizon or k[1] > self.highest[k[0]] - WINDOW}
         self.prunes += 1
-        self._prune_at = 2 * len(self.seen)
+        self._prune_at = len(self.seen) + max(len(self.seen) // 4, self.forget_at // 10)
 
 
 def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], str] | None:
