@@ -44,6 +44,7 @@ COPY_WINDOW_MS = 120_000
 # retry, acknowledged again without an alarm, for this long after it was first heard.
 # Past it, the frame is never acknowledged again (a recording replayed later).
 RETRY_WINDOW_MS = 1_800_000
+FORGET_AT = 50_000      # frames remembered before the oldest are looked at (Ingest._forget)
 REACK_AFTER_MS = 2_000  # copies within 2 s of the last acknowledgement need none of their own
 # The handset's retry schedule (PROTOCOL.md section 6): tries at 0, 4, 12, 28, 60 s, then every 60 s,
 # each up to 1 s late; casualty and valhalla give up after 8 tries.  A frame is never acknowledged
@@ -145,6 +146,10 @@ class Ingest:
     # and per device the last good frame (t, rssi, snr, counter, gateway).
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=500))
     heard: dict[int, tuple] = field(default_factory=dict)
+    # ``seen`` is pruned when it reaches ``forget_at`` entries; then once it has grown by a quarter (_forget).
+    forget_at: int = FORGET_AT
+    prunes: int = 0
+    _prune_at: int = field(default=0, init=False, repr=False)
 
     def _count(self, gateway: int | str, verdict: str) -> None:
         for key in (str(gateway), "total"):
@@ -269,11 +274,23 @@ class Ingest:
                        detail=f"an {frame.type} that no station signed (device {frame.fields['acked_device']})")
 
     def _forget(self, now_ms: int) -> None:
-        """Old copies need no merging; what is older is judged by the counter window alone."""
-        if len(self.seen) < 50_000:
+        """Old copies need no merging; what is older is judged by the counter window alone.
+
+        The frames of the last 30 minutes are kept (a STOPP is retried that
+        long): at 50 frames a second that is 90,000 of them.  Pruning walks
+        every entry, so it waits until the table has grown by a quarter since
+        the last time (about five entries walked a frame, the table at most a
+        quarter above what it must keep): once per frame (the table never
+        getting below the threshold) took the core thread most of its time
+        after half an hour of a busy game (bench_memory: 90 frames a second
+        stored where 500 were sent).
+        """
+        if len(self.seen) < max(self.forget_at, self._prune_at):
             return
         horizon = now_ms - RETRY_WINDOW_MS
         self.seen = {k: v for k, v in self.seen.items() if v.first_ms >= horizon or k[1] > self.highest[k[0]] - WINDOW}
+        self.prunes += 1
+        self._prune_at = len(self.seen) + max(len(self.seen) // 4, self.forget_at // 10)
 
 
 def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], str] | None:

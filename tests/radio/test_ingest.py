@@ -214,3 +214,27 @@ def test_a_counter_that_went_past_its_block_reserves_above_where_it_is():
     counter.last = counter.reserved                        # that stretch used up too (2 blocks in)
     n = counter.take(1)
     assert n == game[0] - block + 1 and n > 2 * block and counter.reserved == game[0]
+
+
+def test_old_frames_are_forgotten_but_not_looked_for_at_every_frame():
+    """The table of frames heard is pruned of what the counter window judges alone; a busy game keeps more than
+    the threshold within the last 30 minutes, and the pruning (a walk over every entry) then waits until the
+    table has grown by a quarter instead of running at every frame."""
+    trackers = {d: DeviceInfo(d, "tracker", f"T{d}", key=K_T) for d in range(100, 110)}
+    ing = Ingest(trackers, forget_at=100)
+    now = 0
+    for counter in range(1, 61):                # 600 frames in 20 minutes: all within the retry window
+        for d in trackers:
+            now += 2_000
+            frame = codec.encode_position(K_T, d, counter, 583800000, 267200000, 77, 1, 9)
+            assert ing.receive(frame, 1, -90, 5.0, now).verdict == "accepted"
+    assert len(ing.seen) == 600                  # nothing old enough to forget
+    assert ing.prunes <= 10                      # 100, 125, 156 ... 476, 595: not at each of the 500 past 100
+    now += 3_600_000                             # an hour later, 300 counters on: the old ones are forgotten
+    for counter in range(361, 461):
+        for d in trackers:
+            now += 100
+            ing.receive(codec.encode_position(K_T, d, counter, 583800000, 267200000, 77, 1, 9), 1, -90, 5.0, now)
+    assert ing.prunes >= 11 and len(ing.seen) == 1_000 and (100, 1) not in ing.seen    # the last hour's only
+    old = codec.encode_position(K_T, 100, 1, 583800000, 267200000, 77, 1, 9)
+    assert ing.receive(old, 1, -90, 5.0, now).verdict == "rejected_replay"    # forgotten, still refused

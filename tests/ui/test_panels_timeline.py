@@ -147,3 +147,60 @@ def test_the_view_follows_the_newest_event_until_scrolled_up(panel, qtbot):
     panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
                                         for n in range(61, 70))))
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() and panel.following, timeout=2000)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_rows_read_while_scrolled_up_stay_in_view_when_the_cap_drops_the_oldest(qtbot):
+    """At the cap each new event drops the oldest row: the rows the game master scrolled up to read stay where
+    they are (the view moves up with them), and the view does not start following."""
+    panel = TimelinePanel(max_rows=200)
+    qtbot.addWidget(panel)
+    panel.resize(600, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    state = GameState(ROSTER)
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(1, 201)]))
+    bar = panel.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 100 and bar.value() == bar.maximum(), timeout=2000)
+
+    def top_seq():
+        return panel.proxy.data(panel.proxy.index(panel.view.rowAt(0), 0), SEQ_ROLE)
+
+    bar.setValue(bar.maximum() // 2)                           # the game master reads back
+    reading = top_seq()
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(201, 231)]))
+    qtbot.wait(20)
+    assert panel.model.rowCount() == 200 and panel.model.rows[0].seq == 31
+    assert top_seq() == reading and not panel.following
+    for n in range(231, 260):                                 # one at a time, as deltas come
+        panel.apply_delta(make_delta(state, (), (), [stored(n, n * 1000, "note", text=f"n{n}")]))
+    assert top_seq() == reading
+    panel.set_filter("n2")                                    # filtered: the proxy's rows are the ones counted
+    bar.setValue(5)
+    reading = top_seq()
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(260, 280)]))
+    assert top_seq() == reading
+    panel.set_filter("")
+    bar.setValue(0)                                           # at the very top: the oldest kept row is shown
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(280, 290)]))
+    assert bar.value() == 0 and top_seq() == panel.model.rows[0].seq
+    bar.setValue(bar.maximum())                               # back at the bottom: it follows again
+    panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(290, 300)]))
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() and panel.following, timeout=2000)
+    assert panel.proxy.data(panel.proxy.index(panel.view.rowAt(panel.view.viewport().height() - 2), 0),
+                            SEQ_ROLE) == 299
+
+
+def test_a_name_learned_later_is_shown_in_rows_already_shown(panel):
+    """The texts of a row are made once, but a character's name that a later delta brings (or changes) is shown
+    in the rows about it made before."""
+    panel.apply_delta(make_delta(GameState([]), (), (), [stored(1, 1000, "down", badge=11)]))
+    assert shown(panel, 2) == ["11"]
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(2, 2000, "down", badge=11)))
+    assert shown(panel, 2) == ["Gerd (11)", "Gerd (11)"]
+    renamed = GameState([Member(11, "Gerda", "South", "Ravens", "warrior")])
+    panel.apply_delta(delta_of(renamed, stored(3, 3000, "down", badge=11)))
+    assert shown(panel, 2) == ["Gerda (11)"] * 3
+    assert panel.proxy.data(panel.proxy.index(0, 0), Qt.ItemDataRole.DecorationRole) is None
+    assert panel.proxy.data(panel.proxy.index(0, 0), SEQ_ROLE) == 1

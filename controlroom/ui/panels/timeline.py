@@ -9,7 +9,7 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.devices import WEAKER_TRUST
@@ -28,6 +28,8 @@ COLUMNS = (
     ("source", QT_TRANSLATE_NOOP("panels", "Source")),
 )
 _WHO_FIELDS = ("badge", "device")
+_ROLES = frozenset(int(r) for r in (Qt.ItemDataRole.DisplayRole, SEQ_ROLE, Qt.ItemDataRole.FontRole,
+                                     Qt.ItemDataRole.ToolTipRole))
 
 
 def details(data) -> str:
@@ -56,17 +58,27 @@ class TimelineModel(RowTable):
         self.names: dict[int, str] = {}
         self.retracted: set[int] = set()
         self.last_seq = 0
+        # The texts of the rows shown (seq -> one text a column), made once: a view asks for each cell again at
+        # every paint (bench_timeline: scrolling took twice a plain QStandardItemModel's time).
+        self._texts: dict[int, tuple[str, ...]] = {}
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Learn names from the delta's characters and append its events."""
+        names = self.names
+        learned = False
         for c in delta.characters:
-            self.names[c.badge] = c.name
+            if names.get(c.badge) != c.name:
+                names[c.badge] = c.name
+                learned = True
+        if learned:
+            self._texts.clear()         # a name new or changed: the Who texts are made again
         self.append(delta.events)
 
     def set_events(self, events: Iterable[StoredView]) -> None:
         """Replace every row (opening a game: the log's last events)."""
         self.beginResetModel()
         self.rows, self.retracted, self.last_seq = [], set(), 0
+        self._texts.clear()
         self.endResetModel()
         self.append(events)
 
@@ -79,6 +91,9 @@ class TimelineModel(RowTable):
         drop = len(self.rows) + len(new) - self.max_rows
         if drop > 0:
             self.beginRemoveRows(QModelIndex(), 0, drop - 1)
+            texts = self._texts
+            for gone in self.rows[:drop]:
+                texts.pop(gone.seq, None)
             del self.rows[:drop]
             self.endRemoveRows()
         first = len(self.rows)
@@ -93,11 +108,17 @@ class TimelineModel(RowTable):
 
     # -- the model -----------------------------------------------------------
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        if role not in _ROLES:          # most of what a view asks a cell for (decoration, colours, alignment...)
             return None
-        stored = self.rows[index.row()]
+        row = index.row()               # -1 for an invalid index
+        if not 0 <= row < len(self.rows):
+            return None
+        stored = self.rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(stored, COLUMNS[index.column()][0])
+            texts = self._texts.get(stored.seq)
+            if texts is None:
+                texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
+            return texts[index.column()]
         if role == SEQ_ROLE:
             return stored.seq
         if role == Qt.ItemDataRole.FontRole and stored.seq in self.retracted:
@@ -173,6 +194,8 @@ class TimelinePanel(QWidget):
         bar = self.view.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
+        # At the cap the oldest rows go as new ones come: the rows the game master scrolled up to read stay put.
+        self.proxy.rowsRemoved.connect(self._rows_removed)
 
     def _fit_rows(self) -> None:
         """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
@@ -201,6 +224,21 @@ class TimelinePanel(QWidget):
     def _range_changed(self, _low: int, high: int) -> None:
         if self.following:
             self.view.verticalScrollBar().setValue(high)
+
+    @Slot(QModelIndex, int, int)
+    def _rows_removed(self, _parent: QModelIndex, first: int, last: int) -> None:
+        """Rows gone above the view (the oldest, at the cap): the view moves up with the rows it shows."""
+        if self.following:
+            return
+        bar = self.view.verticalScrollBar()
+        value = bar.value()
+        if self.view.verticalScrollMode() == QTableView.ScrollMode.ScrollPerPixel:
+            row = max(1, self.view.verticalHeader().defaultSectionSize())
+            above = max(0, min(last + 1, value // row) - first) * row
+        else:
+            above = max(0, min(last + 1, value) - first)
+        if above:
+            bar.setValue(value - above)
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (the view follows the newest while the game master leaves it at the bottom)."""
