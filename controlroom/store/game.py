@@ -445,6 +445,8 @@ class GameStore:
         ``cancelled`` is asked every few thousand events (True: stop, nothing
         stored).  Returns whether one was stored.
         """
+        if self.log.count() - tail < min_advance:
+            return False                # a log this short: no snapshot could be far enough ahead to keep
         members = self.roster()
         profile = profile or self.profile()
         with _no_cyclic_gc():

@@ -105,7 +105,7 @@ def station_main(args) -> int:
 
     def handled():
         total = w.ingest.stats().get("total", {}) if w.ingest else {}
-        return total.get("frames_total", 0) == len(keys) and w.health()["unstored"] == 0
+        return total.get("frames_total", 0) == len(keys) and w.stats()["health"]["unstored"] == 0
 
     wait_until(app, handled)
     stored_at = time.time()
