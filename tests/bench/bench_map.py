@@ -140,21 +140,31 @@ def radio_lines(trackers: dict[int, bytes], marshals: dict[int, bytes], count: i
     return out
 
 
-def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: float) -> dict:
-    lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
-    lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
-    gateway = FakeGateway()                    # a process of its own: it answers ID? and every TX with TXOK
-    station = Station(path, [gateway.path], None, speed=60.0)
-    core = station.core
-    window = build_window(core, MapFrame(58.38, 26.72), "bench")
+def window_on_gateway(app, path: str, title: str, clock=None, before_start=None, **core_options):
+    """The real window (1366x768) on a station of game ``path`` reading a gateway played by a process of its own
+    (it answers ID? and every TX with TXOK); returns (gateway, station, window) once the game is loaded and the
+    gateway identified.  ``before_start(core)`` connects what must see the first delta."""
+    gateway = FakeGateway()
+    station = Station(path, [gateway.path], clock, **core_options)
+    window = build_window(station.core, MapFrame(58.38, 26.72), title)
     window.map.load_background(FIELD)
     window.resize(1366, 768)
     window.show()
     loaded = threading.Event()
-    core.loaded.connect(lambda _d: loaded.set())
+    station.core.loaded.connect(lambda _d: loaded.set())
+    if before_start is not None:
+        before_start(station.core)
     station.start()
     while not loaded.is_set() or not gateway.identified.is_set():
         app.processEvents()
+    return gateway, station, window
+
+
+def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: float) -> dict:
+    lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
+    lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
+    gateway, station, window = window_on_gateway(app, path, "bench", speed=60.0)
+    core = station.core
     gateway.send(str(lines_file), rate, expect_acks=-1)
     late: list[float] = []
     clock = QElapsedTimer()

@@ -46,7 +46,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -57,13 +56,9 @@ from PySide6.QtCore import QObject, Qt, QTimer, Slot  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_ingest import FakeGateway  # noqa: E402
-from bench_map import FIELD, make_game, pct, radio_lines, rss_mb  # noqa: E402
+from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway  # noqa: E402
 
-from controlroom.core.station import Station  # noqa: E402
 from controlroom.game.clock import VirtualClock  # noqa: E402
-from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.app import build_window  # noqa: E402
 
 FRAMES_PER_S = 50           # what the target names: a busy set of 8-channel gateways
 CHUNK = 5_000               # frames sent at a time (100 game seconds)
@@ -148,22 +143,14 @@ def main() -> int:
           f"({chunks} files of {CHUNK:,})", file=sys.stderr)
     gc.collect()
 
-    gateway = FakeGateway()
     clock = VirtualClock(START_MS)
-    station = Station(path, [gateway.path], clock)
-    core = station.core
-    window = build_window(core, MapFrame(58.38, 26.72), "memory")
-    window.map.load_background(FIELD)
-    window.resize(1366, 768)
-    window.show()
-    loaded = threading.Event()
-    core.loaded.connect(lambda _d: loaded.set())
     counts = Counts()
-    core.delta_published.connect(counts.emitted, Qt.ConnectionType.DirectConnection)   # in the core's thread
-    core.delta_published.connect(counts.applied)           # queued: after the window's own slot, in its thread
-    station.start()
-    while not loaded.is_set() or not gateway.identified.is_set():
-        app.processEvents()
+
+    def count_deltas(core) -> None:
+        core.delta_published.connect(counts.emitted, Qt.ConnectionType.DirectConnection)   # in the core's thread
+        core.delta_published.connect(counts.applied)       # queued: after the window's own slot, in its thread
+
+    gateway, station, window = window_on_gateway(app, path, "memory", clock, before_start=count_deltas)
     for _ in range(50):                 # the opening's own work (first paint, layouts) done
         app.processEvents()
         time.sleep(0.01)

@@ -47,7 +47,6 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -59,15 +58,11 @@ from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView  # noqa:
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_eventlog import played_game, roster  # noqa: E402
-from bench_ingest import FakeGateway  # noqa: E402
-from bench_map import FIELD, radio_lines  # noqa: E402
+from bench_map import radio_lines, window_on_gateway  # noqa: E402
 
-from controlroom.core.station import Station  # noqa: E402
 from controlroom.game.views import StoredView  # noqa: E402
-from controlroom.geo.frame import MapFrame  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
-from controlroom.ui.app import build_window  # noqa: E402
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
 
@@ -268,18 +263,7 @@ def main() -> int:
     lines_file.write_text("\n".join(radio_lines(trackers, marshals, int(args.live_seconds * args.rate) + 100, 1))
                           + "\n", encoding="ascii")
 
-    gateway = FakeGateway()
-    station = Station(path, [gateway.path], None)
-    core = station.core
-    window = build_window(core, MapFrame(58.38, 26.72), "timeline")
-    window.map.load_background(FIELD)
-    window.resize(1366, 768)
-    window.show()
-    loaded = threading.Event()
-    core.loaded.connect(lambda _d: loaded.set())
-    station.start()
-    while not loaded.is_set() or not gateway.identified.is_set():
-        app.processEvents()
+    gateway, station, window = window_on_gateway(app, path, "timeline")
     for _ in range(50):
         app.processEvents()
         time.sleep(0.01)
