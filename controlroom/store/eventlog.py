@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import json
+from contextlib import contextmanager
 from array import array
 import time
 from dataclasses import dataclass, field
@@ -189,6 +190,20 @@ class EventLog:
             found.update((d, c) for d, c in conn.execute(q))
         return found
 
+    @contextmanager
+    def _driver(self) -> Iterator:
+        """The driver's own connection, for the reads that fold a game; its errors raised as StoreError."""
+        try:
+            raw = self.engine.raw_connection()
+            try:
+                yield raw
+            finally:
+                raw.close()
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+        except self._driver_errors as exc:
+            raise StoreError(explain(exc, self.where, self.path)) from exc
+
     def events(self, after: int = 0, batch: int = 10_000) -> Iterator[tuple[int, Event]]:
         """(seq, event) in fold order after ``after``: the fast path for folding a game.
 
@@ -199,36 +214,28 @@ class EventLog:
         placed = sa.select(c.seq).where(c.seq > int(after), c.pos.is_not(None)).limit(1)
         q = sa.select(c.seq, c.t, c.type, c.payload, c.source).where(c.seq > int(after)).order_by(c.seq)
         scan = _scan_once          # our own compact JSON: no whitespace to skip (a damaged payload: _data)
-        try:
-            raw = self.engine.raw_connection()
-            try:
+        with self._driver() as raw:
+            cur = raw.cursor()
+            cur.execute(self._compiled(placed))
+            late = cur.fetchone() is not None
+            cur.close()
+            if not late:
                 cur = raw.cursor()
-                cur.execute(self._compiled(placed))
-                late = cur.fetchone() is not None
+                cur.execute(self._compiled(q))
+                new, ev_cls = _tuple_new, Event
+                while True:
+                    chunk = cur.fetchmany(batch)
+                    if not chunk:
+                        break
+                    try:        # a whole batch at once; a damaged payload is found again row by row
+                        out = [(seq, new(ev_cls, (t, type_, scan(payload, 0)[0], source)))
+                               for seq, t, type_, payload, source in chunk]
+                    except (StopIteration, ValueError):
+                        out = ()
+                        for seq, t, type_, payload, source in chunk:   # the events up to the damaged one
+                            yield seq, Event(t, type_, self._data(seq, payload), source)
+                    yield from out
                 cur.close()
-                if not late:
-                    cur = raw.cursor()
-                    cur.execute(self._compiled(q))
-                    new, ev_cls = _tuple_new, Event
-                    while True:
-                        chunk = cur.fetchmany(batch)
-                        if not chunk:
-                            break
-                        try:        # a whole batch at once; a damaged payload is found again row by row
-                            out = [(seq, new(ev_cls, (t, type_, scan(payload, 0)[0], source)))
-                                   for seq, t, type_, payload, source in chunk]
-                        except (StopIteration, ValueError):
-                            out = ()
-                            for seq, t, type_, payload, source in chunk:   # the events up to the damaged one
-                                yield seq, Event(t, type_, self._data(seq, payload), source)
-                        yield from out
-                    cur.close()
-            finally:
-                raw.close()
-        except DBAPIError as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
-        except self._driver_errors as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
         if late:
             for row in self.rows(after):
                 yield row.seq, row.event
@@ -251,26 +258,18 @@ class EventLog:
             at_seq_q = at_seq_q.where(sa.not_(_at_seq_upto(after_key)))
         placed = self._compiled(placed_q.order_by(c.pos, c.seq))
         at_seq = self._compiled(at_seq_q.order_by(c.seq))
-        try:
-            raw = self.engine.raw_connection()
-            try:
-                cur = raw.cursor()
-                cur.execute(placed)
-                early = [self._log_row(r) for r in cur.fetchall()]
-                cur.close()
-                cur = raw.cursor()
-                cur.execute(at_seq)
-                if early:
-                    yield from heapq.merge(early, self._stream(cur, batch), key=_fold_key)
-                else:
-                    yield from self._stream(cur, batch)         # nothing placed earlier: the log's own order
-                cur.close()
-            finally:
-                raw.close()
-        except DBAPIError as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
-        except self._driver_errors as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
+        with self._driver() as raw:
+            cur = raw.cursor()
+            cur.execute(placed)
+            early = [self._log_row(r) for r in cur.fetchall()]
+            cur.close()
+            cur = raw.cursor()
+            cur.execute(at_seq)
+            if early:
+                yield from heapq.merge(early, self._stream(cur, batch), key=_fold_key)
+            else:
+                yield from self._stream(cur, batch)         # nothing placed earlier: the log's own order
+            cur.close()
 
     def index_upto(self, upto_key: tuple[float, int], upto_seq: int | None = None
                    ) -> tuple[array, array, array, list[tuple]]:
@@ -285,23 +284,15 @@ class EventLog:
                                 .order_by(c.seq))
         frames_q = self._compiled(sa.select(c.device, c.counter, c.seq, c.t)
                                   .where(c.pos.is_(None), c.device.is_not(None), _at_seq_upto(upto_key), stored))
-        try:
-            raw = self.engine.raw_connection()
-            try:
-                cur = raw.cursor()
-                cur.execute(placed)
-                early = cur.fetchall()
-                cur.execute(at_seq)
-                rows = cur.fetchall()
-                cur.execute(frames_q)
-                frames = [(d, n, (float(seq), seq), t) for d, n, seq, t in cur.fetchall()]
-                cur.close()
-            finally:
-                raw.close()
-        except DBAPIError as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
-        except self._driver_errors as exc:
-            raise StoreError(explain(exc, self.where, self.path)) from exc
+        with self._driver() as raw:
+            cur = raw.cursor()
+            cur.execute(placed)
+            early = cur.fetchall()
+            cur.execute(at_seq)
+            rows = cur.fetchall()
+            cur.execute(frames_q)
+            frames = [(d, n, (float(seq), seq), t) for d, n, seq, t in cur.fetchall()]
+            cur.close()
         frames += [(d, n, (pos, seq), t) for seq, pos, t, d, n in early if d is not None]
         if not early:
             seqs = array("q", [r[0] for r in rows])

@@ -13,6 +13,7 @@ from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import MapView
 from controlroom.ui.panels.deadlines import DeadlineModel
 from controlroom.ui.panels.radio import DeviceModel, FrameModel
+from controlroom.ui.panels.table import RowTable
 
 
 class Signals:
@@ -30,6 +31,17 @@ class Signals:
 
     def clear(self):
         self.seen = dict.fromkeys(self.seen, 0)
+
+
+class Words(RowTable):
+    """A table of plain texts under the given column titles."""
+
+    def __init__(self, titles):
+        super().__init__()
+        self.titles = titles
+
+    def data(self, index, role=0):
+        return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
 
 
 def model_tester(model):
@@ -237,19 +249,11 @@ def test_the_window_plans_the_casualties_and_sets_the_trails_again_at_most_every
 def test_columns_are_fitted_to_their_contents_at_most_once_a_second_and_a_hand_width_stays(qtbot):
     from PySide6.QtWidgets import QWidget
 
-    from controlroom.ui.panels.table import ColumnFitter, RowTable, read_only_view
-
-    class Words(RowTable):
-        titles = ("A", "B", "C")
-
-        def data(self, index, role=0):
-            if role == 0 and index.isValid():
-                return self.rows[index.row()][index.column()]
-            return None
+    from controlroom.ui.panels.table import ColumnFitter, read_only_view
 
     box = QWidget()
     qtbot.addWidget(box)
-    model = Words()
+    model = Words(("A", "B", "C"))
     view = read_only_view(box, model)
     view.resize(900, 300)
     box.show()
@@ -277,17 +281,11 @@ def test_columns_are_fitted_to_their_contents_at_most_once_a_second_and_a_hand_w
 def test_a_view_not_shown_is_fitted_when_shown(qtbot):
     from PySide6.QtWidgets import QTabWidget
 
-    from controlroom.ui.panels.table import RowTable, read_only_view
-
-    class Words(RowTable):
-        titles = ("A", "B")
-
-        def data(self, index, role=0):
-            return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
+    from controlroom.ui.panels.table import read_only_view
 
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
-    front, behind = Words(), Words()
+    front, behind = Words(("A", "B")), Words(("A", "B"))
     tabs.addTab(read_only_view(tabs, front), "front")
     view = read_only_view(tabs, behind)
     tabs.addTab(view, "behind")
@@ -321,17 +319,11 @@ def test_the_window_lets_the_gui_thread_take_the_gil_back_soon():
 def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
     from PySide6.QtWidgets import QWidget
 
-    from controlroom.ui.panels.table import ColumnFitter, RowTable, read_only_view
-
-    class Words(RowTable):
-        titles = ("A", "B")
-
-        def data(self, index, role=0):
-            return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
+    from controlroom.ui.panels.table import ColumnFitter, read_only_view
 
     box = QWidget()
     qtbot.addWidget(box)
-    model = Words()
+    model = Words(("A", "B"))
     view = read_only_view(box, model)
     view.resize(600, 300)
     box.show()
