@@ -133,6 +133,26 @@ def test_devices_heard_change_by_data_changed_while_the_same_devices(qtbot):
     del keep
 
 
+def test_the_clock_announces_only_the_columns_that_follow_it(qtbot):
+    """"Last heard" follows the clock; the other columns do not, and a view need not repaint them. A table
+    that names no such columns announces all of them."""
+    model = DeviceModel()
+    keep = model_tester(model)
+    model.set_devices({d: (ms("00:10:00"), -90, 7.0, 1, 1) for d in (1, 2, 3)}, {}, ms("00:10:00"))
+    announced = []
+    model.dataChanged.connect(lambda a, b, _roles=(): announced.append((a.row(), a.column(), b.row(), b.column())))
+    model.set_now(ms("00:10:30"))
+    assert announced == [(0, 2, 2, 2)]
+    assert model.data(model.index(0, 2)) == "30 s ago"
+    words = Words(("a", "b", "c"))
+    words.rows = [("x", "y", "z")] * 4
+    words.dataChanged.connect(lambda a, b, _roles=(): announced.append((a.row(), a.column(), b.row(), b.column())))
+    announced.clear()
+    words.set_now(5)
+    assert announced == [(0, 0, 3, 2)]
+    del keep
+
+
 # -- the map -------------------------------------------------------------------------------------------
 
 GROUP_OF = {"tracker:1": "Wolves", "tracker:2": "Ravens", "tracker:3": "Bears"}

@@ -144,3 +144,64 @@ def test_countdowns_read_as_a_kitchen_timer():
     assert countdown(0) == "0:00" and countdown(-5_000) == "0:00"
     assert countdown(3_600_000) == "1:00:00"
     assert countdown(3_600_000 + 61_500) == "1:01:02"
+
+
+def test_the_clock_announces_the_countdowns_and_only_the_rows_that_change_colour(panel, clock):
+    """A redraw of the countdowns repaints their column, and whole rows only where a colour changes: the
+    view repaints what is announced, each cell a dozen calls into Python (a 12 ms paint at 2,000 dying)."""
+    state = GameState(ROSTER)
+    panel.apply_delta(fold(state,
+                           ("00:01:00", "down", {"badge": 2}),      # dies at 00:11:00
+                           ("00:02:00", "down", {"badge": 1}),      # dies at 00:12:00
+                           ("00:02:00", "knocked_out", {"badge": 11})))   # wakes at 00:07:00
+    clock.t = ms("00:03:00")
+    panel.refresh()
+    announced = []
+    panel.model.dataChanged.connect(lambda a, b, _roles=(): announced.append(
+        ((a.row(), a.column()), (b.row(), b.column()))))
+    clock.t = ms("00:04:00")
+    panel.refresh()                         # no colour changes: 7:00 and 8:00 left to die
+    assert announced == [((0, 0), (2, 0))]
+    assert column_texts(panel, 0) == ["3:00", "7:00", "8:00"]
+    announced.clear()
+    clock.t = ms("00:06:30")                # Birgit now within 5 minutes (orange); Gerd's waking stays plain
+    panel.refresh()
+    assert announced == [((0, 0), (2, 0)), ((1, 0), (1, 4))]
+    assert cell(panel, 1, 0, URGENCY_ROLE) == WARNING
+    announced.clear()
+    clock.t = ms("00:10:30")                # Birgit red, Aldo orange
+    panel.refresh()
+    assert announced == [((0, 0), (2, 0)), ((1, 0), (2, 4))]
+    assert [cell(panel, r, 0, URGENCY_ROLE) for r in range(3)] == [NORMAL, CRITICAL, CRITICAL]
+    announced.clear()
+    clock.t = ms("00:03:00")                # back (a replay's seek): every row again
+    panel.refresh()
+    assert announced == [((0, 0), (2, 0)), ((0, 0), (2, 4))]
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_columns_fit_without_measuring_at_each_redraw(panel, clock, qtbot):
+    """The columns are fitted by the view's ColumnFitter (at most once a second), not by Qt's
+    ResizeToContents; group and side hidden for want of room and shown again are fitted once more."""
+    from PySide6.QtWidgets import QHeaderView
+
+    header = panel.view.horizontalHeader()
+    assert all(header.sectionResizeMode(c) != QHeaderView.ResizeMode.ResizeToContents for c in range(5))
+    assert header.sectionResizeMode(2) == QHeaderView.ResizeMode.Stretch
+    state = GameState(ROSTER)
+    panel.apply_delta(fold(state, ("00:01:00", "down", {"badge": 2}), ("00:02:00", "down", {"badge": 1})))
+    panel.resize(700, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    fitter = panel.view.fitter
+    qtbot.waitUntil(lambda: fitter.fits >= 1 and not panel.view.isColumnHidden(3), timeout=3000)
+    for c in (0, 1, 3, 4):
+        assert header.sectionSize(c) >= panel.view.sizeHintForColumn(c)
+    panel.setMinimumWidth(0)
+    panel.resize(180, 300)                  # too narrow: group and side hidden
+    qtbot.waitUntil(lambda: panel.view.isColumnHidden(3) and panel.view.isColumnHidden(4), timeout=3000)
+    panel.resize(700, 300)                  # room again: shown, and still fitted by the fitter
+    qtbot.waitUntil(lambda: not panel.view.isColumnHidden(3), timeout=3000)
+    assert fitter.by_hand == set()
+    for c in (0, 1, 3, 4):
+        assert header.sectionSize(c) >= panel.view.sizeHintForColumn(c)

@@ -102,10 +102,15 @@ class DeadlineTable:
         return sorted((r for rows in self.by_badge.values() for r in rows), key=DeadlineRow.sort_key)
 
 
+def _due_key(row: DeadlineRow) -> tuple:
+    return row.sort_key()[:2]
+
+
 class DeadlineModel(RowTable):
     """The deadlines, soonest first, as a table whose countdowns follow ``now``."""
 
     titles = tuple(title for _key, title in COLUMNS)
+    now_columns = (0,)                  # "Due in"
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -146,6 +151,20 @@ class DeadlineModel(RowTable):
             for row in new:
                 self._insert(row)
         self.now = now
+
+    def rows_changed_by_now(self, before: int, now: int) -> list[int]:
+        """The rows of the dying whose colour changes between ``before`` and ``now``: those falling due in
+        2 (red) or 5 (orange) minutes from one and not from the other.  The rows sort by when they fall
+        due (held ones last), so each threshold is a span found by bisection, not a pass over 2,000 rows."""
+        if now < before:                    # the clock went back (a replay's seek): every row may differ
+            return list(range(len(self.rows)))
+        changed: set[int] = set()
+        for limit in (RED_MS, ORANGE_MS):
+            # The rows whose due lies in [before + limit, now + limit) crossed this threshold.
+            lo = bisect.bisect_left(self.rows, (False, before + limit), key=_due_key)
+            hi = bisect.bisect_left(self.rows, (False, now + limit), key=_due_key)
+            changed.update(i for i in range(lo, hi) if self.rows[i].kind == "dies")
+        return sorted(changed)
 
     def _find(self, row: DeadlineRow) -> int:
         i = bisect.bisect_left(self.rows, row.sort_key(), key=DeadlineRow.sort_key)
@@ -218,8 +237,8 @@ class DeadlinePanel(QWidget):
     """
 
     REFRESH_MS = 500
-    #: Rows inserted or removed: the columns are fitted again this long after (once for a burst of rows).
-    FIT_MS = 250
+    #: Rows inserted or removed: whether group and side fit is decided again this long after (once a burst).
+    FIT_MS = 1000
     #: The columns always shown whole (countdown, what, who); group and side only when there is room.
     ALWAYS = (0, 1, 2)
     #: The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.
@@ -239,12 +258,14 @@ class DeadlinePanel(QWidget):
         self.view = read_only_view(self, self.model)
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The columns are fitted to their texts by the view's ColumnFitter (at most once a second), not by
+        # Qt's ResizeToContents, which measured them again at each redraw of the countdowns.
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)     # the name takes what is left
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        self.model.modelReset.connect(self.fit_columns)
-        # Rows come and go one by one: the columns are fitted again once after a burst, not at each row.
+        # Rows come and go one by one, or all at once (a mass death resets the model): whether group and side
+        # still fit is decided again once after a burst, not at each row (it measures the rows shown).
+        self.model.modelReset.connect(self._fit_later)
         self._fit_soon = QTimer(self)
         self._fit_soon.setSingleShot(True)
         self._fit_soon.setInterval(self.FIT_MS)

@@ -222,6 +222,7 @@ class DeviceModel(RowTable):
     """Per device: last heard (age from ``now``), RSSI, SNR, battery, last counter, gateway."""
 
     titles = tuple(title for _key, title in DEVICE_COLUMNS)
+    now_columns = (2,)                  # "Last heard": "12 s ago"
 
     def set_devices(self, heard: dict, field_heard: dict, now: int) -> None:
         known = sources_by_device(field_heard)

@@ -132,6 +132,8 @@ class GroupModel(_Table):
 
 
 class FallenModel(_Table):
+    now_columns = (5,)                  # "Respawns in"
+
     def __init__(self, parent=None) -> None:
         super().__init__((
             QT_TRANSLATE_NOOP("panels", "Who"), QT_TRANSLATE_NOOP("panels", "Side"),
