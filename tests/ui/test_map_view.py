@@ -54,13 +54,20 @@ def test_set_layer_is_painted_by_the_timer(view, qtbot):
     np.testing.assert_array_equal(y, [10, 20, 30])
 
 
-def test_one_setdata_per_layer_per_tick(view, qtbot, monkeypatch):
+def count_fills(view, monkeypatch):
+    """The layers given new markers (one call per layer and step), by name."""
+    from controlroom.ui.map import view as view_module
+
     calls = []
-    for name in ("groups", "marshals"):
-        item = view.layer_item(name)
-        original = item.setData
-        monkeypatch.setattr(item, "setData",
-                            lambda *a, _o=original, _n=name, **k: (calls.append(_n), _o(*a, **k)))
+    names = {id(view.layer_item(n)): n for n in view.layer_names}
+    original = view_module.fill_scatter
+    monkeypatch.setattr(view_module, "fill_scatter",
+                        lambda item, *a, **k: (calls.append(names[id(item)]), original(item, *a, **k)))
+    return calls
+
+
+def test_one_setdata_per_layer_per_tick(view, qtbot, monkeypatch):
+    calls = count_fills(view, monkeypatch)
     for i in range(20):   # data arriving much faster than the paint rate
         view.set_layer("groups", [i, i + 1], [0, 1])
         view.set_layer("marshals", [i], [i])
@@ -70,6 +77,36 @@ def test_one_setdata_per_layer_per_tick(view, qtbot, monkeypatch):
     # Nothing dirty: the timer goes idle and paints nothing more.
     qtbot.waitUntil(lambda: not view._timer.isActive(), timeout=2000)
     assert sorted(calls) == ["groups", "marshals"]
+
+
+def test_costly_steps_take_a_turn_of_the_event_loop_each(view, qtbot, monkeypatch):
+    """Labels placed, and layers given new markers, one per turn: the window answers in between. Moved
+    markers follow at once; flush() still does everything now."""
+    calls = count_fills(view, monkeypatch)
+    view.show()
+    qtbot.waitExposed(view)
+    view.set_layer("trackers", [0.0], [0.0])
+    view.flush()
+    calls.clear()
+    view.set_labels([(0.0, 0.0, "Wolves 3↑ 0↓ 0†")])
+    view.set_layer("groups", [0.0, 10.0], [0.0, 10.0])
+    view.set_layer("marshals", [5.0], [5.0])
+    view.set_layer("trackers", [1.0], [1.0])              # moved only: no fill
+    view._labels_at = -1e9                                  # (the labels were last placed long ago)
+    view._repaint_dirty()
+    assert calls == [] and view.is_dirty("groups") and view.is_dirty("marshals")    # the labels' turn
+    assert not view.is_dirty("trackers") and painted(view, "trackers")[0].tolist() == [1.0]
+    assert view._more.isActive()
+    view._more.stop()
+    view._repaint_dirty()
+    assert calls == ["groups"] and view.is_dirty("marshals")
+    qtbot.waitUntil(lambda: not view.is_dirty(), timeout=2000)
+    assert calls == ["groups", "marshals"]
+    view.set_labels([(0.0, 0.0, "Wolves 2↑ 1↓ 0†")])
+    view.set_layer("groups", [0.0], [0.0])
+    view.set_layer("marshals", [1.0, 2.0], [1.0, 2.0])
+    view.flush()
+    assert not view.is_dirty() and calls == ["groups", "marshals", "groups", "marshals"]
 
 
 def test_brushes_are_cached_and_markers_have_no_outline(view, qtbot):
