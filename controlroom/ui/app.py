@@ -55,6 +55,9 @@ def build_window(core, projection: MapFrame | None = None, title: str = "",
                  valhalla: tuple[float, float] | None = None) -> MainWindow:
     """The control room window on ``core`` (a CoreThread), wired to it."""
     share_the_interpreter()
+    app = QApplication.instance()
+    if app is not None and app.findChild(MainThreadCollector) is None:
+        MainThreadCollector(app)     # (a window made on an application of its own: a test's, a benchmark's)
     window = MainWindow(core, projection, title, valhalla)
     wire(core, window)
     return window

@@ -10,12 +10,21 @@ a replay worker's collection destroying widgets while the GUI thread deleted a
 menu).  So the automatic collection is switched off and a timer in the GUI
 thread collects with the interpreter's own thresholds.  Code that switches
 the collector off for a long fold and on again afterwards keeps it off (it
-restores what it found).
+restores what it found); should any code turn it on again (a thread that found
+it on before the window existed), the timer turns it off again.
+
+A full collection (generation 2) walks every object the GUI thread's tables
+and the window hold, for a big game 76-130 ms of the GUI thread (bench_map):
+the timer runs one at most every :attr:`MainThreadCollector.FULL_EVERY_S`
+(CPython itself waits until the survivors of younger collections grew by a
+quarter, which this timer cannot see); the younger generations, where most
+garbage dies, are collected as the interpreter's thresholds say.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 
 from PySide6.QtCore import QObject, QTimer, Slot
 
@@ -23,10 +32,16 @@ from PySide6.QtCore import QObject, QTimer, Slot
 class MainThreadCollector(QObject):
     """Collects garbage in the thread it lives in (the GUI's), every ``interval_ms`` when a generation is full."""
 
+    #: The least time from one full collection to the next (s).
+    FULL_EVERY_S = 600.0
+
     def __init__(self, parent: QObject | None = None, interval_ms: int = 250) -> None:
         super().__init__(parent)
         self.threshold = gc.get_threshold()
         self.collections = 0
+        self.full_collections = 0
+        self.full_every_s = self.FULL_EVERY_S
+        self._full_at = time.monotonic()
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
@@ -34,13 +49,24 @@ class MainThreadCollector(QObject):
 
     @Slot()
     def check(self) -> None:
+        if gc.isenabled():
+            gc.disable()                    # (turned on again by code that found it on: see above)
         c0, c1, c2 = gc.get_count()
         t0, t1, t2 = self.threshold
-        if c0 <= t0 and c1 <= t1 and c2 <= t2:
+        now = time.monotonic()
+        if c2 > t2 and now - self._full_at >= self.full_every_s:
+            generation = 2
+        elif c1 > t1:
+            generation = 1
+        elif c0 > t0:
+            generation = 0
+        else:
             return
-        generation = 2 if c2 > t2 else 1 if c1 > t1 else 0
         gc.collect(generation)
         self.collections += 1
+        if generation == 2:
+            self.full_collections += 1
+            self._full_at = now
 
     def stop(self) -> None:
         """Give the collection back to the interpreter."""

@@ -37,3 +37,55 @@ def test_garbage_widgets_are_collected_by_the_gui_threads_timer_not_by_a_worker(
     finally:
         collector.stop()
     assert gc.isenabled()
+
+
+def test_a_full_collection_at_most_every_so_often_and_the_collector_kept_off(qtbot, monkeypatch):
+    """Generation 2 (every object the window holds: 76-130 ms for a big game) is collected at most every
+    full_every_s; the younger ones as their thresholds say. Code that turns automatic collection on again
+    (a thread that found it on) finds it off at the next tick."""
+    collector = MainThreadCollector(interval_ms=10_000)
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    try:
+        over = tuple(t + 1 for t in collector.threshold)
+        monkeypatch.setattr(gc, "get_count", lambda: over)
+        collector.full_every_s = 3600.0
+        collector.check()
+        assert collected == [1]                      # generation 2 is due by count, not yet by time
+        collector._full_at -= 3600.0
+        collector.check()
+        collector.check()
+        assert collected == [1, 2, 1] and collector.full_collections == 1
+        monkeypatch.setattr(gc, "get_count", lambda: (collector.threshold[0] + 1, 0, 0))
+        collector.check()
+        assert collected == [1, 2, 1, 0]
+        monkeypatch.setattr(gc, "get_count", lambda: (0, 0, 0))
+        gc.enable()
+        collector.check()
+        assert collected == [1, 2, 1, 0] and not gc.isenabled()
+    finally:
+        collector.stop()
+    assert gc.isenabled()
+
+
+def test_a_window_built_on_an_application_of_its_own_collects_in_its_thread(qtbot, tmp_path):
+    """build_window gives the application its collector when the caller made the application (a test's, a
+    benchmark's), as ``application()`` does: what is measured is what runs."""
+    from PySide6.QtWidgets import QApplication
+
+    from controlroom.core.thread import CoreThread
+    from controlroom.ui.app import build_window
+
+    app = QApplication.instance()
+    for old in app.findChildren(MainThreadCollector):
+        old.stop()
+        old.setParent(None)
+    core = CoreThread(str(tmp_path / "g.crgame"))
+    window = build_window(core)
+    qtbot.addWidget(window)
+    try:
+        assert len(app.findChildren(MainThreadCollector)) == 1 and not gc.isenabled()
+    finally:
+        for c in app.findChildren(MainThreadCollector):
+            c.stop()
+            c.setParent(None)
