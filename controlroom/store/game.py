@@ -34,6 +34,9 @@ from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 log = logging.getLogger(__name__)
 # The fold snapshot kept with the game (game_meta): a line of JSON saying what it holds, then the snapshot.
 FOLD_SNAPSHOT_KEY = "fold_snapshot"
+# That first line again, on its own (written in the same transaction): what the snapshot's upkeep
+# (update_saved_fold) reads every few minutes, instead of the whole snapshot (megabytes in a big game).
+FOLD_POINT_KEY = "fold_snapshot_point"
 
 
 def _existing_game_file(path: Path, where: str) -> None:
@@ -401,6 +404,12 @@ class GameStore:
         retracts one of them.  Anything else (or a snapshot that cannot be
         read) is None: the whole log is folded.
         """
+        kept = self._kept_fold(members, profile)
+        return kept[1:] if kept is not None else None
+
+    def _kept_fold(self, members: list[Member], profile: RulesProfile
+                   ) -> tuple[dict, tuple[float, int], int, GameState] | None:
+        """``saved_fold``, with the first line of the snapshot (what ``FOLD_POINT_KEY`` holds) first."""
         text = self.meta(FOLD_SNAPSHOT_KEY)
         if text is None:
             return None
@@ -420,7 +429,43 @@ class GameStore:
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
             log.warning("%s: the fold snapshot kept with the game is not used (%s)", self.where, exc)
             return None
-        return key, upto, state
+        return info, key, upto, state
+
+    def saved_point(self) -> dict | None:
+        """What the snapshot kept with the game says of itself (``FOLD_POINT_KEY``: its key, the number of
+        events it folds, the last seq its corrections were checked to, its fingerprint), without reading it.
+
+        None when there is none to read, or it cannot be read; a snapshot
+        kept by an older controlroom has none until its upkeep has read it once.
+        """
+        text = self.meta(FOLD_POINT_KEY)
+        if text is None:
+            return None
+        try:
+            return _point(json.loads(text))
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            log.warning("%s: the fold snapshot's point is not used (%s)", self.where, exc)
+            return None
+
+    def _point_holds(self, point: dict, profile: RulesProfile | None) -> bool:
+        """Whether the snapshot whose point is ``point`` still holds, by counting and looking up events only.
+
+        The log must still have the events up to its key it had (no late
+        report stored before it since), and no correction stored since may
+        retract one of them.  Should players have been added since
+        (``roster_added``), the roster and the ruleset are read to see whether
+        it was made for them (the fingerprint); the snapshot itself is not read.
+        """
+        key, last_seq = point["key"], point["last_seq"]
+        if self.log.count_upto(key) != point["rows"] or self._retracts_before(key, last_seq):
+            return False
+        q = (sa.select(sa.func.count()).select_from(EVENTS)
+             .where(EVENTS.c.type == "roster_added", EVENTS.c.seq > int(last_seq)))
+        with self.engine.connect() as conn:
+            added = conn.execute(q).scalar_one()
+        if added:
+            return point["fingerprint"] == snapshot_json.fingerprint(self.roster(), profile or self.profile())
+        return True
 
     def _retracts_before(self, key: tuple[float, int], after_seq: int) -> bool:
         """Whether a correction stored after ``after_seq`` retracts an event whose fold key is ``key`` or before."""
@@ -442,23 +487,33 @@ class GameStore:
         anyway), and stores it when it is ``min_advance`` events or more past
         the one kept.  What a station calls now and then while a game is
         played, so that opening it again folds only the end of its log.
-        ``cancelled`` is asked every few thousand events (True: stop, nothing
-        stored).  Returns whether one was stored.
+        Whether there is anything to do is decided from the snapshot's point
+        (``saved_point``) and counts of events: a game that has not moved on
+        costs no reading of its snapshot.  ``cancelled`` is asked every few
+        thousand events (True: stop, nothing stored).  Returns whether one was stored.
         """
-        if self.log.count() - tail < min_advance:
+        count = self.log.count()
+        if count - tail < min_advance:
             return False                # a log this short: no snapshot could be far enough ahead to keep
+        point = self.saved_point()
+        if point is not None and count - tail - point["rows"] < min_advance and self._point_holds(point, profile):
+            return False                # the snapshot kept is recent enough, and still holds
         members = self.roster()
         profile = profile or self.profile()
         with _no_cyclic_gc():
-            kept = self.saved_fold(members, profile)
+            kept = self._kept_fold(members, profile)
             known = self.log.last_seq()
             gone = self.retracted()
             target = self.log.count() - tail
-            upto = kept[1] if kept is not None else 0
+            upto = kept[2] if kept is not None else 0
             if target - upto < min_advance:
+                if kept is not None and _point(kept[0]) != point:
+                    # Kept without its point (by an older controlroom): read once, its point is kept for the
+                    # next time.  (A point not this snapshot's is put right the same way.)
+                    self._keep_point(kept[0], replace=point is not None)
                 return False
             if kept is not None:
-                key, upto, state = kept
+                _info, key, upto, state = kept
                 rows = self.log.rows(after_key=key)
             else:
                 key, state, rows = (0.0, 0), GameState(members, profile), self.log.rows()
@@ -474,6 +529,18 @@ class GameStore:
             if upto != target or cancelled():
                 return False
             return self._store_fold(key, upto, snapshot.take(state), known, state.roster, profile)
+
+    def _keep_point(self, info: dict, replace: bool) -> None:
+        """Store the point of the snapshot kept (read from its first line, ``info``); without ``replace``, only
+        if there is none (a station storing a new snapshot meanwhile stores its point with it)."""
+        point = _point(info)
+        text = json.dumps({"fingerprint": point["fingerprint"], "key": list(point["key"]), "rows": point["rows"],
+                           "last_seq": point["last_seq"]})
+        try:
+            with self.engine.begin() as conn:
+                _put_meta(conn, FOLD_POINT_KEY, text, replace=replace)
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.log.path)) from exc
 
     def save_fold(self, fold: Fold) -> bool:
         """Keep the fold of the log up to the tail of ``fold`` (``Fold.opened``) with the game, if it is new.
@@ -506,9 +573,14 @@ class GameStore:
             return False
         if self.log.count_upto(key) != upto or self._retracts_before(key, known):
             return False            # the log changed before its point since it was folded: not that fold
-        info = {"fingerprint": snapshot_json.fingerprint(roster.members.values(), profile),
-                "key": [key[0], key[1]], "rows": upto, "last_seq": known}
-        self.set_meta(FOLD_SNAPSHOT_KEY, json.dumps(info) + "\n" + body)
+        info = json.dumps({"fingerprint": snapshot_json.fingerprint(roster.members.values(), profile),
+                           "key": [key[0], key[1]], "rows": upto, "last_seq": known})
+        try:
+            with self.engine.begin() as conn:           # the snapshot and its point: one transaction
+                _put_meta(conn, FOLD_SNAPSHOT_KEY, info + "\n" + body)
+                _put_meta(conn, FOLD_POINT_KEY, info)
+        except DBAPIError as exc:
+            raise StoreError(explain(exc, self.where, self.log.path)) from exc
         return True
 
     def integrity_ok(self) -> bool:
@@ -517,6 +589,28 @@ class GameStore:
             return True
         with self.engine.connect() as conn:
             return conn.execute(sa.text("PRAGMA integrity_check")).scalar_one() == "ok"
+
+
+def _point(info: dict) -> dict:
+    """A snapshot's point from the JSON of its first line: key, rows, last_seq, fingerprint."""
+    return {"key": (float(info["key"][0]), int(info["key"][1])), "rows": int(info["rows"]),
+            "last_seq": int(info["last_seq"]), "fingerprint": str(info["fingerprint"])}
+
+
+def _put_meta(conn, key: str, value: str, replace: bool = True) -> None:
+    """Set ``key`` in game_meta in one statement (an insert, or an update of the row there): stations doing it
+    at the same moment do not fail.  Without ``replace``, a row already there is left as it is."""
+    table = GameMeta.__table__
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    stmt = insert(table).values(key=key, value=value)
+    if replace:
+        stmt = stmt.on_conflict_do_update(index_elements=[table.c.key], set_={"value": stmt.excluded.value})
+    else:
+        stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.key])
+    conn.execute(stmt)
 
 
 @contextmanager
