@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from controlroom.core import worker as worker_module
+from controlroom.core import fold_saver
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.store.game import FOLD_SNAPSHOT_KEY, GameStore
@@ -20,7 +20,7 @@ def _open(qtbot, path: str) -> tuple[CoreThread, object]:
 
 
 def test_the_core_keeps_the_fold_and_opens_from_it_to_the_same_game(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setattr(worker_module, "FOLD_SAVE_DELAY_MS", 0)
+    monkeypatch.setattr(fold_saver, "FOLD_SAVE_DELAY_MS", 0)
     path = str(tmp_path / "long.crgame")
     members = roster(300)
     with GameStore.open(path) as store:          # more events than an opening folds one by one (32,000)
@@ -57,8 +57,8 @@ def test_the_cores_upkeep_of_an_idle_game_does_not_read_its_snapshot(qtbot, tmp_
     from controlroom.game import snapshot_json
     from controlroom.store.game import FOLD_POINT_KEY
 
-    monkeypatch.setattr(worker_module, "FOLD_SAVE_DELAY_MS", 0)
-    monkeypatch.setattr(worker_module, "FOLD_SAVE_EVERY_MS", 100)
+    monkeypatch.setattr(fold_saver, "FOLD_SAVE_DELAY_MS", 0)
+    monkeypatch.setattr(fold_saver, "FOLD_SAVE_EVERY_MS", 100)
     path = str(tmp_path / "idle.crgame")
     members = roster(300)
     with GameStore.open(path) as store:
