@@ -957,11 +957,14 @@ class CoreWorker(QObject):
         def pct(p: float) -> float:
             return round(late[min(len(late) - 1, int(p * len(late)))], 3) if late else 0.0
 
+        batch = self._in_flight
+        # waiting: events on their way to the store (the inbox's reports, the batch in flight): 0 once all is stored.
         health = {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
                   "late_max_ms": round(late[-1], 3) if late else 0.0,
                   "pending": len(self.fold.schedule) if self.fold is not None else 0,
                   "unstored": self.unstored, "timers": self.authority.state if self.authority else ALONE,
-                  "queued": self.queued, "dropped_deadlines": self.dropped_deadlines}
+                  "queued": self.queued, "dropped_deadlines": self.dropped_deadlines,
+                  "waiting": len(self._inbox) + (len(batch.items) if batch is not None else 0)}
         out = {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}
         if getattr(self, "mesh", None) is not None and self.mesh.counts:
             out["meshtastic"] = self.mesh.stats()
