@@ -187,6 +187,9 @@ class CoreWorker(QObject):
         self.queued = 0
         self.dropped_deadlines = 0
         self._inbox: list[Incoming] = []
+        # Reports received and not yet stored (or found stored, or kept on this laptop): one number, counted down
+        # only once their batch is committed, so another thread reading it never sees 0 while a batch is made.
+        self._waiting = 0
         self._corrections: list[Correction] = []
         self._in_flight: _Batch | None = None
         self._batch_id = 0
@@ -435,6 +438,7 @@ class CoreWorker(QObject):
 
     def _receive(self, item: Incoming) -> None:
         self._inbox.append(item)
+        self._waiting += 1
         if not self._tick_timer.isActive():
             self._tick_timer.start(0)           # one batch per turn of the event loop
 
@@ -726,6 +730,7 @@ class CoreWorker(QObject):
         if batch is None or batch.id != batch_id:
             return
         self._in_flight = None
+        self._waiting -= sum(1 for item in batch.incoming if item is not None)
         fold = self.fold
         if result.kept:                 # on this laptop until the server is back: durable, so acknowledged
             for pending, item in zip(batch.items, batch.incoming):
@@ -957,14 +962,12 @@ class CoreWorker(QObject):
         def pct(p: float) -> float:
             return round(late[min(len(late) - 1, int(p * len(late)))], 3) if late else 0.0
 
-        batch = self._in_flight
-        # waiting: events on their way to the store (the inbox's reports, the batch in flight): 0 once all is stored.
         health = {"fired": self.fired_count, "late_p50_ms": pct(0.5), "late_p99_ms": pct(0.99),
                   "late_max_ms": round(late[-1], 3) if late else 0.0,
                   "pending": len(self.fold.schedule) if self.fold is not None else 0,
                   "unstored": self.unstored, "timers": self.authority.state if self.authority else ALONE,
                   "queued": self.queued, "dropped_deadlines": self.dropped_deadlines,
-                  "waiting": len(self._inbox) + (len(batch.items) if batch is not None else 0)}
+                  "waiting": self._waiting}
         out = {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}
         if getattr(self, "mesh", None) is not None and self.mesh.counts:
             out["meshtastic"] = self.mesh.stats()

@@ -120,6 +120,9 @@ def station_main(args) -> int:
 
     wait_until(app, handled)
     stored_at = time.time()
+    # Once more a little later: the last frame is counted as heard a moment before it is counted as waiting.
+    time.sleep(0.05)
+    wait_until(app, handled)
     core.shutdown()
     app.processEvents()                         # the last delta, published as the core stopped
     out = {"sent": {f"{d},{c}": t for (d, c), t in zip(keys, sent)}, "first": t0, "stored": stored_at,
