@@ -23,7 +23,6 @@ from __future__ import annotations
 import collections
 import gc
 import logging
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any, Callable, NamedTuple
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from controlroom.core.authority import ALONE, TimerAuthority
+from controlroom.core.fold_saver import FoldSaver
 from controlroom.core.stations import Notices
 from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
 from controlroom.game.alarms import Alarm, SecurityFlood
@@ -60,10 +60,6 @@ EPOCH_KEY = "clock_epoch_unix_ms"
 GM_STOPP_KEY = "gm_stopp_counter"      # the highest number given to a game master's STOPP (GM1, GM2...)
 DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
-# The fold snapshot kept with the game (GameStore.save_fold): first stored this long after opening (the
-# window has painted the game by then), then brought up to date this often, in a thread of its own.
-FOLD_SAVE_DELAY_MS = 10_000
-FOLD_SAVE_EVERY_MS = 300_000
 
 AckSink = Callable[[int, Any], None]         # (gateway, ack frame bytes or a radio.mesh_ingest.MeshReply): thread-safe
 
@@ -191,6 +187,9 @@ class CoreWorker(QObject):
         self.queued = 0
         self.dropped_deadlines = 0
         self._inbox: list[Incoming] = []
+        # Reports received and not yet stored (or found stored, or kept on this laptop): one number, counted down
+        # only once their batch is committed, so another thread reading it never sees 0 while a batch is made.
+        self._waiting = 0
         self._corrections: list[Correction] = []
         self._in_flight: _Batch | None = None
         self._batch_id = 0
@@ -208,10 +207,7 @@ class CoreWorker(QObject):
         self._gm_stopps = 0                     # the number of the last STOPP called by a game master here
         self._notices: Notices | None = None
         self._stopping = False
-        self._fold_saver: threading.Thread | None = None     # keeps the fold snapshot (_save_fold)
-        self._fold_cancel = threading.Event()
-        self._fold_to_save: Fold | None = None
-        self._fold_timer: QTimer | None = None
+        self._fold_saver: FoldSaver | None = None     # keeps the fold snapshot with the game (core.fold_saver)
         self._players_waiting: list[tuple[int, list]] = []     # additions waiting for the batch in flight
         self._folded_upto = 0           # after _fold_again: the highest seq its fold read (see _fold)
         self._roster_stale = False              # a roster_added event was folded: fold again over the new roster
@@ -273,9 +269,8 @@ class CoreWorker(QObject):
         self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
         self._opening_events = []
         self._complete_fold()
-        self._fold_to_save = self.fold
-        self._fold_timer = self._timer(self._save_fold, precise=False)
-        self._fold_timer.start(FOLD_SAVE_DELAY_MS)
+        self._fold_saver = FoldSaver(self.store, self.fold, self)
+        self._fold_saver.start()
         self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
         if shared:
             self._notices = Notices(conninfo(self.store.engine))
@@ -345,36 +340,6 @@ class CoreWorker(QObject):
         delta = make_delta(self.state, (), (), [], full=True, sides=self._tally.snapshot())
         self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
 
-    @Slot()
-    def _save_fold(self) -> None:
-        """Keep the game's fold with it (in a thread of its own): the next opening folds only the end of the log."""
-        if self._stopping or self.store is None or self.store.fold_unkeepable:
-            return
-        self._fold_timer.start(FOLD_SAVE_EVERY_MS)
-        if self._fold_saver is not None and self._fold_saver.is_alive():
-            return
-        store, first, cancel = self.store, self._fold_to_save, self._fold_cancel
-        self._fold_to_save = None
-
-        def work() -> None:
-            try:
-                if first is not None:
-                    store.save_fold(first)
-                store.update_saved_fold(cancelled=cancel.is_set)
-            except Exception:           # noqa: BLE001 - a snapshot not kept costs only time at the next opening
-                if not cancel.is_set():
-                    log.exception("keeping the fold snapshot of %s", store.where)
-
-        self._fold_saver = threading.Thread(target=work, name="controlroom-fold-snapshot", daemon=True)
-        self._fold_saver.start()
-
-    def _stop_fold_saver(self) -> None:
-        self._fold_cancel.set()
-        if self._fold_saver is not None:
-            self._fold_saver.join(10.0)
-            if self._fold_saver.is_alive():
-                log.error("the fold snapshot thread did not end in time")
-
     def _fail_to_open(self, message: str) -> None:
         self.alarm_raised.emit(Alarm("storage:open", "storage", message, 0))
         if self.store is not None:
@@ -419,6 +384,8 @@ class CoreWorker(QObject):
     def stop(self) -> None:
         """Store what was received (waiting at most a few seconds), close the game; then emit ``stopped``."""
         self._stopping = True
+        if self._fold_saver is not None:
+            self._fold_saver.hold()
         if self.fold is not None:
             self._tick()
             deadline = time.monotonic() + STOP_BUDGET_S
@@ -441,12 +408,12 @@ class CoreWorker(QObject):
             self._flush_flood()                 # the merged security alarms' last counts
             self._publish()
             self.stats_reported.emit(self.stats())
-        for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer", "_flood_timer",
-                     "_fold_timer"):
+        for name in ("_tick_timer", "_deadline_timer", "_publish_timer", "_silence_timer", "_flood_timer"):
             timer = getattr(self, name, None)
             if timer is not None:
                 timer.stop()
-        self._stop_fold_saver()
+        if self._fold_saver is not None:
+            self._fold_saver.stop()
         if self.store is not None:
             self.store.close()
         self._hand_back()
@@ -471,6 +438,7 @@ class CoreWorker(QObject):
 
     def _receive(self, item: Incoming) -> None:
         self._inbox.append(item)
+        self._waiting += 1
         if not self._tick_timer.isActive():
             self._tick_timer.start(0)           # one batch per turn of the event loop
 
@@ -762,6 +730,7 @@ class CoreWorker(QObject):
         if batch is None or batch.id != batch_id:
             return
         self._in_flight = None
+        self._waiting -= sum(1 for item in batch.incoming if item is not None)
         fold = self.fold
         if result.kept:                 # on this laptop until the server is back: durable, so acknowledged
             for pending, item in zip(batch.items, batch.incoming):
@@ -997,7 +966,8 @@ class CoreWorker(QObject):
                   "late_max_ms": round(late[-1], 3) if late else 0.0,
                   "pending": len(self.fold.schedule) if self.fold is not None else 0,
                   "unstored": self.unstored, "timers": self.authority.state if self.authority else ALONE,
-                  "queued": self.queued, "dropped_deadlines": self.dropped_deadlines}
+                  "queued": self.queued, "dropped_deadlines": self.dropped_deadlines,
+                  "waiting": self._waiting}
         out = {"health": health, "radio": self.ingest.stats() if self.ingest is not None else {}}
         if getattr(self, "mesh", None) is not None and self.mesh.counts:
             out["meshtastic"] = self.mesh.stats()

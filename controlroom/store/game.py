@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
 from importlib import resources
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
-from controlroom.game import snapshot, snapshot_json
 from controlroom.game.events import Event
-from controlroom.game.fold import CHECKPOINT_EVERY, KEEP, Fold
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
@@ -28,12 +23,12 @@ from controlroom.store.checkpoint import Checkpointer
 from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
+# The fold snapshot's keys are named from here too (the tests, the benchmarks).
+from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping, _no_cyclic_gc  # noqa: F401
 from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 
 log = logging.getLogger(__name__)
-# The fold snapshot kept with the game (game_meta): a line of JSON saying what it holds, then the snapshot.
-FOLD_SNAPSHOT_KEY = "fold_snapshot"
 
 
 def _existing_game_file(path: Path, where: str) -> None:
@@ -53,8 +48,11 @@ class RosterChange:
     unchanged: int
 
 
-class GameStore:
-    """One game: a SQLite file or a PostgreSQL database, upgraded to the current schema when opened."""
+class GameStore(FoldKeeping):
+    """One game: a SQLite file or a PostgreSQL database, upgraded to the current schema when opened.
+
+    Its fold snapshot (``open_fold``, ``save_fold``, ``update_saved_fold``) is ``store.fold_kept``'s part.
+    """
 
     def __init__(self, engine: Engine, where: str) -> None:
         self.engine = engine
@@ -350,187 +348,9 @@ class GameStore:
                 apply(event)
         return state, last
 
-    def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,
-                  **options) -> Fold:
-        """The game folded from its whole log, with what the core needs to fold on and fold again.
-
-        With ``saved``, the fold snapshot kept with the game (``save_fold``),
-        if it still holds, stands for the log up to its point: only the events
-        after it are folded.  Without ``complete``, the index of the log up to
-        that point is read only when ``Fold.complete`` is called (the core
-        shows the game first); nothing may fold on before.
-        """
-        def history() -> tuple[GameState, list]:
-            return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
-
-        members = self.roster()
-        profile = profile or self.profile()
-        with _no_cyclic_gc():
-            kept = self.saved_fold(members, profile) if saved else None
-            # Every correction up to here is in the set read next (appends commit in seq order): what a
-            # snapshot of this fold must be checked against is what was stored after it.
-            known = self.log.last_seq()
-            gone = self.retracted()
-            if kept is not None:
-                key, upto, state = kept
-                dirty = state._dirty, state._dirty_stopps
-                fold = Fold(state, key, history=history, **options)
-                state._dirty, state._dirty_stopps = dirty   # as a fold from the start has them (its schedule took none)
-                upto_seq = known
-
-                def head() -> tuple:
-                    return self.log.index_upto(key, upto_seq)
-
-                fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto, index_head=head)
-                if complete:
-                    fold.complete()
-            else:
-                fold = Fold(GameState(members, profile), history=history, **options)
-                fold.load(self.log.rows(), gone, self.log.count())
-        fold.saved_point = (kept[0], kept[1]) if kept is not None else None
-        fold.retractions_known = known
-        return fold
-
-    def saved_fold(self, members: list[Member], profile: RulesProfile) -> tuple[tuple[float, int], int, GameState] | None:
-        """The fold snapshot kept with the game, as (key, events up to it, state), if it still holds.
-
-        It holds when it was made by this fold code for this roster and rules
-        profile (``snapshot_json.fingerprint``), the log still has exactly the
-        events up to its key that it had when it was made (no late report was
-        stored before its point since), and no correction stored since then
-        retracts one of them.  Anything else (or a snapshot that cannot be
-        read) is None: the whole log is folded.
-        """
-        text = self.meta(FOLD_SNAPSHOT_KEY)
-        if text is None:
-            return None
-        try:
-            head, _, body = text.partition("\n")
-            info = json.loads(head)
-            if info.get("fingerprint") != snapshot_json.fingerprint(members, profile):
-                return None
-            key = (float(info["key"][0]), int(info["key"][1]))
-            upto, last_seq = int(info["rows"]), int(info["last_seq"])
-            if self.log.count_upto(key) != upto:
-                return None         # a late report stored before its point since (or the log is not that log)
-            if self._retracts_before(key, last_seq):
-                return None
-            roster = Roster.of(members)
-            state = snapshot.restore(snapshot_json.loads(body, roster, profile))
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            log.warning("%s: the fold snapshot kept with the game is not used (%s)", self.where, exc)
-            return None
-        return key, upto, state
-
-    def _retracts_before(self, key: tuple[float, int], after_seq: int) -> bool:
-        """Whether a correction stored after ``after_seq`` retracts an event whose fold key is ``key`` or before."""
-        q = sa.select(EVENTS.c.payload).where(EVENTS.c.type == "retracted", EVENTS.c.seq > int(after_seq))
-        with self.engine.connect() as conn:
-            targets = [json.loads(p)["seq"] for (p,) in conn.execute(q)]
-        if not targets:
-            return False
-        keys = self.log.keys_of(targets)
-        return any(k <= key for k in keys.values())
-
-    def update_saved_fold(self, min_advance: int = 10_000, profile: RulesProfile | None = None,
-                          cancelled: Callable[[], bool] = lambda: False, tail: int = CHECKPOINT_EVERY * KEEP) -> bool:
-        """Keep with the game the fold of its log up to where an opening's tail starts, if that is new enough.
-
-        Folds (on this store's own connection) from the snapshot kept, if it
-        holds, else from the start, the events up to the last ``tail``
-        (``CHECKPOINT_EVERY * KEEP``: what ``open_fold`` folds one by one
-        anyway), and stores it when it is ``min_advance`` events or more past
-        the one kept.  What a station calls now and then while a game is
-        played, so that opening it again folds only the end of its log.
-        ``cancelled`` is asked every few thousand events (True: stop, nothing
-        stored).  Returns whether one was stored.
-        """
-        if self.log.count() - tail < min_advance:
-            return False                # a log this short: no snapshot could be far enough ahead to keep
-        members = self.roster()
-        profile = profile or self.profile()
-        with _no_cyclic_gc():
-            kept = self.saved_fold(members, profile)
-            known = self.log.last_seq()
-            gone = self.retracted()
-            target = self.log.count() - tail
-            upto = kept[1] if kept is not None else 0
-            if target - upto < min_advance:
-                return False
-            if kept is not None:
-                key, upto, state = kept
-                rows = self.log.rows(after_key=key)
-            else:
-                key, state, rows = (0.0, 0), GameState(members, profile), self.log.rows()
-            apply = state.apply
-            for row in islice(rows, target - upto):      # as Fold.load folds the rows before its tail
-                if row.seq not in gone:
-                    apply(row.event)
-                key = (row.pos if row.pos is not None else float(row.seq), row.seq)
-                upto += 1
-                if not upto % 4096 and cancelled():
-                    break
-            rows.close()
-            if upto != target or cancelled():
-                return False
-            return self._store_fold(key, upto, snapshot.take(state), known, state.roster, profile)
-
-    def save_fold(self, fold: Fold) -> bool:
-        """Keep the fold of the log up to the tail of ``fold`` (``Fold.opened``) with the game, if it is new.
-
-        Opening the game again then folds only the events after it.  A
-        snapshot this format cannot hold is not kept (logged); so is one
-        not newer than the one kept.  Returns whether one was stored.
-        """
-        opened = fold.opened
-        if opened is None:
-            return False
-        key, upto, snap = opened
-        if fold.saved_point == (key, upto):
-            return False
-        state = fold.state
-        known = fold.retractions_known
-        if known is None:
-            return False
-        return self._store_fold(key, upto, snap, known, state.roster, state.profile)
-
-    def _store_fold(self, key: tuple[float, int], upto: int, snap, known: int, roster: Roster,
-                    profile: RulesProfile) -> bool:
-        """Store the fold ``snap`` of the log's first ``upto`` events (to ``key``), folded without the
-        corrections stored after seq ``known``, if the log still says so."""
-        try:
-            body = snapshot_json.dumps(snap, roster)
-        except TypeError as exc:
-            log.warning("%s: no fold snapshot kept (%s)", self.where, exc)
-            self.fold_unkeepable = True         # the state holds what the format cannot: no use trying again
-            return False
-        if self.log.count_upto(key) != upto or self._retracts_before(key, known):
-            return False            # the log changed before its point since it was folded: not that fold
-        info = {"fingerprint": snapshot_json.fingerprint(roster.members.values(), profile),
-                "key": [key[0], key[1]], "rows": upto, "last_seq": known}
-        self.set_meta(FOLD_SNAPSHOT_KEY, json.dumps(info) + "\n" + body)
-        return True
-
     def integrity_ok(self) -> bool:
         """SQLite's own check of the file (always true on other databases)."""
         if self.engine.url.get_backend_name() != "sqlite":
             return True
         with self.engine.connect() as conn:
             return conn.execute(sa.text("PRAGMA integrity_check")).scalar_one() == "ok"
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """The cyclic garbage collector off while a game is folded (as it was found afterwards).
-
-    Folding makes hundreds of thousands of small objects that live on (the
-    characters, the events kept for folding again, the checkpoints): the
-    collector would walk them, and every other live object, again and again.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

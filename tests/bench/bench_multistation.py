@@ -14,13 +14,20 @@ without gateways: it sees the others' events through LISTEN/NOTIFY.
    per frame, from its feeding at a gateway station to its event in the
    window station's delta (the window repaints from these, at most ten a
    second).
-The same in the same run on SQLite: one station fed both stations' frames,
-its latency to its own window's delta.  The last line is one JSON object.
+The same in the same run on SQLite (the baseline): one station fed both
+stations' frames, its latency to its own window's delta.
+
+A station stops only once everything it heard is stored (its core's health:
+nothing waiting, nothing queued on the laptop).  Then the rows of the game
+are counted: every frame sent must be stored exactly once, across the
+stations; otherwise the benchmark says which run failed and exits with 1.
+The last line is one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import subprocess
@@ -104,11 +111,18 @@ def station_main(args) -> int:
     w = core.worker
 
     def handled():
+        """Every frame heard, and every event of them stored (or found stored by the other station): nothing
+        in the inbox or in flight to the store, nothing kept on this laptop for a server that was away."""
         total = w.ingest.stats().get("total", {}) if w.ingest else {}
-        return total.get("frames_total", 0) == len(keys) and w.stats()["health"]["unstored"] == 0
+        health = w.stats()["health"]
+        return (total.get("frames_total", 0) == len(keys) and health["waiting"] == 0 and health["queued"] == 0
+                and health["unstored"] == 0)
 
     wait_until(app, handled)
     stored_at = time.time()
+    # Once more a little later: the last frame is counted as heard a moment before it is counted as waiting.
+    time.sleep(0.05)
+    wait_until(app, handled)
     core.shutdown()
     app.processEvents()                         # the last delta, published as the core stopped
     out = {"sent": {f"{d},{c}": t for (d, c), t in zip(keys, sent)}, "first": t0, "stored": stored_at,
@@ -152,17 +166,22 @@ def run(db: str, stations: int, count: int, first: int, rate: float | None, tmp:
     if watch is not None:
         watch.shutdown()
     results = [json.loads(out.read_text()) for _, out in procs]
+    planned = {k for i in range(stations) for k in plan(i, count, first, stations)}
     with GameStore.open(db, create=False) as store:
-        rows = [(s.seq, s.radio.device, s.radio.counter) for s in store.log.read() if s.radio is not None]
+        rows = [(s.seq, s.radio.device, s.radio.counter) for s in store.log.read()
+                if s.radio is not None and (s.radio.device, s.radio.counter) in planned]
+    copies = collections.Counter((d, c) for _, d, c in rows)
+    missing, doubled = len(planned - set(copies)), sum(1 for n in copies.values() if n > 1)
     sent: dict[str, float] = {}
     for r in results:                     # a copy fed at both stations: the first feeding counts
         for k, t in r["sent"].items():
             sent[k] = min(t, sent.get(k, t))
     seen = arrived if window else {int(k): v for k, v in results[0]["window"].items()}
     lat = [(seen[seq] - sent[f"{d},{c}"]) * 1000 for seq, d, c in rows if seq in seen and f"{d},{c}" in sent]
-    unique = len({(d, c) for _, d, c in rows if d is not None})
+    unique = len(copies)
     span = max(r["stored"] for r in results) - min(r["first"] for r in results)
     return {"stored": unique, "fed": sum(len(r["sent"]) for r in results), "rows": len(rows),
+            "planned": len(planned), "missing": missing, "doubled": doubled,
             "frames_per_s": round(unique / span), "latency": lat}
 
 
@@ -203,13 +222,18 @@ def main() -> int:
         new_game(pg_db)
         new_game(sqlite_db)
         paced = int(args.rate * args.seconds)
-        figures = {}
+        figures, problems = {}, []
         for label, db, stations in (("postgresql_2_stations", pg_db, 2), ("sqlite_1_station", sqlite_db, 1)):
             per = args.frames * 2 // stations
             thr = run(db, stations, per, 1, None, tmp, window=False)
             lat = run(db, stations, paced * 2 // stations, 10_000, args.rate * 2 / stations, tmp, window=stations > 1)
+            for run_name, r in (("throughput", thr), ("latency", lat)):
+                if r["missing"] or r["doubled"] or r["rows"] != r["planned"]:
+                    problems.append(f"{label}, {run_name} run: {r['planned']} frames sent, {r['rows']} rows stored, "
+                                    f"{r['missing']} missing, {r['doubled']} stored more than once")
             figures[label] = {
                 "frames_stored": thr["stored"], "frames_fed": thr["fed"], "rows": thr["rows"],
+                "stored_exactly_once": not (thr["missing"] or thr["doubled"] or lat["missing"] or lat["doubled"]),
                 "frames_per_s": thr["frames_per_s"], "latency_rate_per_s": args.rate * 2,
                 "latency_frames": len(lat["latency"]), "latency_p50_ms": pct(lat["latency"], 0.5),
                 "latency_p99_ms": pct(lat["latency"], 0.99), "latency_max_ms": pct(lat["latency"], 1.0),
@@ -222,8 +246,13 @@ def main() -> int:
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
-    print(json.dumps({"benchmark": "multistation", **figures}))
-    return 0
+    base, pg = figures["sqlite_1_station"], figures["postgresql_2_stations"]
+    for line in problems:
+        print(f"NOT STORED EXACTLY ONCE: {line}", file=sys.stderr)
+    print(json.dumps({"benchmark": "multistation", **figures, "baseline": "sqlite_1_station",
+                      "throughput_vs_baseline": round(pg["frames_per_s"] / base["frames_per_s"], 2),
+                      "stored_exactly_once": not problems}))
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

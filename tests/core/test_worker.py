@@ -339,3 +339,25 @@ def test_a_game_masters_stopp_number_is_never_given_twice(qtbot, game):
     finally:
         assert ct.shutdown()
     assert called() == ["GM1", "GM2", "GM5"]
+
+
+def test_the_health_says_how_many_reports_are_on_their_way_to_the_store(qtbot, game):
+    """``waiting`` counts a report from its arrival until its batch is committed: 0 only once all are stored,
+    also while the inbox has been taken into a batch not yet stored (what bench_multistation waits for)."""
+    from controlroom.core.worker import CoreWorker
+
+    worker = CoreWorker(game, VirtualClock(0))
+    worker.start()                  # in this thread: its queued signals come back here
+    try:
+        assert worker.stats()["health"]["waiting"] == 0
+        for i in range(3):
+            worker.submit("note", {"text": f"note {i}"}, "gm")
+        assert worker.stats()["health"]["waiting"] == 3
+        worker._tick()              # the batch made and sent to the storage thread: not stored yet
+        assert not worker._inbox and worker._in_flight is not None
+        assert worker.stats()["health"]["waiting"] == 3
+        qtbot.waitUntil(lambda: worker.stats()["health"]["waiting"] == 0, timeout=10_000)
+        assert worker._in_flight is None
+        assert [e.data["text"] for e in stored_events(game) if e.type == "note"] == ["note 0", "note 1", "note 2"]
+    finally:
+        worker.stop()

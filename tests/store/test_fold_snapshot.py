@@ -17,12 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from controlroom.game import snapshot, snapshot_json
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
-from controlroom.store.game import FOLD_SNAPSHOT_KEY, GameStore
+from controlroom.store.game import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_fold_reference import EXPECTED, _game, digest  # noqa: E402
@@ -208,6 +209,137 @@ def test_a_snapshot_is_brought_up_to_date_and_still_folds_to_the_whole_log(game_
         kept = store.open_fold(**SMALL)
         assert kept.saved_point[1] == store.log.count() - TAIL > first[1]
         assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
+
+
+class SnapshotReads:
+    """Counts what parses a kept snapshot (``snapshot_json.loads``) and the statements naming its key."""
+
+    def __init__(self, store: GameStore, monkeypatch) -> None:
+        self.parsed = 0
+        self.statements: list[str] = []
+        loads = snapshot_json.loads
+
+        def counted(*args, **kwargs):
+            self.parsed += 1
+            return loads(*args, **kwargs)
+
+        def seen(_conn, _cursor, statement, parameters, _context, _many) -> None:
+            values = parameters.values() if isinstance(parameters, dict) else parameters or ()
+            if FOLD_SNAPSHOT_KEY in values:
+                self.statements.append(statement)
+
+        monkeypatch.setattr(snapshot_json, "loads", counted)
+        sa.event.listen(store.engine, "before_cursor_execute", seen)
+
+    def reset(self) -> None:
+        self.parsed, self.statements = 0, []
+
+
+def _head(store: GameStore) -> dict:
+    return json.loads(store.meta(FOLD_SNAPSHOT_KEY).partition("\n")[0])
+
+
+def test_the_upkeep_decides_from_the_snapshots_point_without_reading_the_snapshot(game_db, monkeypatch):
+    members, items = _small_items(n=4000)
+    _store_game(game_db, members, items[:1500])
+    with GameStore.open(game_db, create=False) as store:
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        # The point, stored with the snapshot, is the snapshot's first line.
+        assert json.loads(store.meta(FOLD_POINT_KEY)) == _head(store)
+        assert store.saved_point()["rows"] == store.log.count() - TAIL
+        reads = SnapshotReads(store, monkeypatch)
+        text = store.meta(FOLD_SNAPSHOT_KEY)
+        reads.reset()
+        # An idle game, then one that moved on less than min_advance: nothing to do, and the snapshot not read.
+        for more in ([], items[1500:1550]):
+            store.log.append(more)
+            assert not store.update_saved_fold(min_advance=100, tail=TAIL)
+            assert (reads.parsed, reads.statements) == (0, [])
+        assert store.meta(FOLD_SNAPSHOT_KEY) == text
+        # Far enough past it: brought up to date from it (read once), to the fold of the whole log.
+        store.log.append(items[1550:1700])
+        reads.reset()
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        assert reads.parsed == 1
+        point = store.saved_point()
+        assert point["rows"] == store.log.count() - TAIL and json.loads(store.meta(FOLD_POINT_KEY)) == _head(store)
+        kept = store.open_fold(**SMALL)
+        assert kept.saved_point == (point["key"], point["rows"])
+        assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
+
+
+@pytest.mark.parametrize("change", ["late report", "correction", "players added"])
+def test_the_upkeep_sees_from_the_point_a_snapshot_that_no_longer_holds(game_db, change, monkeypatch):
+    """What no longer holds is made again from the start at once (as when the upkeep read the snapshot itself),
+    though the log has not moved on by ``min_advance``."""
+    members, items = _small_items(n=4000)
+    _store_game(game_db, members[:-1], items[:2500])
+    with GameStore.open(game_db, create=False) as store:
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        before = store.saved_point()
+        key = before["key"]
+        reads = SnapshotReads(store, monkeypatch)
+        # Players added by name only (a roster_added event of badges already in the game): still holds.
+        store.log.append([make_event(10**9, "roster_added", "gm", added=[members[0].badge])])
+        assert not store.update_saved_fold(min_advance=100, tail=TAIL)
+        assert (reads.parsed, reads.statements) == (0, [])
+        if change == "late report":         # stored now, placed before the snapshot's point
+            store.log.append([(make_event(10**9, "down", "marshal:1", badge=members[5].badge), None, key[0] - 0.5)])
+        elif change == "correction":        # a correction, stored now, of an event before the point
+            store.log.append([make_event(10**9, "retracted", "gm", seq=int(key[1]) - 5, reason="wrong badge")])
+        else:                               # a new player, as the core adds one: the roster, then the event
+            store.save_roster([members[-1]], remove_missing=False)
+            store.log.append([make_event(10**9, "roster_added", "gm", added=[members[-1].badge])])
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        after = store.saved_point()
+        assert after["rows"] == store.log.count() - TAIL and after != before
+        kept = store.open_fold(**SMALL)
+        assert kept.saved_point == (after["key"], after["rows"])
+        assert_same_fold(kept, store.open_fold(saved=False, **SMALL))
+
+
+def test_a_snapshot_kept_without_its_point_is_read_once_and_its_point_kept(game_db, monkeypatch):
+    """A game whose snapshot an older controlroom kept: the upkeep reads it once (it must hold to be trusted),
+    keeps its point, and from then on reads only that."""
+    members, items = _small_items(n=4000)
+    _store_game(game_db, members, items[:1500])
+    with GameStore.open(game_db, create=False) as store:
+        assert store.update_saved_fold(min_advance=100, tail=TAIL)
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM game_meta WHERE key = :k"), {"k": FOLD_POINT_KEY})
+        assert store.saved_point() is None
+        store.log.append(items[1500:1550])
+        reads = SnapshotReads(store, monkeypatch)
+        assert not store.update_saved_fold(min_advance=100, tail=TAIL)
+        assert reads.parsed == 1
+        assert json.loads(store.meta(FOLD_POINT_KEY)) == _head(store)
+        reads.reset()
+        assert not store.update_saved_fold(min_advance=100, tail=TAIL)
+        assert (reads.parsed, reads.statements) == (0, [])
+        # A point that is not the snapshot's (an older controlroom kept another since): put right when read.
+        store.set_meta(FOLD_POINT_KEY, json.dumps({**_head(store), "rows": 10}))
+        assert not store.update_saved_fold(min_advance=100, tail=TAIL)      # 10 rows: does not hold, read
+        assert json.loads(store.meta(FOLD_POINT_KEY)) == _head(store)
+
+
+def test_the_snapshot_and_its_point_are_stored_in_one_transaction(game_db):
+    members, items = _small_items()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        fold = store.open_fold(**SMALL)
+
+        def refuse(_conn, _cursor, _statement, parameters, _context, _many) -> None:
+            values = parameters.values() if isinstance(parameters, dict) else parameters or ()
+            if FOLD_POINT_KEY in values:
+                raise RuntimeError("the point cannot be written")
+
+        sa.event.listen(store.engine, "before_cursor_execute", refuse)
+        with pytest.raises(RuntimeError):
+            store.save_fold(fold)
+        sa.event.remove(store.engine, "before_cursor_execute", refuse)
+        assert store.meta(FOLD_SNAPSHOT_KEY) is None and store.meta(FOLD_POINT_KEY) is None
+        assert store.save_fold(fold)
+        assert json.loads(store.meta(FOLD_POINT_KEY)) == _head(store)
 
 
 def test_bringing_it_up_to_date_stops_when_cancelled(tmp_path):
