@@ -359,3 +359,29 @@ def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
     model.replace_rows([("a much longer text than before, wider", "x")])
     fitter.fit()                                              # a width changed: back to a second
     assert fitter.interval_ms == ColumnFitter.FIT_MS
+
+
+def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts_change(qtbot, map_view):
+    """Of 400 groups a few move between two drawings: the others' markers and labels are the ones made before
+    (the same objects), and a group whose counts or position changed shows them."""
+    layers = MapLayers(map_view, MapFrame(58.38, 26.72))
+    layers.set_devices({source: {"role": "tracker", "group": group} for source, group in GROUP_OF.items()})
+    state = GameState(ROSTER)
+    layers.apply(positions_delta(state, "00:00:10", 0))
+    before = dict(layers._made)
+    assert {made[2][2] for made in before.values()} == {"Wolves 0\u2191 0\u2193 0\u2020", "Ravens 0\u2191 0\u2193 0\u2020",
+                                                        "Bears 0\u2191 0\u2193 0\u2020"}   # (no character yet)
+    delta = fold(state, ("00:00:20", "down", {"badge": 1}))         # Aldo, a Wolf, down; nobody moved
+    layers.apply(delta._replace(field={}))
+    after = layers._made
+    assert after["tracker:2"] is before["tracker:2"] and after["tracker:3"] is before["tracker:3"]
+    assert after["tracker:1"][2][2] == "Wolves 0\u2191 1\u2193 0\u2020"
+    assert map_view.label_of("groups", 0) == "Wolves (North): 0 up, 1 down, 0 dead"
+    moved = positions_delta(state, "00:00:30", 0)
+    field = {"partial": True, "positions": {"tracker:3": moved.field["positions"]["tracker:3"][:1] + (58.39, 26.73, 80, 1)}}
+    layers.apply(moved._replace(field=field))
+    assert layers._made["tracker:2"] is before["tracker:2"]
+    x, y = MapFrame(58.38, 26.72).to_local(58.39, 26.73)
+    assert layers._made["tracker:3"][1][:2] == pytest.approx((x, y))
+    map_view.flush()
+    assert [round(v, 3) for v in map_view.layer_item("groups").getData()[0]][2] == round(x, 3)

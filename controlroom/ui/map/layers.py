@@ -20,6 +20,9 @@ SIEGE_COLOURS = {"moved": "#555555", "firing": "#ff7f0e", "damaged": "#bcbd22", 
 
 # A trail keeps one point every 5 s: at 200 frames a second the map does not redraw tens of thousands of dots.
 TRAIL_STEP_MS = 5_000
+_NO_INFO: dict = {}                 # (read only) a source the devices do not name
+_NO_COUNTS = (0, 0, 0)
+_NOT_MADE = (None,)
 
 
 class MapLayers:
@@ -70,6 +73,8 @@ class MapLayers:
         self._fallen_changed: set[int] = set()    # badges whose condition changed since the last plan
         self._rows_frame = None
         self._given: dict[str, tuple[list, list]] = {}  # layer -> (colours, labels) last given to the map
+        self._made: dict[str, tuple] = {}       # source -> (what its marker was made from, marker, label)
+        self._made_frame = None
 
     @property
     def projection(self) -> MapFrame | None:
@@ -86,6 +91,7 @@ class MapLayers:
 
     def set_devices(self, devices: dict[str, dict]) -> None:
         self.devices = dict(devices)
+        self._made.clear()                  # a device's group or role may have changed: every marker made anew
 
     def _colour(self, side: str) -> str:
         if side not in self.side_colour:
@@ -209,23 +215,48 @@ class MapLayers:
             return                  # nothing to place yet, nor any map
         xs, ys = frame.to_local(np.asarray(lats, dtype=float), np.asarray(lons, dtype=float))
         xs, ys = np.atleast_1d(xs), np.atleast_1d(ys)
-        for i, (source, (_t, lat, lon, battery, _fix)) in enumerate(positions.items()):
-            info = self.devices.get(source, {})
+        # What each source shows is kept with what it was made from (its position report, its group's counts,
+        # its engine's status): of 400 groups a few moved since the last drawing, and making every marker's
+        # texts again took most of the 10 ms a drawing cost (bench_map, a profile).
+        if frame is not self._made_frame:       # (another frame: every position lands elsewhere)
+            self._made.clear()
+            self._made_frame = frame
+        made = self._made
+        devices, counts_of, side_of = self.devices, self.group_counts, self.side_of_group
+        siege_status = field.get("siege", {})
+        now = getattr(self, "_now", None)
+        for i, (source, report) in enumerate(positions.items()):
+            info = devices.get(source, _NO_INFO)
+            group = info.get("group")
+            if group:
+                counts = counts_of.get(group, _NO_COUNTS)
+                side = side_of.get(group, "?")
+                stamp = (report, counts[0], counts[1], counts[2], side)
+                was = made.get(source)
+                if was is not None and was[0] == stamp:
+                    _stamp, marker, label = was
+                else:
+                    x, y = float(xs[i]), float(ys[i])
+                    self._trail(source, report[0], x, y)
+                    up, down, dead = counts
+                    marker = (x, y, self._colour(side), f"{group} ({side}): {up} up, {down} down, {dead} dead")
+                    label = (x, y, f"{group} {up}\u2191 {down}\u2193 {dead}\u2020", -(down + dead), group)
+                    made[source] = (stamp, marker, label)
+                where_group[group] = (marker[0], marker[1])
+                groups.append(marker)
+                labels.append(label)
+                continue
+            _t, _lat, _lon, battery, _fix = report
             x, y = float(xs[i]), float(ys[i])
-            self._trail(source, _t, x, y)
-            if info.get("group"):
-                where_group[info["group"]] = (x, y)
-                group = info["group"]
-                up, down, dead = self.group_counts.get(group, [0, 0, 0])
-                side = self.side_of_group.get(group, "?")
-                groups.append((x, y, self._colour(side), f"{group} ({side}): {up} up, {down} down, {dead} dead"))
-                labels.append((x, y, f"{group} {up}\u2191 {down}\u2193 {dead}\u2020", -(down + dead), group))
-            elif info.get("engine"):
-                status = field.get("siege", {}).get(info["engine"], (0, "moved"))[1]
+            if made.get(source, _NOT_MADE)[0] != report:
+                self._trail(source, _t, x, y)
+                made[source] = (report, None, None)
+            if info.get("engine"):
+                status = siege_status.get(info["engine"], (0, "moved"))[1]
                 siege.append((x, y, SIEGE_COLOURS.get(status, "#555555"), f"{info['engine']}: {status}"))
             elif info.get("role") == "marshal":
                 bat = f", battery {battery} %" if battery is not None else ""
-                age = max(0, getattr(self, "_now", _t) - _t) // 1000
+                age = max(0, (_t if now is None else now) - _t) // 1000
                 heard = f"last report {age // 60} min {age % 60} s ago" if age >= 60 else f"last report {age} s ago"
                 marshals.append((x, y, "#ffd700", f"{info.get('label') or source}: {heard}{bat}"))
             else:
