@@ -190,7 +190,22 @@ class Fold:
             self._since_checkpoint += 1
             if self._since_checkpoint >= every:
                 self._since_checkpoint = 0
-                self.checkpoints.append((k, snapshot.take(state)))
+                self._checkpoint(k)
+
+    def _checkpoint(self, k: Key) -> None:
+        """A checkpoint of the state at ``k``, after the last one.
+
+        A character that did not change since the last checkpoint shares its
+        row with it (as the seeker's checkpoints do): the rows made for the
+        others die at once, so the checkpoints a fold keeps cost memory, and
+        walks of the cyclic garbage collector, only for what changed.
+        """
+        snap = snapshot.take(self.state)
+        rows = snap.characters
+        before = self.checkpoints[-1][1].characters if self.checkpoints else ()
+        if len(before) == len(rows):
+            snap.characters = [old if old[0] is new[0] and old == new else new for old, new in zip(before, rows)]
+        self.checkpoints.append((k, snap))
 
     # -- deadlines and provisional events --------------------------------------
     def fire(self, now: int) -> list[tuple[int, Event]]:
@@ -357,7 +372,7 @@ class Fold:
         if self._since_checkpoint < self.checkpoint_every or self.provisional:
             return
         self._since_checkpoint = 0
-        self.checkpoints.append((self.last_key, snapshot.take(self.state)))
+        self._checkpoint(self.last_key)
         if len(self.checkpoints) > self.keep:
             del self.checkpoints[0]
             oldest = self.checkpoints[0][0]
@@ -425,7 +440,7 @@ class Fold:
             self._since_checkpoint += 1
             if self._since_checkpoint >= self.checkpoint_every:
                 self._since_checkpoint = 0
-                self.checkpoints.append((entry.key, snapshot.take(state)))
+                self._checkpoint(entry.key)
         if entries:
             self.last_key = max(self.last_key, entries[-1].key)
         for p in self.provisional:          # still to be stored: folded after everything stored
