@@ -22,117 +22,24 @@ that folding the log (corrections included) always gives the same game.
 from __future__ import annotations
 
 import bisect
-from array import array
 from collections import deque
-from dataclasses import dataclass, field
 from itertools import islice
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable
 
 from controlroom.game import snapshot
-from controlroom.game.events import SOURCE_TIMER, Event, make_event
+from controlroom.game.events import SOURCE_TIMER, Event
+from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
+    END, UNDONE, Confirmed, Correction, Entry, Key, LogIndex, Placement, _between, _Provisional, _timer_id, _undo,
+    key_of,
+)
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
-Key = tuple[float, int]
-END: Key = (float("inf"), 0)
 # Field reports are superseded by the next one of the same kind; folded late, they change nothing
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
 _LOAD_BATCH = 4096          # rows a load takes at a time
 CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
-
-
-def key_of(stored) -> Key:
-    """The fold key of a stored event (anything with ``seq`` and ``pos``)."""
-    return (stored.pos if stored.pos is not None else float(stored.seq), stored.seq)
-
-
-class Entry(NamedTuple):
-    key: Key
-    seq: int
-    event: Event
-    device: int | None
-    counter: int | None
-
-
-class Placement(NamedTuple):
-    """Where a late event goes: its fold position and its time on the game's timeline."""
-
-    pos: float
-    t: int
-
-
-class Correction(NamedTuple):
-    """What the timer owner appends after folding again: ``retract`` a stored deadline, or ``fire`` one."""
-
-    kind: str                   # "retract" or "fire"
-    event: Event                # what to store: the ``retracted`` event, or the deadline fired
-    about: Event                # the deadline undone or fired
-    pos: float | None = None    # fire: its fold position
-    token: int = 0              # the provisional token it is folded under
-
-
-@dataclass(slots=True)
-class Confirmed:
-    """What confirming a part of the log did to the game."""
-
-    applied: list[Event] = field(default_factory=list)          # events folded for the first time
-    deaths: list[tuple] = field(default_factory=list)           # deaths recorded for the first time
-    undone: list[tuple] = field(default_factory=list)           # deaths a refold took back
-    refolded: bool = False
-    corrections: list[Correction] = field(default_factory=list)
-    new_warnings: int = 0
-
-
-class LogIndex:
-    """Every stored event's fold key and time, in fold order (compact: 24 bytes an event)."""
-
-    def __init__(self) -> None:
-        self.pos = array("d")
-        self.seq = array("q")
-        self.t = array("q")
-
-    def __len__(self) -> int:
-        return len(self.seq)
-
-    def key(self, i: int) -> Key:
-        return (self.pos[i], self.seq[i])
-
-    def insert(self, k: Key, t: int) -> None:
-        n = len(self.seq)
-        if not n or (self.pos[-1], self.seq[-1]) < k:
-            self.pos.append(k[0])
-            self.seq.append(k[1])
-            self.t.append(t)
-            return
-        i = self._bisect(k)
-        self.pos.insert(i, k[0])
-        self.seq.insert(i, k[1])
-        self.t.insert(i, t)
-
-    def _bisect(self, k: Key) -> int:
-        i = bisect.bisect_left(self.pos, k[0])
-        while i < len(self.seq) and (self.pos[i], self.seq[i]) < k:
-            i += 1
-        return i
-
-    def find(self, k: Key) -> int | None:
-        i = self._bisect(k)
-        return i if i < len(self.seq) and (self.pos[i], self.seq[i]) == k else None
-
-    def first_after(self, t: int) -> int | None:
-        """Where the timeline passes ``t``: the event after the last one at or before ``t`` (None: at the end)."""
-        times = self.t
-        i = len(times)
-        while i > 0 and times[i - 1] > t:
-            i -= 1
-        return i if i < len(times) else None
-
-
-class _Provisional(NamedTuple):
-    token: int
-    event: Event
-    pos: float | None           # None: at the end of the log
 
 
 History = Callable[[], tuple[GameState, Iterable]]
@@ -283,7 +190,22 @@ class Fold:
             self._since_checkpoint += 1
             if self._since_checkpoint >= every:
                 self._since_checkpoint = 0
-                self.checkpoints.append((k, snapshot.take(state)))
+                self._checkpoint(k)
+
+    def _checkpoint(self, k: Key) -> None:
+        """A checkpoint of the state at ``k``, after the last one.
+
+        A character that did not change since the last checkpoint shares its
+        row with it (as the seeker's checkpoints do): the rows made for the
+        others die at once, so the checkpoints a fold keeps cost memory, and
+        walks of the cyclic garbage collector, only for what changed.
+        """
+        snap = snapshot.take(self.state)
+        rows = snap.characters
+        before = self.checkpoints[-1][1].characters if self.checkpoints else ()
+        if len(before) == len(rows):
+            snap.characters = [old if old[0] is new[0] and old == new else new for old, new in zip(before, rows)]
+        self.checkpoints.append((k, snap))
 
     # -- deadlines and provisional events --------------------------------------
     def fire(self, now: int) -> list[tuple[int, Event]]:
@@ -450,7 +372,7 @@ class Fold:
         if self._since_checkpoint < self.checkpoint_every or self.provisional:
             return
         self._since_checkpoint = 0
-        self.checkpoints.append((self.last_key, snapshot.take(self.state)))
+        self._checkpoint(self.last_key)
         if len(self.checkpoints) > self.keep:
             del self.checkpoints[0]
             oldest = self.checkpoints[0][0]
@@ -518,7 +440,7 @@ class Fold:
             self._since_checkpoint += 1
             if self._since_checkpoint >= self.checkpoint_every:
                 self._since_checkpoint = 0
-                self.checkpoints.append((entry.key, snapshot.take(state)))
+                self._checkpoint(entry.key)
         if entries:
             self.last_key = max(self.last_key, entries[-1].key)
         for p in self.provisional:          # still to be stored: folded after everything stored
@@ -565,22 +487,3 @@ class Fold:
         pos = _between(prev[0], entry.key[0])
         corrections.append(Correction("fire", event, event, pos=pos))
         return (pos, prev[1])
-
-
-def _timer_id(event: Event) -> tuple:
-    return (event.type, event.data.get("badge"), event.data.get("stopp"), event.t)
-
-
-def _between(a: float, b: float) -> float:
-    """A position strictly between two others (their midpoint)."""
-    mid = (a + b) / 2
-    return mid if a < mid < b else a
-
-
-UNDONE = "a late report changed the game: the rules no longer fire this deadline at this time"
-
-
-def _undo(entry: Entry) -> Correction:
-    """The correction that undoes a stored deadline (the log keeps it; the fold leaves it out)."""
-    event = make_event(entry.event.t, "retracted", SOURCE_TIMER, seq=entry.seq, reason=UNDONE)
-    return Correction("retract", event, entry.event)

@@ -9,6 +9,9 @@ from controlroom.i18n import translate
 from controlroom.rules.profile import ProfileError, RulesProfile
 
 
+_tuple_new = tuple.__new__
+
+
 class ArmourPoints(NamedTuple):
     """Armour points split into body armour and the helmet (depleted last)."""
 
@@ -94,4 +97,4 @@ def absorb(ap: ArmourPoints, damage: int, on_body_armour: bool) -> tuple[ArmourP
         used = helmet if helmet < damage else damage
         helmet -= used
         damage -= used
-    return ArmourPoints(body, helmet), damage
+    return _tuple_new(ArmourPoints, (body, helmet)), damage     # (without the named tuple's own __new__)

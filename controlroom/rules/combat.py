@@ -9,6 +9,9 @@ from controlroom.rules.armour import ArmourPoints, absorb
 from controlroom.rules.profile import RulesProfile
 
 
+_tuple_new = tuple.__new__
+
+
 class _VitalsTuple(NamedTuple):
     hp: int
     max_hp: int
@@ -25,7 +28,7 @@ class Vitals(_VitalsTuple):
             raise ValueError(f"a character needs at least 1 hit point (got {max_hp})")
         if not 0 <= hp <= max_hp:
             raise ValueError(f"hit points {hp} outside 0..{max_hp}")
-        return super().__new__(cls, hp, max_hp, ap)
+        return _tuple_new(cls, (hp, max_hp, ap))      # (the named tuple's own __new__: one call more, per strike)
 
 
 def class_hit_points(profile: RulesProfile, class_name: str, override: int | None = None) -> int:
@@ -42,14 +45,17 @@ def strike(profile: RulesProfile, v: Vitals, count: int = 1, on_body_armour: boo
     if count < 1:
         raise ValueError(f"a strike report needs a count of at least 1 (got {count})")
     ap, damage = absorb(v.ap, profile.strike_damage * count, on_body_armour)
-    return Vitals(hp=max(0, v.hp - damage), max_hp=v.max_hp, ap=ap)
+    hp, max_hp, _ap = v
+    return Vitals(hp - damage if hp > damage else 0, max_hp, ap)
 
 
 def big_stone(profile: RulesProfile, v: Vitals, on_shield: bool = False) -> Vitals:
     """A big stone removes 2 hit points regardless of armour and helmet; on a shield, none."""
     if on_shield:
         return v
-    return Vitals(hp=max(0, v.hp - profile.big_stone_damage), max_hp=v.max_hp, ap=v.ap)
+    hp, max_hp, ap = v
+    damage = profile.big_stone_damage
+    return Vitals(hp - damage if hp > damage else 0, max_hp, ap)
 
 
 def knockout_refusal(profile: RulesProfile, wears_helmet: bool, saw_attacker: bool) -> str | None:

@@ -174,3 +174,31 @@ def test_timer_events_fired_before_reports_of_the_same_tick_need_no_refold():
     assert [e.type for e in s.plain_fold().characters and [r.event for r in s.log]] [-2:] == ["woke", "strike"]
     assert s.fold.state.characters[2].hp == 1
     assert s.log[-2].event.source == SOURCE_TIMER
+
+
+def test_checkpoints_share_the_rows_of_characters_that_did_not_change_and_restore_exactly():
+    from controlroom.game import snapshot
+
+    class Row(NamedTuple):          # what Fold.load reads of a stored event (the store's LogRow)
+        seq: int
+        pos: float | None
+        event: object
+        device: int | None = None
+        counter: int | None = None
+
+    rows = [Row(i + 1, None, e) for i, e in enumerate(
+        [ev(1000, "down", badge=1), ev(2000, "strike", badge=2), ev(3000, "down", badge=11),
+         ev(4000, "strike", badge=2), ev(5000, "bound", badge=1, by=3), ev(6000, "down", badge=12)])]
+    fold = Fold(GameState(ROSTER), checkpoint_every=2, keep=8)
+    fold.load(rows, (), 0)                  # a short log: every row is in the tail, a checkpoint every 2
+    (k1, first), (k2, second) = fold.checkpoints[1:3]
+    order = list(fold.state.characters)
+    for badge, old, new in zip(order, first.characters, second.characters):
+        # Between them: a strike on 2 and a down of 11; every other character's row is the same object.
+        assert (old is new) == (badge not in (2, 11)), badge
+    for (key, snap), upto in zip(fold.checkpoints, (0, 2, 4, 6)):
+        plain = GameState(ROSTER)
+        for rec in rows[:upto]:
+            plain.apply(rec.event)
+        assert key == ((float(upto), upto) if upto else (0.0, 0))
+        assert same_game(snapshot.restore(snap), plain)

@@ -294,15 +294,19 @@ def test_the_local_queue_keeps_the_path_of_a_report(tmp_path):
     assert spool.items()[-1].radio == RadioMeta(9, 4, None, None, ("2",))
 
 
+@pytest.mark.parametrize("damage", ['{"badge":', ''], ids=["cut_short", "empty"])
 @pytest.mark.parametrize("late", [False, True], ids=["in_order", "with_a_late_report"])
-def test_a_damaged_event_is_named_and_the_events_before_it_are_read(game, late):
-    """Events are decoded a batch at a time; a damaged one stops the reading at itself, not at its batch."""
+def test_a_damaged_event_is_named_and_the_events_before_it_are_read(game, late, damage):
+    """Events are decoded a batch at a time; a damaged one stops the reading at itself, not at its batch.
+
+    (An empty payload is where the decoder stops with StopIteration, not ValueError: a batch decoded by
+    ``map`` would just end there, silently, were it not checked.)"""
     events = [make_event(1000 * i, "strike", "marshal:7", badge=1 + i % 2) for i in range(1, 13)]
     game.log.append(events)
     if late:        # read through rows(), merged with the events placed earlier
         game.log.append([(make_event(500, "note", "gm", text="late"), None, 0.5)])
     with game.engine.begin() as conn:
-        conn.execute(sa.text("UPDATE events SET payload = '{\"badge\":' WHERE seq = 8"))
+        conn.execute(sa.text("UPDATE events SET payload = :p WHERE seq = 8"), {"p": damage})
     seen = []
     with pytest.raises(StoreError, match="event 8 is damaged"):
         for seq, _event in game.log.events():
