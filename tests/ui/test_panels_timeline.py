@@ -31,7 +31,7 @@ def panel(qtbot):
 
 
 def shown(panel, column):
-    p = panel.proxy
+    p = panel.view.model()                  # what the view shows (the model, or the filter over it)
     return [p.data(p.index(r, column)) for r in range(p.rowCount())]
 
 
@@ -61,7 +61,7 @@ def test_filter_box(panel):
     panel.set_filter("M7")
     assert shown(panel, 2) == ["Aldo (1)"]
     panel.filter.clear()
-    assert panel.proxy.rowCount() == 3
+    assert panel.view.model().rowCount() == 3
 
 
 def test_repeated_seqs_are_not_shown_twice(panel):
@@ -91,7 +91,7 @@ def test_double_click_emits_the_seq(panel, qtbot):
     state = GameState(ROSTER)
     panel.apply_delta(delta_of(state, stored(41, 1000, "down", badge=11), stored(42, 2000, "died", badge=1)))
     panel.filter.setText("aldo")
-    index = panel.proxy.index(0, 1)
+    index = panel.view.model().index(0, 1)
     with qtbot.waitSignal(panel.event_activated, timeout=1000) as blocker:
         panel.view.doubleClicked.emit(index)
     assert blocker.args == [42]
@@ -115,9 +115,9 @@ def test_reports_on_a_meshtastic_channel_are_marked_as_weaker(panel):
     ours = stored(3, 3000, "down", badge=1)
     panel.apply_delta(delta_of(state, channel, pki, ours))
     assert shown(panel, 4) == ["marshal:21 (channel key)", "marshal:21", "marshal:M1"]
-    tip = panel.proxy.data(panel.proxy.index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    tip = panel.view.model().data(panel.view.model().index(0, 4), Qt.ItemDataRole.ToolTipRole)
     assert "Meshtastic channel" in tip
-    assert panel.proxy.data(panel.proxy.index(1, 4), Qt.ItemDataRole.ToolTipRole) is None
+    assert panel.view.model().data(panel.view.model().index(1, 4), Qt.ItemDataRole.ToolTipRole) is None
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -131,13 +131,13 @@ def test_the_view_follows_the_newest_event_until_scrolled_up(panel, qtbot):
     panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
                                         for n in range(1, 6))))
     bar = panel.view.verticalScrollBar()
-    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 5)
+    qtbot.waitUntil(lambda: panel.view.model().rowCount() == 5)
     assert bar.maximum() == 0                                   # all five in view
     panel.resize(600, 250)                                      # the docks arranged: a smaller view
     panel.apply_delta(delta_of(state, *(stored(n, n * 1000, "position", device=3001, lat=58.0, lon=26.0)
                                         for n in range(6, 60))))
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=2000)
-    last = panel.proxy.index(panel.proxy.rowCount() - 1, 0)
+    last = panel.view.model().index(panel.view.model().rowCount() - 1, 0)
     assert panel.view.viewport().rect().intersects(panel.view.visualRect(last))   # the newest in view
     bar.setValue(0)                                             # the game master reads back
     panel.apply_delta(delta_of(state, stored(60, 60_000, "position", device=3001, lat=58.0, lon=26.0)))
@@ -164,7 +164,7 @@ def test_rows_read_while_scrolled_up_stay_in_view_when_the_cap_drops_the_oldest(
     qtbot.waitUntil(lambda: bar.maximum() > 100 and bar.value() == bar.maximum(), timeout=2000)
 
     def top_seq():
-        return panel.proxy.data(panel.proxy.index(panel.view.rowAt(0), 0), SEQ_ROLE)
+        return panel.view.model().data(panel.view.model().index(panel.view.rowAt(0), 0), SEQ_ROLE)
 
     bar.setValue(bar.maximum() // 2)                           # the game master reads back
     reading = top_seq()
@@ -187,7 +187,7 @@ def test_rows_read_while_scrolled_up_stay_in_view_when_the_cap_drops_the_oldest(
     bar.setValue(bar.maximum())                               # back at the bottom: it follows again
     panel.apply_delta(make_delta(state, (), (), [stored(i, i * 1000, "note", text=f"n{i}") for i in range(290, 300)]))
     qtbot.waitUntil(lambda: bar.value() == bar.maximum() and panel.following, timeout=2000)
-    assert panel.proxy.data(panel.proxy.index(panel.view.rowAt(panel.view.viewport().height() - 2), 0),
+    assert panel.view.model().data(panel.view.model().index(panel.view.rowAt(panel.view.viewport().height() - 2), 0),
                             SEQ_ROLE) == 299
 
 
@@ -202,5 +202,5 @@ def test_a_name_learned_later_is_shown_in_rows_already_shown(panel):
     renamed = GameState([Member(11, "Gerda", "South", "Ravens", "warrior")])
     panel.apply_delta(delta_of(renamed, stored(3, 3000, "down", badge=11)))
     assert shown(panel, 2) == ["Gerda (11)"] * 3
-    assert panel.proxy.data(panel.proxy.index(0, 0), Qt.ItemDataRole.DecorationRole) is None
-    assert panel.proxy.data(panel.proxy.index(0, 0), SEQ_ROLE) == 1
+    assert panel.view.model().data(panel.view.model().index(0, 0), Qt.ItemDataRole.DecorationRole) is None
+    assert panel.view.model().data(panel.view.model().index(0, 0), SEQ_ROLE) == 1

@@ -9,7 +9,7 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QStyle, QTableView, QVBoxLayout, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.devices import WEAKER_TRUST
@@ -28,6 +28,7 @@ COLUMNS = (
     ("source", QT_TRANSLATE_NOOP("panels", "Source")),
 )
 _WHO_FIELDS = ("badge", "device")
+_DISPLAY, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.FontRole)
 _ROLES = frozenset(int(r) for r in (Qt.ItemDataRole.DisplayRole, SEQ_ROLE, Qt.ItemDataRole.FontRole,
                                      Qt.ItemDataRole.ToolTipRole))
 
@@ -61,6 +62,12 @@ class TimelineModel(RowTable):
         # The texts of the rows shown (seq -> one text a column), made once: a view asks for each cell again at
         # every paint (bench_timeline: scrolling took twice a plain QStandardItemModel's time).
         self._texts: dict[int, tuple[str, ...]] = {}
+        # The event types and the Source texts among the rows since the last set_events (the panel fits the
+        # columns to them; ``new_texts`` when one came that was not there before).
+        self.kinds: set[str] = set()
+        self.sources: set[str] = set()
+        self._came: set[tuple[str, str | None]] = set()      # (source, via) of the rows
+        self.new_texts = False
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Learn names from the delta's characters and append its events."""
@@ -79,6 +86,7 @@ class TimelineModel(RowTable):
         self.beginResetModel()
         self.rows, self.retracted, self.last_seq = [], set(), 0
         self._texts.clear()
+        self.kinds, self.sources, self._came = set(), set(), set()
         self.endResetModel()
         self.append(events)
 
@@ -100,6 +108,13 @@ class TimelineModel(RowTable):
         self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
         self.rows.extend(new)
         self.endInsertRows()
+        kinds = {e.event.type for e in new} - self.kinds
+        came = {(e.event.source, e.via) for e in new} - self._came
+        if kinds or came:
+            self._came |= came
+            self.kinds |= kinds
+            self.sources |= {self._source_text(source, via) for source, via in came}
+            self.new_texts = True
         marked = [e.event.data["seq"] for e in new if e.event.type == "retracted" and "seq" in e.event.data]
         if marked:
             self.retracted.update(marked)
@@ -107,6 +122,32 @@ class TimelineModel(RowTable):
                                   [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ToolTipRole])
 
     # -- the model -----------------------------------------------------------
+    def texts(self, row: int) -> tuple[str, ...]:
+        """The shown texts of a row (one a column), made the first time they are asked for."""
+        stored = self.rows[row]
+        texts = self._texts.get(stored.seq)
+        if texts is None:
+            texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
+        return texts
+
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
+        """Every role a view's delegate asks a cell for at once (seven for each cell it paints): one call from
+        Qt into Python a cell instead of seven; only the text and a retracted row's font are set."""
+        row = index.row()
+        if not 0 <= row < len(self.rows):
+            return
+        for item in span:
+            role = item.role()
+            if role == _DISPLAY:
+                item.setData(self.texts(row)[index.column()])
+            elif role == _FONT and self.rows[row].seq in self.retracted:
+                item.setData(self._struck_out())
+
+    def _struck_out(self) -> QFont:
+        font = QFont()
+        font.setStrikeOut(True)
+        return font
+
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if role not in _ROLES:          # most of what a view asks a cell for (decoration, colours, alignment...)
             return None
@@ -114,17 +155,12 @@ class TimelineModel(RowTable):
         if not 0 <= row < len(self.rows):
             return None
         stored = self.rows[row]
-        if role == Qt.ItemDataRole.DisplayRole:
-            texts = self._texts.get(stored.seq)
-            if texts is None:
-                texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
-            return texts[index.column()]
+        if role == _DISPLAY:
+            return self.texts(row)[index.column()]
         if role == SEQ_ROLE:
             return stored.seq
-        if role == Qt.ItemDataRole.FontRole and stored.seq in self.retracted:
-            font = QFont()
-            font.setStrikeOut(True)
-            return font
+        if role == _FONT and stored.seq in self.retracted:
+            return self._struck_out()
         if role == Qt.ItemDataRole.ToolTipRole and stored.seq in self.retracted:
             return self.tr("Retracted: a wrong report, left out of the game.")
         if role == Qt.ItemDataRole.ToolTipRole and stored.via in WEAKER_TRUST:
@@ -146,9 +182,12 @@ class TimelineModel(RowTable):
             return who(name, badge) if name else str(badge)
         if column == "details":
             return details(event.data)
-        if stored.via in WEAKER_TRUST:          # a Meshtastic channel message: weaker than our own signed frames
-            return event.source + " " + self.tr("(channel key)")
-        return event.source
+        return self._source_text(event.source, stored.via)
+
+    def _source_text(self, source: str, via: str | None) -> str:
+        if via in WEAKER_TRUST:                 # a Meshtastic channel message: weaker than our own signed frames
+            return source + " " + self.tr("(channel key)")
+        return source
 
 
 class TimelinePanel(QWidget):
@@ -166,28 +205,40 @@ class TimelinePanel(QWidget):
     def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS) -> None:
         super().__init__(parent)
         self.model = TimelineModel(self, max_rows)
+        # The filter: a proxy between the model and the view only while a filter is typed.  Without one the view
+        # shows the model itself: a proxy made in Python costs each cell painted a mapping and a dozen calls
+        # that look for Python overrides, and each row added or dropped an update of its mapping of every row
+        # (bench_timeline: the proxy took a third of a scroll step's time at 20,000 rows).
         self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.filter = QLineEdit(self)
         self.filter.setPlaceholderText(self.tr("Filter: a name, a badge, an event, a source..."))
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
-        self.view = read_only_view(self, self.proxy, QHeaderView.ResizeMode.Interactive)
+        self.filter.textChanged.connect(self._filter_changed)
+        self.view = read_only_view(self, self.model, QHeaderView.ResizeMode.Interactive)
         self.view.doubleClicked.connect(self._activated)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._menu)
+        # Every row one line high, never measured: a row's height asked of its cells would be Python calls.
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.setWordWrap(False)
+        # The columns of short words are as wide as their widest text among the rows (measured once a text
+        # first comes, not by Qt's ResizeToContents, which asks the cells of the rows in view again at every
+        # change of the rows); the game master may widen or narrow them, and they stay as the game master made
+        # them.  The details take what is left.
         header = self.view.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)      # the details take what is left
-        for column in (0, 1, 4):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.by_hand: set[int] = set()
+        self._fitting = False
+        header.sectionResized.connect(self._resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
         layout.addWidget(self.view)
         self._fit_rows()
+        self._fit_columns()
         # The view follows the newest event while its scroll bar is at the bottom, where the game master left
         # it; a view made smaller (the docks arranged at start, a tab shown) keeps following.
         self.following = True
@@ -195,7 +246,88 @@ class TimelinePanel(QWidget):
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
         # At the cap the oldest rows go as new ones come: the rows the game master scrolled up to read stay put.
-        self.proxy.rowsRemoved.connect(self._rows_removed)
+        self.model.rowsRemoved.connect(self._model_rows_removed)
+        self.proxy.rowsRemoved.connect(self._proxy_rows_removed)
+
+    #: The columns fitted to their texts: time, event, source.
+    FITTED = (0, 1, 4)
+
+    def _fit_columns(self) -> None:
+        """Each fitted column as wide as its widest text (and its title), unless the game master sized it."""
+        model, header = self.model, self.view.horizontalHeader()
+        metrics = self.view.fontMetrics()
+        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        texts = {0: [format_time(1)], 1: [word(EVENT_TYPES, t) for t in model.kinds], 4: model.sources}
+        self._fitting = True
+        try:
+            for column in self.FITTED:
+                if column in self.by_hand:
+                    continue
+                widest = max((metrics.horizontalAdvance(t) for t in texts[column]), default=0) + margin
+                width = max(widest, header.sectionSizeHint(column))
+                if width != header.sectionSize(column):
+                    header.resizeSection(column, width)
+        finally:
+            self._fitting = False
+        model.new_texts = False
+
+    @Slot(int, int, int)
+    def _resized(self, column: int, _old: int, _new: int) -> None:
+        if not self._fitting and column in self.FITTED and self.view.isVisible():
+            self.by_hand.add(column)
+
+    @Slot(str)
+    def _filter_changed(self, text: str) -> None:
+        """The proxy filters while there is a filter; without, the view shows the model again."""
+        if text:
+            if self.proxy.sourceModel() is not self.model:
+                self.proxy.setSourceModel(self.model)
+            self.proxy.setFilterFixedString(text)
+            self._show(self.proxy)
+        elif self.view.model() is not self.model:
+            self._show(self.model)
+            self.proxy.setSourceModel(None)         # no longer kept up to date as rows come and go
+
+    def _show(self, model) -> None:
+        """The view on ``model``: the row chosen stays chosen and in view; a view following keeps following."""
+        view = self.view
+        if view.model() is model:
+            return
+        chosen = view.model().data(view.currentIndex(), SEQ_ROLE) if view.currentIndex().isValid() else None
+        following = self.following
+        old = view.selectionModel()
+        view.setModel(model)
+        old.deleteLater()
+        header = view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
+        row = self.row_of(chosen) if chosen is not None else None
+        if row is not None:
+            index = model.index(row, 0)
+            view.setCurrentIndex(index)
+            view.scrollTo(index, QTableView.ScrollHint.PositionAtCenter)
+        if following or row is None:
+            view.scrollToBottom()
+            self.following = True
+
+    def row_of(self, seq: int) -> int | None:
+        """The row of the view showing event ``seq`` (None when it is not shown)."""
+        model = self.view.model()
+        rows = self.model.rows
+        lo, hi = 0, len(rows)                       # the rows are in the order of their seqs
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if rows[mid].seq < seq:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == len(rows) or rows[lo].seq != seq:
+            return None
+        if model is self.model:
+            return lo
+        index = self.proxy.mapFromSource(self.model.index(lo, 0))
+        return index.row() if index.isValid() else None
 
     def _fit_rows(self) -> None:
         """The table's height for MIN_ROWS rows at the font in use, with its header and scroll bar."""
@@ -211,6 +343,7 @@ class TimelinePanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_rows()
+            self._fit_columns()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -226,7 +359,16 @@ class TimelinePanel(QWidget):
             self.view.verticalScrollBar().setValue(high)
 
     @Slot(QModelIndex, int, int)
-    def _rows_removed(self, _parent: QModelIndex, first: int, last: int) -> None:
+    def _model_rows_removed(self, parent: QModelIndex, first: int, last: int) -> None:
+        if self.view.model() is self.model:
+            self._rows_removed(first, last)
+
+    @Slot(QModelIndex, int, int)
+    def _proxy_rows_removed(self, parent: QModelIndex, first: int, last: int) -> None:
+        if self.view.model() is self.proxy:
+            self._rows_removed(first, last)
+
+    def _rows_removed(self, first: int, last: int) -> None:
         """Rows gone above the view (the oldest, at the cap): the view moves up with the rows it shows."""
         if self.following:
             return
@@ -243,9 +385,12 @@ class TimelinePanel(QWidget):
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (the view follows the newest while the game master leaves it at the bottom)."""
         self.model.apply_delta(delta)
+        if self.model.new_texts:
+            self._fit_columns()
 
     def set_events(self, events: Iterable[StoredView]) -> None:
         self.model.set_events(events)
+        self._fit_columns()
         self.view.scrollToBottom()
 
     def set_filter(self, text: str) -> None:
@@ -253,7 +398,7 @@ class TimelinePanel(QWidget):
 
     def stored_at(self, index: QModelIndex) -> StoredView | None:
         """The stored event of a row of the view."""
-        seq = self.proxy.data(index, SEQ_ROLE)
+        seq = self.view.model().data(index, SEQ_ROLE) if index.isValid() else None
         return next((s for s in reversed(self.model.rows) if s.seq == seq), None) if seq is not None else None
 
     def menu_for(self, stored: StoredView) -> QMenu:
@@ -275,6 +420,6 @@ class TimelinePanel(QWidget):
             self.menu_for(stored).popup(self.view.viewport().mapToGlobal(pos))
 
     def _activated(self, index: QModelIndex) -> None:
-        seq = self.proxy.data(index, SEQ_ROLE)
+        seq = index.data(SEQ_ROLE)
         if seq is not None:
             self.event_activated.emit(int(seq))
