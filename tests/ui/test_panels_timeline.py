@@ -1,7 +1,8 @@
 """TimelinePanel: events from deltas, a text filter, a cap on rows, double click gives the seq."""
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QHeaderView
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -204,3 +205,113 @@ def test_a_name_learned_later_is_shown_in_rows_already_shown(panel):
     assert shown(panel, 2) == ["Gerda (11)"] * 3
     assert panel.view.model().data(panel.view.model().index(0, 0), Qt.ItemDataRole.DecorationRole) is None
     assert panel.view.model().data(panel.view.model().index(0, 0), SEQ_ROLE) == 1
+
+
+def notes(first, last):
+    return [stored(i, i * 1000, "note", text=f"n{i}") for i in range(first, last)]
+
+
+def test_the_view_shows_the_model_itself_and_the_filter_only_while_one_is_typed(panel):
+    """Without a filter the view shows the model (no proxy per cell painted, none kept up to date as rows come
+    and go); a filter puts the proxy between them, rows that come meanwhile are filtered, and the filter
+    cleared shows every row again."""
+    state = GameState(ROSTER)
+    panel.apply_delta(make_delta(state, (), (), notes(1, 30)))
+    assert panel.view.model() is panel.model and panel.proxy.sourceModel() is None
+    panel.set_filter("n2")
+    assert panel.view.model() is panel.proxy
+    assert shown(panel, 3) == ["text: n2"] + [f"text: n{i}" for i in range(20, 30)]
+    panel.apply_delta(make_delta(state, (), (), notes(30, 40)))          # rows while filtered
+    assert len(shown(panel, 3)) == 11
+    panel.set_filter("n3")
+    assert shown(panel, 3) == ["text: n3"] + [f"text: n{i}" for i in range(30, 40)]
+    panel.set_filter("")
+    assert panel.view.model() is panel.model and panel.proxy.sourceModel() is None
+    assert shown(panel, 3) == [f"text: n{i}" for i in range(1, 40)]
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_row_chosen_while_filtered_stays_chosen_and_in_view_when_the_filter_is_cleared(panel, qtbot):
+    state = GameState(ROSTER)
+    panel.resize(600, 250)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.apply_delta(make_delta(state, (), (), notes(1, 300)))
+    panel.set_filter("n25")
+    row = shown(panel, 3).index("text: n25")
+    panel.view.selectRow(row)
+    panel.set_filter("")
+    view = panel.view
+    assert view.model() is panel.model
+    assert view.model().data(view.currentIndex(), SEQ_ROLE) == 25
+    assert view.selectionModel().isRowSelected(view.currentIndex().row())
+    assert view.viewport().rect().intersects(view.visualRect(view.currentIndex()))
+    assert not panel.following
+    panel.set_filter("n29")                                     # nothing chosen: a view following keeps following
+    view.clearSelection()
+    view.setCurrentIndex(QModelIndex())
+    view.scrollToBottom()
+    panel.set_filter("")
+    qtbot.waitUntil(lambda: view.verticalScrollBar().value() == view.verticalScrollBar().maximum())
+    assert panel.following
+
+
+def test_rows_are_one_line_high_and_no_column_is_measured_by_qt_at_each_change(panel):
+    """Qt's ResizeToContents asks the cells of the rows in view again at every change of the rows, and rows
+    sized to their contents ask each row's cells: neither, here."""
+    state = GameState(ROSTER)
+    panel.apply_delta(make_delta(state, (), (), notes(1, 50)))
+    header = panel.view.horizontalHeader()
+    assert [header.sectionResizeMode(c) for c in range(header.count())] == [
+        QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Interactive, QHeaderView.ResizeMode.Interactive,
+        QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.Interactive]
+    assert panel.view.verticalHeader().sectionResizeMode(0) == QHeaderView.ResizeMode.Fixed
+    panel.set_filter("n4")
+    assert header.sectionResizeMode(3) == QHeaderView.ResizeMode.Stretch
+    assert header.sectionResizeMode(1) == QHeaderView.ResizeMode.Interactive
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_event_and_source_columns_fit_the_widest_text_that_came_unless_sized_by_hand(panel, qtbot):
+    panel.resize(900, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    header, metrics = panel.view.horizontalHeader(), panel.view.fontMetrics()
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(1, 1000, "down", "gm", badge=11)))
+    event_width, source_width = header.sectionSize(1), header.sectionSize(4)
+    assert event_width > metrics.horizontalAdvance("down (0 hit points)") >= event_width - 20
+    assert header.sectionSize(0) > metrics.horizontalAdvance("00:00:01.000")
+    panel.apply_delta(delta_of(state, stored(2, 2000, "valhalla_checkin", "marshal:M77", badge=11)))
+    assert header.sectionSize(1) > metrics.horizontalAdvance("checked in at Valhalla") > event_width
+    assert header.sectionSize(4) > metrics.horizontalAdvance("marshal:M77") > source_width
+    assert panel.view.columnWidth(4) >= panel.view.sizeHintForColumn(4)      # what Qt would have fitted
+    header.resizeSection(1, 60)                                # the game master narrows the Event column
+    panel.apply_delta(make_delta(state, (), (), [stored(3, 3000, "roster_added", "gm", added=[21, 22])]))
+    assert header.sectionSize(1) == 60
+    panel.apply_delta(delta_of(state, stored(4, 4000, "note", "marshal:M1234567", text="x")))
+    assert header.sectionSize(4) > metrics.horizontalAdvance("marshal:M1234567")
+
+
+def test_a_cell_painted_gets_its_text_and_a_retracted_rows_font_in_one_call(panel):
+    """The delegate asks a cell for seven roles at once (multiData): the text and a retracted row's font come
+    from the model's one call, as data() gives them."""
+    from PySide6.QtCore import QModelRoleData, QModelRoleDataSpan
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    state = GameState(ROSTER)
+    panel.apply_delta(delta_of(state, stored(1, 1000, "down", badge=11), stored(2, 1500, "woke", badge=1)))
+    panel.apply_delta(delta_of(state, stored(3, 2000, "retracted", "gm", seq=1, reason="wrong badge")))
+    model = panel.model
+    delegate = panel.view.itemDelegate()
+    for row, struck in ((0, True), (1, False), (0, True), (2, False)):     # the delegate's items used again
+        for column in range(model.columnCount()):
+            option = QStyleOptionViewItem()
+            delegate.initStyleOption(option, model.index(row, column))
+            assert option.text == model.data(model.index(row, column))
+            assert option.font.strikeOut() is struck
+    item = QModelRoleData(int(Qt.ItemDataRole.DisplayRole))
+    model.multiData(model.index(1, 2), QModelRoleDataSpan(item))
+    assert item.data() == "Aldo (1)"
+    model.multiData(model.index(5, 0), QModelRoleDataSpan(item))     # no such row: the item cleared
+    assert item.data() is None

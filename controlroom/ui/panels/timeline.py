@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
-    Slot,
+    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex,
+    QSize, QSortFilterProxyModel, Qt, Signal, Slot,
 )
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHeaderView, QLineEdit, QMenu, QStyle, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView, QLineEdit, QMenu, QStyle, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget,
+)
 
 from controlroom.game.clock import format_time
 from controlroom.game.devices import WEAKER_TRUST
@@ -132,16 +134,18 @@ class TimelineModel(RowTable):
 
     def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
         """Every role a view's delegate asks a cell for at once (seven for each cell it paints): one call from
-        Qt into Python a cell instead of seven; only the text and a retracted row's font are set."""
+        Qt into Python a cell instead of seven; only the text and a retracted row's font are set, the other
+        roles cleared (the delegate keeps its items from one cell to the next)."""
         row = index.row()
-        if not 0 <= row < len(self.rows):
-            return
-        for item in span:
+        shown = 0 <= row < len(self.rows)
+        for item in span:                   # the delegate's items are used again: each role set or cleared
             role = item.role()
-            if role == _DISPLAY:
+            if shown and role == _DISPLAY:
                 item.setData(self.texts(row)[index.column()])
-            elif role == _FONT and self.rows[row].seq in self.retracted:
+            elif shown and role == _FONT and self.rows[row].seq in self.retracted:
                 item.setData(self._struck_out())
+            else:
+                item.clearData()
 
     def _struck_out(self) -> QFont:
         font = QFont()
@@ -254,16 +258,25 @@ class TimelinePanel(QWidget):
 
     def _fit_columns(self) -> None:
         """Each fitted column as wide as its widest text (and its title), unless the game master sized it."""
-        model, header = self.model, self.view.horizontalHeader()
-        metrics = self.view.fontMetrics()
-        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        model, view = self.model, self.view
+        header = view.horizontalHeader()
         texts = {0: [format_time(1)], 1: [word(EVENT_TYPES, t) for t in model.kinds], 4: model.sources}
+        option = QStyleOptionViewItem()             # a cell as the delegate draws it, measured as Qt measures it
+        option.initFrom(view)
+        option.font = view.font()
+        option.features = QStyleOptionViewItem.ViewItemFeature.HasDisplay
+        grid = 1 if view.showGrid() else 0
+
+        def width_of(text: str) -> int:
+            option.text = text
+            return view.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option, QSize(), view).width()
+
         self._fitting = True
         try:
             for column in self.FITTED:
                 if column in self.by_hand:
                     continue
-                widest = max((metrics.horizontalAdvance(t) for t in texts[column]), default=0) + margin
+                widest = max((width_of(t) for t in texts[column]), default=0) + grid
                 width = max(widest, header.sectionSizeHint(column))
                 if width != header.sectionSize(column):
                     header.resizeSection(column, width)
@@ -289,7 +302,7 @@ class TimelinePanel(QWidget):
             self.proxy.setSourceModel(None)         # no longer kept up to date as rows come and go
 
     def _show(self, model) -> None:
-        """The view on ``model``: the row chosen stays chosen and in view; a view following keeps following."""
+        """The view on ``model``: the row chosen stays chosen and in view; else a view following keeps following."""
         view = self.view
         if view.model() is model:
             return
@@ -305,11 +318,11 @@ class TimelinePanel(QWidget):
         row = self.row_of(chosen) if chosen is not None else None
         if row is not None:
             index = model.index(row, 0)
-            view.setCurrentIndex(index)
+            view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             view.scrollTo(index, QTableView.ScrollHint.PositionAtCenter)
-        if following or row is None:
+        elif following:
             view.scrollToBottom()
-            self.following = True
 
     def row_of(self, seq: int) -> int | None:
         """The row of the view showing event ``seq`` (None when it is not shown)."""
