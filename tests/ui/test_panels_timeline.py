@@ -2,7 +2,7 @@
 
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QHeaderView
+from PySide6.QtWidgets import QApplication, QHeaderView
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -315,3 +315,42 @@ def test_a_cell_painted_gets_its_text_and_a_retracted_rows_font_in_one_call(pane
     assert item.data() == "Aldo (1)"
     model.multiData(model.index(5, 0), QModelRoleDataSpan(item))     # no such row: the item cleared
     assert item.data() is None
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_many_events_come_a_chunk_a_turn_of_the_event_loop_in_order_and_followed(qtbot):
+    """Rows given by the thousand (a game opened, 200,000 given) are added CHUNK a turn, so the window is never
+    held long; a delta coming meanwhile is added after them; the view follows the newest throughout."""
+    panel = TimelinePanel(max_rows=1000)
+    panel.model.CHUNK = 100
+    qtbot.addWidget(panel)
+    panel.resize(600, 250)
+    panel.show()
+    qtbot.waitExposed(panel)
+    state = GameState(ROSTER)
+    added = []
+    panel.model.rowsInserted.connect(lambda _parent, first, last: added.append(last - first + 1))
+    panel.set_events(notes(1, 1500))                          # the last 1,000 kept: seqs 500..1499
+    assert panel.model.rowCount() == 100 and panel.model.pending_rows == 900
+    assert panel.model.rows[0].seq == 500
+    panel.apply_delta(make_delta(state, (), (), notes(1500, 1510)))     # a delta while they come
+    assert panel.model.pending_rows == 910
+    QApplication.processEvents()                              # one turn of the event loop: one chunk
+    assert panel.model.rowCount() == 200
+    qtbot.waitUntil(lambda: panel.model.pending_rows == 0)
+    assert added == [100] * 10 + [10]                           # never more than a chunk at a time
+    assert [s.seq for s in panel.model.rows] == list(range(510, 1510))    # in order, the cap kept
+    bar = panel.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.value() == bar.maximum() > 0)
+    assert panel.following
+    panel.set_events(notes(1, 350))                           # given again while the last come: replaced
+    panel.set_events(notes(2000, 2150))
+    qtbot.waitUntil(lambda: panel.model.pending_rows == 0)
+    assert [s.seq for s in panel.model.rows] == list(range(2000, 2150))
+
+
+def test_a_delta_of_a_few_events_is_added_at_once(panel):
+    state = GameState(ROSTER)
+    panel.set_events(notes(1, 50))
+    panel.apply_delta(make_delta(state, (), (), notes(50, 60)))
+    assert panel.model.rowCount() == 59 and panel.model.pending_rows == 0

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Iterable
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex,
-    QSize, QSortFilterProxyModel, Qt, Signal, Slot,
+    QSize, QSortFilterProxyModel, Qt, QTimer, Signal, Slot,
 )
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
@@ -52,6 +53,8 @@ def details(data) -> str:
 class TimelineModel(RowTable):
     """Stored events in order; names looked up from the characters the deltas brought."""
 
+    new_texts = Signal()        # an event type or a Source text not among the rows before came
+
     titles = tuple(title for _key, title in COLUMNS)
 
     def __init__(self, parent=None, max_rows: int = MAX_ROWS) -> None:
@@ -68,8 +71,13 @@ class TimelineModel(RowTable):
         # columns to them; ``new_texts`` when one came that was not there before).
         self.kinds: set[str] = set()
         self.sources: set[str] = set()
-        self._came: set[tuple[str, str | None]] = set()      # (source, via) of the rows
-        self.new_texts = False
+        self._came: set[tuple[str, str, str | None]] = set()     # (type, source, via) of the rows
+        # Rows given and not added yet, in chunks (see CHUNK); the timer adds the next at the next turn.
+        self._pending: deque[list[StoredView]] = deque()
+        self._drainer = QTimer(self)
+        self._drainer.setSingleShot(True)
+        self._drainer.setInterval(0)
+        self._drainer.timeout.connect(self._drain)
 
     def apply_delta(self, delta: StateDelta) -> None:
         """Learn names from the delta's characters and append its events."""
@@ -89,10 +97,41 @@ class TimelineModel(RowTable):
         self.rows, self.retracted, self.last_seq = [], set(), 0
         self._texts.clear()
         self.kinds, self.sources, self._came = set(), set(), set()
+        self._pending.clear()
+        self._drainer.stop()
         self.endResetModel()
-        self.append(events)
+        events = list(events)
+        self.append(events[-self.max_rows:])
+
+    #: The most rows added in one turn of the event loop: more (a game opened with its log's last 20,000
+    #: events, a window given 200,000) come CHUNK at a time, one turn after another, so that the window is
+    #: never held longer than a few milliseconds (bench_timeline: 200,000 at once held it a quarter second).
+    CHUNK = 5_000
+
+    @property
+    def pending_rows(self) -> int:
+        """Rows given but not added yet (they come CHUNK a turn of the event loop)."""
+        return sum(len(chunk) for chunk in self._pending)
 
     def append(self, events: Iterable[StoredView]) -> None:
+        """Add ``events`` after the rows (those already shown or given before are left out), CHUNK at a time."""
+        events = events if isinstance(events, list) else list(events)
+        for i in range(0, len(events), self.CHUNK):
+            self._pending.append(events[i:i + self.CHUNK])
+        if len(self._pending) == 1 and not self._drainer.isActive():
+            self._add(self._pending.popleft())          # a delta's few events: at once
+        elif self._pending and not self._drainer.isActive():
+            self._drain()
+
+    @Slot()
+    def _drain(self) -> None:
+        """Add the next chunk of the rows given; the one after in the next turn of the event loop."""
+        if self._pending:
+            self._add(self._pending.popleft())
+        if self._pending:
+            self._drainer.start()
+
+    def _add(self, events: list[StoredView]) -> None:
         new = [e for e in events if e.seq > self.last_seq]
         if not new:
             return
@@ -110,13 +149,15 @@ class TimelineModel(RowTable):
         self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
         self.rows.extend(new)
         self.endInsertRows()
-        kinds = {e.event.type for e in new} - self.kinds
-        came = {(e.event.source, e.via) for e in new} - self._came
-        if kinds or came:
+        came = {(e.event.type, e.event.source, e.via) for e in new} - self._came
+        if came:
             self._came |= came
-            self.kinds |= kinds
-            self.sources |= {self._source_text(source, via) for source, via in came}
-            self.new_texts = True
+            kinds = {kind for kind, _source, _via in came} - self.kinds
+            sources = {self._source_text(source, via) for _kind, source, via in came} - self.sources
+            if kinds or sources:
+                self.kinds |= kinds
+                self.sources |= sources
+                self.new_texts.emit()
         marked = [e.event.data["seq"] for e in new if e.event.type == "retracted" and "seq" in e.event.data]
         if marked:
             self.retracted.update(marked)
@@ -243,6 +284,7 @@ class TimelinePanel(QWidget):
         layout.addWidget(self.view)
         self._fit_rows()
         self._fit_columns()
+        self.model.new_texts.connect(self._fit_columns)
         # The view follows the newest event while its scroll bar is at the bottom, where the game master left
         # it; a view made smaller (the docks arranged at start, a tab shown) keeps following.
         self.following = True
@@ -256,6 +298,7 @@ class TimelinePanel(QWidget):
     #: The columns fitted to their texts: time, event, source.
     FITTED = (0, 1, 4)
 
+    @Slot()
     def _fit_columns(self) -> None:
         """Each fitted column as wide as its widest text (and its title), unless the game master sized it."""
         model, view = self.model, self.view
@@ -282,7 +325,6 @@ class TimelinePanel(QWidget):
                     header.resizeSection(column, width)
         finally:
             self._fitting = False
-        model.new_texts = False
 
     @Slot(int, int, int)
     def _resized(self, column: int, _old: int, _new: int) -> None:
@@ -398,12 +440,9 @@ class TimelinePanel(QWidget):
     def apply_delta(self, delta: StateDelta) -> None:
         """Append the delta's events (the view follows the newest while the game master leaves it at the bottom)."""
         self.model.apply_delta(delta)
-        if self.model.new_texts:
-            self._fit_columns()
 
     def set_events(self, events: Iterable[StoredView]) -> None:
         self.model.set_events(events)
-        self._fit_columns()
         self.view.scrollToBottom()
 
     def set_filter(self, text: str) -> None:
