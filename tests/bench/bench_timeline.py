@@ -238,7 +238,7 @@ def baseline_view(texts: list[tuple[str, ...]], size) -> tuple[QTableView, QStan
 def filled(app, panel) -> None:
     """The event loop until every row given to the panel is in it (it adds them a chunk a turn)."""
     app.processEvents()
-    while panel.model.pending_rows:
+    while getattr(panel.model, "pending_rows", 0):         # (a panel before cb84f06 added them all at once)
         app.processEvents()
 
 
