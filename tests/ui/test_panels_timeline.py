@@ -291,6 +291,15 @@ def test_the_event_and_source_columns_fit_the_widest_text_that_came_unless_sized
     assert header.sectionSize(1) == 60
     panel.apply_delta(delta_of(state, stored(4, 4000, "note", "marshal:M1234567", text="x")))
     assert header.sectionSize(4) > metrics.horizontalAdvance("marshal:M1234567")
+    widths = [header.sectionSize(c) for c in (0, 1, 4)]
+    panel.set_filter("M77")                                    # the view on the filter, then on the model again
+    panel.set_filter("")
+    assert [header.sectionSize(c) for c in (0, 1, 4)] == widths and panel.by_hand == {1}
+    font = panel.font()                                        # large text: every text measured again
+    font.setPointSizeF(font.pointSizeF() * 2)
+    panel.setFont(font)
+    assert header.sectionSize(0) > 1.5 * widths[0] and header.sectionSize(4) > 1.5 * widths[2]
+    assert header.sectionSize(1) == 60
 
 
 def test_a_cell_painted_gets_its_text_and_a_retracted_rows_font_in_one_call(panel):

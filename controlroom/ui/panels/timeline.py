@@ -277,6 +277,8 @@ class TimelinePanel(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.by_hand: set[int] = set()
         self._fitting = False
+        self._measured: dict[int, set[str]] = {}     # the texts measured for each fitted column
+        self._widest: dict[int, int] = {}            # and the widest of them
         header.sectionResized.connect(self._resized)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -300,7 +302,11 @@ class TimelinePanel(QWidget):
 
     @Slot()
     def _fit_columns(self) -> None:
-        """Each fitted column as wide as its widest text (and its title), unless the game master sized it."""
+        """Each fitted column as wide as its widest text (and its title), unless the game master sized it.
+
+        Only the texts not measured before are measured (at 200 frames a second the marshals' handsets bring
+        new Source texts in most deltas); the widths grow, never shrink, until the font changes.
+        """
         model, view = self.model, self.view
         header = view.horizontalHeader()
         texts = {0: [format_time(1)], 1: [word(EVENT_TYPES, t) for t in model.kinds], 4: model.sources}
@@ -309,18 +315,23 @@ class TimelinePanel(QWidget):
         option.font = view.font()
         option.features = QStyleOptionViewItem.ViewItemFeature.HasDisplay
         grid = 1 if view.showGrid() else 0
+        style = view.style()
 
         def width_of(text: str) -> int:
             option.text = text
-            return view.style().sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option, QSize(), view).width()
+            return style.sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, option, QSize(), view).width() + grid
 
         self._fitting = True
         try:
             for column in self.FITTED:
+                measured = self._measured.setdefault(column, set())
+                new = [t for t in texts[column] if t not in measured]
+                if new:
+                    measured.update(new)
+                    self._widest[column] = max(self._widest.get(column, 0), max(width_of(t) for t in new))
                 if column in self.by_hand:
                     continue
-                widest = max((width_of(t) for t in texts[column]), default=0) + grid
-                width = max(widest, header.sectionSizeHint(column))
+                width = max(self._widest.get(column, 0), header.sectionSizeHint(column))
                 if width != header.sectionSize(column):
                     header.resizeSection(column, width)
         finally:
@@ -351,12 +362,19 @@ class TimelinePanel(QWidget):
         chosen = view.model().data(view.currentIndex(), SEQ_ROLE) if view.currentIndex().isValid() else None
         following = self.following
         old = view.selectionModel()
-        view.setModel(model)
-        old.deleteLater()
         header = view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
+        widths = [header.sectionSize(c) for c in range(header.count())]
+        self._fitting = True                        # not the game master's sizing: the columns as they were
+        try:
+            view.setModel(model)
+            header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+            header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+            for column in self.FITTED:
+                header.resizeSection(column, widths[column])
+            view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
+        finally:
+            self._fitting = False
+        old.deleteLater()
         row = self.row_of(chosen) if chosen is not None else None
         if row is not None:
             index = model.index(row, 0)
@@ -398,6 +416,8 @@ class TimelinePanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_rows()
+            self._measured.clear()                  # every text measured again in the new font
+            self._widest.clear()
             self._fit_columns()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
