@@ -103,9 +103,9 @@ class TimelineModel(RowTable):
         events = list(events)
         self.append(events[-self.max_rows:])
 
-    #: The most rows added in one turn of the event loop: more (a game opened with its log's last 20,000
-    #: events, a window given 200,000) come CHUNK at a time, one turn after another, so that the window is
-    #: never held longer than a few milliseconds (bench_timeline: 200,000 at once held it a quarter second).
+    #: The most rows added in one turn of the event loop: more (the 20,000 of the cap, or 200,000 given to
+    #: a panel whose cap was raised) come CHUNK at a time, one turn after another, so that the window is held
+    #: for a few milliseconds a turn, not at once (200,000 at once held it 0.3 s on the dev machine).
     CHUNK = 5_000
 
     @property
@@ -253,7 +253,7 @@ class TimelinePanel(QWidget):
         # The filter: a proxy between the model and the view only while a filter is typed.  Without one the view
         # shows the model itself: a proxy made in Python costs each cell painted a mapping and a dozen calls
         # that look for Python overrides, and each row added or dropped an update of its mapping of every row
-        # (bench_timeline: the proxy took a third of a scroll step's time at 20,000 rows).
+        # (a sampling profile of the panel alone scrolled at 20,000 rows: a quarter of its time in the proxy).
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -303,8 +303,8 @@ class TimelinePanel(QWidget):
     def _fit_columns(self) -> None:
         """Each fitted column as wide as its widest text (and its title), unless the game master sized it.
 
-        Only the texts not measured before are measured (at 200 frames a second the marshals' handsets bring
-        new Source texts in most deltas); the widths grow, never shrink, until the font changes.
+        Only the texts not measured before are measured (in a live game the trackers' and marshals' handsets
+        bring new Source texts delta after delta); the widths grow, never shrink, until the font changes.
         """
         model, view = self.model, self.view
         header = view.horizontalHeader()
