@@ -52,7 +52,7 @@ class Panels:
         from controlroom.ui.panels.deadlines import DeadlinePanel
         from controlroom.ui.panels.radio import RadioPanel
         from controlroom.ui.panels.siege import SiegePanel
-        from controlroom.ui.panels.timeline import TimelinePanel
+        from controlroom.ui.panels.timeline import LIVE_HOLD_MS, TimelinePanel
         from controlroom.ui.panels.valhalla import ValhallaPanel
 
         self.apply_to: list = []
@@ -74,7 +74,7 @@ class Panels:
         # Short titles: on a laptop they are the tabs of one column, and must be read whole.
         for name, panel, title in (
             ("deadlines", DeadlinePanel(now_ms=now), QCoreApplication.translate("MainWindow", "Dying and waking")),
-            ("timeline", TimelinePanel(), QCoreApplication.translate("MainWindow", "Events")),
+            ("timeline", TimelinePanel(hold_ms=LIVE_HOLD_MS), QCoreApplication.translate("MainWindow", "Events")),
             ("controls", GameControls(), QCoreApplication.translate("MainWindow", "Controls")),
             ("valhalla", ValhallaPanel(now_ms=now), QCoreApplication.translate("MainWindow", "Valhalla")),
             ("siege", SiegePanel(), QCoreApplication.translate("MainWindow", "Siege")),

@@ -199,8 +199,7 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def show_event(self, seq: int) -> None:
         """Centre the map where an event of the timeline happened (its own position, or its group's)."""
-        timeline = self.panels.panels["timeline"]
-        stored = next((s for s in timeline.model.rows if s.seq == seq), None)
+        stored = self.stored_event(seq)
         if stored is None:
             return
         xy = self.layers.where(stored.event)
@@ -277,8 +276,9 @@ class MainWindow(QMainWindow):
         self.status.setText(self.tr("Your last entry is taken back."))
 
     def stored_event(self, seq: int):
-        timeline = self.panels.panels["timeline"]
-        return next((s for s in reversed(timeline.model.rows) if s.seq == seq), None)
+        """An event the timeline has (its rows, and those it holds back a moment), by seq."""
+        rows, _retracted = self.panels.panels["timeline"].model.everything()
+        return next((s for s in reversed(rows) if s.seq == seq), None)
 
     @Slot(int)
     def correct_report(self, seq: int) -> None:
@@ -351,9 +351,9 @@ class MainWindow(QMainWindow):
         c = self.characters.get(card.badge)
         if c is not None:
             card.set_character(c)
-        timeline = self.panels.panels["timeline"].model
+        rows, retracted = self.panels.panels["timeline"].model.everything()    # (rows held back included)
         names = {source: info.get("label") or "" for source, info in self.layers.devices.items()}
-        card.set_history(timeline.rows, timeline.retracted, names)
+        card.set_history(rows, retracted, names)
 
     def _update_cards(self, delta) -> None:
         for badge, card in list(self.cards.items()):

@@ -363,3 +363,31 @@ def test_a_delta_of_a_few_events_is_added_at_once(panel):
     panel.set_events(notes(1, 50))
     panel.apply_delta(make_delta(state, (), (), notes(50, 60)))
     assert panel.model.rowCount() == 59 and panel.model.pending_rows == 0
+
+
+def test_the_windows_timeline_adds_live_rows_at_most_every_hold_ms_together(qtbot):
+    """A view following the newest event scrolls and paints every row again at each addition: the window's
+    timeline adds what comes live at most every LIVE_HOLD_MS, in order and in one addition; the first delta
+    after a quiet spell and a game opened show at once."""
+    from controlroom.ui.panels.timeline import LIVE_HOLD_MS
+
+    panel = TimelinePanel(hold_ms=LIVE_HOLD_MS)
+    qtbot.addWidget(panel)
+    state = GameState(ROSTER)
+    panel.set_events(notes(1, 50))
+    assert panel.model.rowCount() == 49                     # opened: at once
+    additions = []
+    panel.model.rowsInserted.connect(lambda _p, first, last: additions.append((first, last)))
+    qtbot.wait(LIVE_HOLD_MS + 50)                           # a quiet spell
+    panel.apply_delta(make_delta(state, (), (), notes(50, 52)))
+    assert panel.model.rowCount() == 51                     # at once: nothing added in the last LIVE_HOLD_MS
+    panel.apply_delta(make_delta(state, (), (), notes(52, 55)))
+    panel.apply_delta(make_delta(state, (), (), notes(55, 60)))
+    assert panel.model.rowCount() == 51 and panel.model.pending_rows == 8
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 59, timeout=LIVE_HOLD_MS + 1000)
+    assert additions == [(49, 50), (51, 58)]                # the two held deltas in one addition
+    assert [r.seq for r in panel.model.rows] == list(range(1, 60))
+    assert TimelinePanel().model.hold_ms == 0               # (a panel of its own adds at once, as the tests expect)
+    panel.apply_delta(make_delta(state, (), (), [stored(60, 60_000, "retracted", seq=55, reason="x")]))
+    rows, retracted = panel.model.everything()              # held back, yet known (a player's card shows them)
+    assert panel.model.rowCount() == 59 and [r.seq for r in rows][-2:] == [59, 60] and retracted == {55}

@@ -2,238 +2,20 @@
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Iterable
 
-from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QCoreApplication, QEvent, QItemSelectionModel, QModelIndex, QPersistentModelIndex,
-    QSize, QSortFilterProxyModel, Qt, QTimer, Signal, Slot,
-)
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QHeaderView, QLineEdit, QMenu, QStyle, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget,
 )
 
 from controlroom.game.clock import format_time
-from controlroom.game.devices import WEAKER_TRUST
 from controlroom.game.views import StateDelta, StoredView
-from controlroom.ui.panels.table import RowTable, read_only_view
-from controlroom.ui.panels.words import EVENT_TYPES, tr, who, word
-
-MAX_ROWS = 20_000
-SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
-
-COLUMNS = (
-    ("time", QT_TRANSLATE_NOOP("panels", "Time")),
-    ("type", QT_TRANSLATE_NOOP("panels", "Event")),
-    ("who", QT_TRANSLATE_NOOP("panels", "Who")),
-    ("details", QT_TRANSLATE_NOOP("panels", "Details")),
-    ("source", QT_TRANSLATE_NOOP("panels", "Source")),
+from controlroom.ui.panels.table import read_only_view
+from controlroom.ui.panels.timeline_model import (  # noqa: F401  (re-exported: the panel's names)
+    COLUMNS, LIVE_HOLD_MS, MAX_ROWS, SEQ_ROLE, TimelineModel, details,
 )
-_WHO_FIELDS = ("badge", "device")
-_DISPLAY, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.FontRole)
-_ROLES = frozenset(int(r) for r in (Qt.ItemDataRole.DisplayRole, SEQ_ROLE, Qt.ItemDataRole.FontRole,
-                                     Qt.ItemDataRole.ToolTipRole))
-
-
-def details(data) -> str:
-    """The fields of an event besides who it is about, as ``name: value`` text."""
-    parts = []
-    for key, value in data.items():
-        if key in _WHO_FIELDS:
-            continue
-        if isinstance(value, (list, tuple)):
-            value = ", ".join(str(v) for v in value)
-        elif isinstance(value, bool):
-            value = QCoreApplication.translate("panels", "yes") if value else QCoreApplication.translate("panels", "no")
-        parts.append(f"{key.replace('_', ' ')}: {value}")
-    return "; ".join(parts)
-
-
-class TimelineModel(RowTable):
-    """Stored events in order; names looked up from the characters the deltas brought."""
-
-    new_texts = Signal()        # an event type or a Source text not among the rows before came
-
-    titles = tuple(title for _key, title in COLUMNS)
-
-    def __init__(self, parent=None, max_rows: int = MAX_ROWS) -> None:
-        super().__init__(parent)
-        self.max_rows = max_rows
-        self.rows: list[StoredView] = []
-        self.names: dict[int, str] = {}
-        self.retracted: set[int] = set()
-        self.last_seq = 0
-        # The texts of the rows shown (seq -> one text a column), made once: a view asks for each cell again at
-        # every paint (bench_timeline: scrolling took twice a plain QStandardItemModel's time).
-        self._texts: dict[int, tuple[str, ...]] = {}
-        # The event types and the Source texts among the rows since the last set_events (the panel fits the
-        # columns to them; ``new_texts`` when one came that was not there before).
-        self.kinds: set[str] = set()
-        self.sources: set[str] = set()
-        self._came: set[tuple[str, str, str | None]] = set()     # (type, source, via) of the rows
-        # Rows given and not added yet, in chunks (see CHUNK); the timer adds the next at the next turn.
-        self._pending: deque[list[StoredView]] = deque()
-        self._drainer = QTimer(self)
-        self._drainer.setSingleShot(True)
-        self._drainer.setInterval(0)
-        self._drainer.timeout.connect(self._drain)
-
-    def apply_delta(self, delta: StateDelta) -> None:
-        """Learn names from the delta's characters and append its events."""
-        names = self.names
-        learned = False
-        for c in delta.characters:
-            if names.get(c.badge) != c.name:
-                names[c.badge] = c.name
-                learned = True
-        if learned:
-            self._texts.clear()         # a name new or changed: the Who texts are made again
-        self.append(delta.events)
-
-    def set_events(self, events: Iterable[StoredView]) -> None:
-        """Replace every row (opening a game: the log's last events)."""
-        self.beginResetModel()
-        self.rows, self.retracted, self.last_seq = [], set(), 0
-        self._texts.clear()
-        self.kinds, self.sources, self._came = set(), set(), set()
-        self._pending.clear()
-        self._drainer.stop()
-        self.endResetModel()
-        events = list(events)
-        self.append(events[-self.max_rows:])
-
-    #: The most rows added in one turn of the event loop: more (the 20,000 of the cap, or 200,000 given to
-    #: a panel whose cap was raised) come CHUNK at a time, one turn after another, so that the window is held
-    #: for a few milliseconds a turn, not at once (200,000 at once held it 0.3 s on the dev machine).
-    CHUNK = 5_000
-
-    @property
-    def pending_rows(self) -> int:
-        """Rows given but not added yet (they come CHUNK a turn of the event loop)."""
-        return sum(len(chunk) for chunk in self._pending)
-
-    def append(self, events: Iterable[StoredView]) -> None:
-        """Add ``events`` after the rows (those already shown or given before are left out), CHUNK at a time."""
-        events = events if isinstance(events, list) else list(events)
-        for i in range(0, len(events), self.CHUNK):
-            self._pending.append(events[i:i + self.CHUNK])
-        if len(self._pending) == 1 and not self._drainer.isActive():
-            self._add(self._pending.popleft())          # a delta's few events: at once
-        elif self._pending and not self._drainer.isActive():
-            self._drain()
-
-    @Slot()
-    def _drain(self) -> None:
-        """Add the next chunk of the rows given; the one after in the next turn of the event loop."""
-        if self._pending:
-            self._add(self._pending.popleft())
-        if self._pending:
-            self._drainer.start()
-
-    def _add(self, events: list[StoredView]) -> None:
-        new = [e for e in events if e.seq > self.last_seq]
-        if not new:
-            return
-        self.last_seq = new[-1].seq
-        new = new[-self.max_rows:]
-        drop = len(self.rows) + len(new) - self.max_rows
-        if drop > 0:
-            self.beginRemoveRows(QModelIndex(), 0, drop - 1)
-            texts = self._texts
-            for gone in self.rows[:drop]:
-                texts.pop(gone.seq, None)
-            del self.rows[:drop]
-            self.endRemoveRows()
-        first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
-        self.rows.extend(new)
-        self.endInsertRows()
-        came = {(e.event.type, e.event.source, e.via) for e in new} - self._came
-        if came:
-            self._came |= came
-            kinds = {kind for kind, _source, _via in came} - self.kinds
-            sources = {self._source_text(source, via) for _kind, source, via in came} - self.sources
-            if kinds or sources:
-                self.kinds |= kinds
-                self.sources |= sources
-                self.new_texts.emit()
-        marked = [e.event.data["seq"] for e in new if e.event.type == "retracted" and "seq" in e.event.data]
-        if marked:
-            self.retracted.update(marked)
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(COLUMNS) - 1),
-                                  [Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ToolTipRole])
-
-    # -- the model -----------------------------------------------------------
-    def texts(self, row: int) -> tuple[str, ...]:
-        """The shown texts of a row (one a column), made the first time they are asked for."""
-        stored = self.rows[row]
-        texts = self._texts.get(stored.seq)
-        if texts is None:
-            texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
-        return texts
-
-    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
-        """Every role a view's delegate asks a cell for at once (seven for each cell it paints): one call from
-        Qt into Python a cell instead of seven; only the text and a retracted row's font are set, the other
-        roles cleared (the delegate keeps its items from one cell to the next)."""
-        row = index.row()
-        shown = 0 <= row < len(self.rows)
-        for item in span:                   # the delegate's items are used again: each role set or cleared
-            role = item.role()
-            if shown and role == _DISPLAY:
-                item.setData(self.texts(row)[index.column()])
-            elif shown and role == _FONT and self.rows[row].seq in self.retracted:
-                item.setData(self._struck_out())
-            else:
-                item.clearData()
-
-    def _struck_out(self) -> QFont:
-        font = QFont()
-        font.setStrikeOut(True)
-        return font
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if role not in _ROLES:          # most of what a view asks a cell for (decoration, colours, alignment...)
-            return None
-        row = index.row()               # -1 for an invalid index
-        if not 0 <= row < len(self.rows):
-            return None
-        stored = self.rows[row]
-        if role == _DISPLAY:
-            return self.texts(row)[index.column()]
-        if role == SEQ_ROLE:
-            return stored.seq
-        if role == _FONT and stored.seq in self.retracted:
-            return self._struck_out()
-        if role == Qt.ItemDataRole.ToolTipRole and stored.seq in self.retracted:
-            return self.tr("Retracted: a wrong report, left out of the game.")
-        if role == Qt.ItemDataRole.ToolTipRole and stored.via in WEAKER_TRUST:
-            return self.tr("Sent on a Meshtastic channel: anyone holding the channel's key could have sent it "
-                           "in this name.")
-        return None
-
-    def _text(self, stored: StoredView, column: str) -> str:
-        event = stored.event
-        if column == "time":
-            return format_time(event.t)
-        if column == "type":
-            return word(EVENT_TYPES, event.type)
-        if column == "who":
-            badge = event.data.get("badge", event.data.get("device"))
-            if badge is None:
-                return ""
-            name = self.names.get(badge)
-            return who(name, badge) if name else str(badge)
-        if column == "details":
-            return details(event.data)
-        return self._source_text(event.source, stored.via)
-
-    def _source_text(self, source: str, via: str | None) -> str:
-        if via in WEAKER_TRUST:                 # a Meshtastic channel message: weaker than our own signed frames
-            return source + " " + self.tr("(channel key)")
-        return source
-
+from controlroom.ui.panels.words import EVENT_TYPES, word
 
 class TimelinePanel(QWidget):
     """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""
@@ -247,9 +29,10 @@ class TimelinePanel(QWidget):
     #: The panel scrolls its own rows: the window puts it in a dock as it is.
     scrolls_itself = True
 
-    def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS) -> None:
+    def __init__(self, parent: QWidget | None = None, max_rows: int = MAX_ROWS, hold_ms: int = 0) -> None:
         super().__init__(parent)
         self.model = TimelineModel(self, max_rows)
+        self.model.hold_ms = hold_ms            # rows coming live added at most this often (the window: LIVE_HOLD_MS)
         # The filter: a proxy between the model and the view only while a filter is typed.  Without one the view
         # shows the model itself: a proxy made in Python costs each cell painted a mapping and a dozen calls
         # that look for Python overrides, and each row added or dropped an update of its mapping of every row
