@@ -30,6 +30,7 @@ from typing import Any, Callable, NamedTuple
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
+from controlroom.collecting import no_collection
 from controlroom.core.authority import ALONE, TimerAuthority
 from controlroom.core.fold_saver import FoldSaver
 from controlroom.core.stations import Notices
@@ -223,13 +224,8 @@ class CoreWorker(QObject):
         # No automatic collection while the game opens: the fold makes about a million long-lived objects,
         # and a collection set off by the first allocation after it would walk them all (0.3-1 s of the
         # opening of tests/bench's 200,000-event game).  They are frozen once the game is open (_start).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with no_collection():
             self._start()
-        finally:
-            if collecting:
-                gc.enable()
 
     def _start(self) -> None:
         self._tick_timer = self._timer(self._tick, precise=False)

@@ -18,11 +18,11 @@ the whole game, and every position report (for trails).
 from __future__ import annotations
 
 import bisect
-import gc
 from array import array
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
+from controlroom.collecting import no_collection
 from controlroom.game import snapshot
 from controlroom.game.events import Event
 from controlroom.game.scheduler import Schedule, fire_due
@@ -94,9 +94,7 @@ class Seeker:
         checkpoints = self.checkpoints
         every = self.every
         apply = state.apply
-        was_enabled = gc.isenabled()
-        gc.disable()            # hundreds of thousands of small objects that live on (as in GameStore)
-        try:
+        with no_collection():  # hundreds of thousands of small objects that live on (as in GameStore)
             for i, event in enumerate(self.events):
                 if i % every == 0:
                     checkpoints.append(self._take(state))
@@ -104,9 +102,6 @@ class Seeker:
             if not self.events:
                 checkpoints.append(self._take(state))
             self._work = snapshot.restore(checkpoints[0])       # the state each seek restores into
-        finally:
-            if was_enabled:
-                gc.enable()
         return state
 
     def _take(self, state: GameState) -> snapshot.Snapshot:
@@ -160,16 +155,11 @@ class Seeker:
         n = max(0, min(n, len(self.events)))
         k = min(n // self.every, len(self.checkpoints) - 1)
         state = self._work
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with no_collection():
             snapshot.restore_into(state, self.checkpoints[k])
             apply = state.apply
             for event in self.events[k * self.every:n]:
                 apply(event)
-        finally:
-            if was_enabled:
-                gc.enable()
         return state
 
     def state_at(self, t: int) -> GameState:
@@ -177,18 +167,13 @@ class Seeker:
 
         Like ``state_after``, the state returned changes with the next seek.
         """
-        was_enabled = gc.isenabled()
-        gc.disable()            # a collection here would walk every checkpoint: tens of ms for nothing
-        try:
+        with no_collection():  # a collection here would walk every checkpoint: tens of ms for nothing
             state = self.state_after(self.count_at(t))
             schedule = Schedule()
             _rebuild(schedule, state)
             fire_due(state, schedule, t)
             state.t = max(state.t, t)
             state.take_dirty()
-        finally:
-            if was_enabled:
-                gc.enable()
         return state
 
     # -- stepping ----------------------------------------------------------------

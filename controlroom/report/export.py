@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import re
 from pathlib import Path
 from typing import Callable
 
+from controlroom.collecting import no_collection
 from controlroom.report.csv_out import write_csv
 from controlroom.report.model import Report
 
@@ -40,9 +40,7 @@ def export_report(report: Report, out_dir: Path, formats=DEFAULT_FORMATS,
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = report_stem(report)
     written: list[Path] = []
-    was_enabled = gc.isenabled()
-    gc.disable()            # the rows and texts made here live until the files are written
-    try:
+    with no_collection():  # the rows and texts made here live until the files are written
         if "csv" in formats:
             written += write_csv(report, out_dir, stem, delimiter)
         if "xlsx" in formats:
@@ -55,7 +53,4 @@ def export_report(report: Report, out_dir: Path, formats=DEFAULT_FORMATS,
             path = out_dir / f"{stem}.pdf"
             write_pdf(report, path, progress)
             written.append(path)
-    finally:
-        if was_enabled:
-            gc.enable()
     return written

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 from typing import Callable, Iterable
 
+from controlroom.collecting import no_collection
 from controlroom.game.events import Event
 from controlroom.game.state import GameState
 from controlroom.geo.gis import POSITION_GROUP, POSITION_OWN, POSITION_REPORTER, GisLayers, Place, Track, TrackPoint
@@ -37,13 +37,8 @@ def gis_layers(game: str, members, profile, items: Iterable[tuple[int, int, Even
                *, scenario: str | None = None, total: int = 0,
                progress: Callable[[int, int], bool] | None = None) -> GisLayers:
     """Fold (seq, wall ms, event) items through the rules; see :func:`load_gis`."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with no_collection():
         return _fold(game, members, profile, items, devs, scenario, total, progress)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _fold(game, members, profile, items, devs, scenario, total, progress) -> GisLayers:

@@ -9,13 +9,13 @@ one scenario counts only that scenario's events.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
+from controlroom.collecting import no_collection
 from controlroom.game.character import UNCONSCIOUS
 from controlroom.game.clock import format_time
 from controlroom.game.events import Event
@@ -329,14 +329,9 @@ def build_report(
     """
     # Folding makes hundreds of thousands of small objects that live on: the
     # cyclic garbage collector would walk them again and again.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with no_collection():
         return _build(game, members, profile, items, scenario, marshals or {}, engine_sides or {}, total, progress,
                       retracted if retracted is not None else {})
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _build(game, members, profile, items, scenario, marshals, engine_sides, total, progress, retracted) -> Report:

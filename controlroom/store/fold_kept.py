@@ -8,16 +8,15 @@ game's fold from its snapshot (``open_fold``), keeping one (``save_fold``,
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
-from contextlib import contextmanager
 from itertools import islice
 from typing import TYPE_CHECKING, Callable
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from controlroom.collecting import no_collection
 from controlroom.game import snapshot, snapshot_json
 from controlroom.game.fold import CHECKPOINT_EVERY, KEEP, Fold
 from controlroom.game.roster import Member, Roster
@@ -67,7 +66,7 @@ class FoldKeeping:
 
         members = self.roster()
         profile = profile or self.profile()
-        with _no_cyclic_gc():
+        with no_collection():
             kept = self.saved_fold(members, profile) if saved else None
             # Every correction up to here is in the set read next (appends commit in seq order): what a
             # snapshot of this fold must be checked against is what was stored after it.
@@ -199,7 +198,7 @@ class FoldKeeping:
             return False                # the snapshot kept is recent enough, and still holds
         members = self.roster()
         profile = profile or self.profile()
-        with _no_cyclic_gc():
+        with no_collection():
             kept = self._kept_fold(members, profile)
             known = self.log.last_seq()
             gone = self.retracted()
@@ -303,20 +302,3 @@ def _put_meta(conn, key: str, value: str, replace: bool = True) -> None:
     else:
         stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.key])
     conn.execute(stmt)
-
-
-@contextmanager
-def _no_cyclic_gc():
-    """The cyclic garbage collector off while a game is folded (as it was found afterwards).
-
-    Folding makes hundreds of thousands of small objects that live on (the
-    characters, the events kept for folding again, the checkpoints): the
-    collector would walk them, and every other live object, again and again.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, select
 
+from controlroom.collecting import no_collection
 from controlroom.game.events import Event
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
@@ -24,7 +25,7 @@ from controlroom.store.engine import database_url, describe, make_engine, read_o
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
 # The fold snapshot's keys are named from here too (the tests, the benchmarks).
-from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping, _no_cyclic_gc  # noqa: F401
+from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401
 from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 
@@ -340,7 +341,7 @@ class GameStore(FoldKeeping):
 
     def load_state(self, profile: RulesProfile | None = None) -> tuple[GameState, int]:
         """Rebuild the game state, with every pending deadline, by folding the whole log."""
-        with _no_cyclic_gc():
+        with no_collection():  # (folding makes hundreds of thousands of objects that live on)
             state = GameState(self.roster(), profile or self.profile())
             apply = state.apply
             last = 0

@@ -10,7 +10,8 @@ a replay worker's collection destroying widgets while the GUI thread deleted a
 menu).  So the automatic collection is switched off and a timer in the GUI
 thread collects with the interpreter's own thresholds.  Code that switches
 the collector off for a long fold and on again afterwards keeps it off (it
-restores what it found); should any code turn it on again (a thread that found
+restores what it found: controlroom/collecting.py) and the timer waits while
+it is off for such work; should any code turn it on again (a thread that found
 it on before the window existed), the timer turns it off again.
 
 A full collection (generation 2) walks every object the GUI thread's tables
@@ -27,6 +28,8 @@ import gc
 import time
 
 from PySide6.QtCore import QObject, QTimer, Slot
+
+from controlroom.collecting import paused
 
 
 class MainThreadCollector(QObject):
@@ -54,6 +57,8 @@ class MainThreadCollector(QObject):
 
     @Slot()
     def check(self) -> None:
+        if paused():
+            return                          # a game opening, a replay seeking, a report: collected after
         if gc.isenabled():
             gc.disable()                    # (turned on again by code that found it on: see above)
         c0, c1, c2 = gc.get_count()

@@ -8,13 +8,13 @@ moment than the newest wanted does nothing), so requests never pile up.
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from typing import Callable, NamedTuple
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from controlroom.collecting import no_collection
 from controlroom.game.views import StateDelta, StoredView, make_delta
 
 log = logging.getLogger(__name__)
@@ -55,9 +55,7 @@ class GameFacts(NamedTuple):
 
 def moment_of(seeker, t: int, trail_ms: int = TRAIL_MS) -> Moment:
     """The views of the game at ``t`` (pure: also what the exports draw, without a window)."""
-    was_enabled = gc.isenabled()
-    gc.disable()            # thousands of views made and dropped: a collection would walk every checkpoint
-    try:
+    with no_collection():  # thousands of views made and dropped: a collection would walk every checkpoint
         t0 = time.perf_counter()
         state = seeker.state_at(t)
         t1 = time.perf_counter()
@@ -65,9 +63,6 @@ def moment_of(seeker, t: int, trail_ms: int = TRAIL_MS) -> Moment:
         events = tuple(StoredView(seq, wall, ev) for seq, wall, ev in seeker.stored_before(t, TIMELINE_ROWS))
         trails = {source: seeker.trail(source, t, trail_ms) for source in delta.field.get("positions", {})}
         t2 = time.perf_counter()
-    finally:
-        if was_enabled:
-            gc.enable()
     return Moment(t, delta, events, trails, (t1 - t0) * 1000, (t2 - t1) * 1000)
 
 
