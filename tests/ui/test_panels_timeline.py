@@ -391,3 +391,10 @@ def test_the_windows_timeline_adds_live_rows_at_most_every_hold_ms_together(qtbo
     panel.apply_delta(make_delta(state, (), (), [stored(60, 60_000, "retracted", seq=55, reason="x")]))
     rows, retracted = panel.model.everything()              # held back, yet known (a player's card shows them)
     assert panel.model.rowCount() == 59 and [r.seq for r in rows][-2:] == [59, 60] and retracted == {55}
+
+
+def test_a_long_text_is_elided_on_its_one_line_not_wrapped_into_a_row_too_low(panel):
+    """Rows are one line high (fixed): a long name wrapped onto two lines was cut in half in the window."""
+    assert not panel.view.wordWrap()
+    assert panel.view.textElideMode() == Qt.TextElideMode.ElideRight
+    assert panel.view.verticalHeader().sectionResizeMode(0) == QHeaderView.ResizeMode.Fixed

@@ -50,6 +50,7 @@ class TimelinePanel(QWidget):
         self.view.customContextMenuRequested.connect(self._menu)
         # Every row the same height, never measured: a row's height asked of its cells would be Python calls.
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.view.setWordWrap(False)            # one line a row: a long name or detail elided ("…"), not cut in two
         # The columns of short words are as wide as their widest text among the rows (measured once a text
         # first comes, not by Qt's ResizeToContents, which asks the cells of the rows in view again at every
         # change of the rows); the game master may widen or narrow them, and they stay as the game master made
