@@ -60,7 +60,8 @@ class Fold:
         self.entries: list[Entry] = []          # since the oldest checkpoint, in fold order
         self._keys: list[Key] = []
         self.index = LogIndex()                  # every event's key and time, in fold order
-        self.checkpoints: list[tuple[Key, snapshot.Snapshot]] = [(last_key, snapshot.take(state))]
+        self._checkpoints: list[tuple[Key, snapshot.Snapshot]] = [(last_key, snapshot.take(state))]
+        self._due: list[Key] = []       # keys of the checkpoints load left to ``fill_checkpoints``
         self.last_key = last_key
         self.provisional: list[_Provisional] = []
         self.retracted: set[int] = set()
@@ -84,7 +85,9 @@ class Fold:
         events: a late report further back folds the whole log again.  The
         rows are taken in batches: the index, the devices' frames and the
         events before that tail are gathered a batch at a time, and only the
-        tail's events are kept one by one (with their checkpoints).
+        tail's events are kept as entries.  The tail's first checkpoint is
+        taken as it is reached; the others only when first wanted, or by
+        ``complete`` (``fill_checkpoints``): an opening shows the game first.
 
         ``skip``: the state given to the fold is the fold of the log's first
         ``skip`` rows already (a fold snapshot kept with the game, restored;
@@ -140,8 +143,8 @@ class Fold:
             if head < len(chunk):
                 if n + head == tail and tail:           # the first row of the tail: its checkpoint
                     k = (poss[head - 1], seqs[head - 1]) if head else last
-                    self.checkpoints = [(k, snapshot.take(state))]
-                    self.opened = (k, tail, self.checkpoints[0][1])
+                    self._checkpoints = [(k, snapshot.take(state))]
+                    self.opened = (k, tail, self._checkpoints[0][1])
                 self._load_tail(chunk[head:], seqs[head:], poss[head:])
             n += len(chunk)
             last = (poss[-1], seqs[-1])
@@ -152,8 +155,53 @@ class Fold:
         self.schedule.rebuild(state)
         state.take_dirty()
 
+    @property
+    def checkpoints(self) -> list[tuple[Key, snapshot.Snapshot]]:
+        """(key, snapshot of the state after the event of that key), oldest first: where a late report folds
+        again from.  Those ``load`` left for later are taken at the first look (``fill_checkpoints``)."""
+        if self._due:
+            self.fill_checkpoints()
+        return self._checkpoints
+
+    @checkpoints.setter
+    def checkpoints(self, value: list[tuple[Key, snapshot.Snapshot]]) -> None:
+        self._due = []
+        self._checkpoints = value
+
+    def fill_checkpoints(self) -> None:
+        """Take the checkpoints ``load`` left for later: the tail's entries folded again, on a copy of the state
+        restored from the checkpoint before them, a checkpoint at each key that was due.
+
+        ``load`` folds the tail as fast as the rest of the log and keeps its
+        entries; a checkpoint is wanted only when a late report arrives, so
+        the opening shows the game first (``complete``) and these are taken
+        after.  Folding is deterministic: the copy passes through the states
+        the fold itself passed through.
+        """
+        due, self._due = self._due, []
+        if not due:
+            return
+        start, snap = self._checkpoints[-1]
+        state = snapshot.restore(snap)
+        apply = state.apply
+        gone = self.retracted
+        targets = iter(due)
+        target = next(targets)
+        for entry in self.entries[bisect.bisect_right(self._keys, start):]:
+            if entry.seq in gone:
+                continue
+            apply(entry.event)
+            if entry.key == target:
+                self._checkpoint(target, state)
+                target = next(targets, None)
+                if target is None:
+                    return
+        raise ValueError(f"the checkpoint due at {target} is past the fold's entries")
+
     def complete(self) -> None:
-        """Read the index of the log before a fold snapshot, if ``load`` left it for later (see ``load``)."""
+        """What ``load`` left for later: the index of the log before a fold snapshot (see ``load``), then the
+        tail's checkpoints (``fill_checkpoints``).  Nothing may fold on before."""
+        self.fill_checkpoints()
         if self._index_pending is None:
             return
         read, skip = self._index_pending
@@ -173,39 +221,35 @@ class Fold:
                 self.frames[device] = fs[-256:]
 
     def _load_tail(self, rows: list, seqs: list[int], poss: list[float]) -> None:
-        """Fold the last rows of a stored log, keeping each as an entry, with a checkpoint every so often."""
-        state = self.state
-        apply = state.apply
+        """Fold the last rows of a stored log, keeping each as an entry; the keys of the checkpoints due every
+        so often among them are noted, for ``fill_checkpoints`` to take."""
         gone = self.retracted
-        entries, keys, every = self.entries, self._keys, self.checkpoint_every
         new = tuple.__new__
-        for row, seq, pos in zip(rows, seqs, poss):
-            if seq in gone:
-                continue
-            event = row.event
-            apply(event)
-            k = (pos, seq)
-            entries.append(new(Entry, (k, seq, event, row.device, row.counter)))
-            keys.append(k)
-            self._since_checkpoint += 1
-            if self._since_checkpoint >= every:
-                self._since_checkpoint = 0
-                self._checkpoint(k)
+        kept = [new(Entry, ((pos, seq), seq, row.event, row.device, row.counter))
+                for row, seq, pos in zip(rows, seqs, poss) if seq not in gone]
+        if not kept:
+            return
+        deque(map(self.state.apply, [e[2] for e in kept]), maxlen=0)
+        self.entries += kept
+        self._keys += [e[0] for e in kept]
+        every = self.checkpoint_every
+        self._due += [kept[i][0] for i in range(every - self._since_checkpoint - 1, len(kept), every)]
+        self._since_checkpoint = (self._since_checkpoint + len(kept)) % every
 
-    def _checkpoint(self, k: Key) -> None:
-        """A checkpoint of the state at ``k``, after the last one.
+    def _checkpoint(self, k: Key, state: GameState | None = None) -> None:
+        """A checkpoint of the state (the fold's own, or ``state``) at ``k``, after the last one.
 
         A character that did not change since the last checkpoint shares its
         row with it (as the seeker's checkpoints do): the rows made for the
         others die at once, so the checkpoints a fold keeps cost memory, and
         walks of the cyclic garbage collector, only for what changed.
         """
-        snap = snapshot.take(self.state)
+        snap = snapshot.take(state or self.state)
         rows = snap.characters
-        before = self.checkpoints[-1][1].characters if self.checkpoints else ()
+        before = self._checkpoints[-1][1].characters if self._checkpoints else ()
         if len(before) == len(rows):
             snap.characters = [old if old[0] is new[0] and old == new else new for old, new in zip(before, rows)]
-        self.checkpoints.append((k, snap))
+        self._checkpoints.append((k, snap))
 
     # -- deadlines and provisional events --------------------------------------
     def fire(self, now: int) -> list[tuple[int, Event]]:
@@ -267,6 +311,7 @@ class Fold:
         items = list(items)
         if not items:
             return out
+        self.fill_checkpoints()         # before any entry is inserted: they are the log as loaded
         warnings_before = len(self.state.warnings)
         deaths_before = list(self.state.deaths)
         ordered = sorted(items, key=lambda it: key_of(it[0]))
@@ -314,6 +359,7 @@ class Fold:
         gone = set(tokens)
         if not any(p.token in gone for p in self.provisional):
             return Confirmed()
+        self.fill_checkpoints()
         deaths_before = list(self.state.deaths)
         self.provisional = [p for p in self.provisional if p.token not in gone]
         cp_key, snap = self.checkpoints[-1]

@@ -58,8 +58,9 @@ class FoldKeeping:
         With ``saved``, the fold snapshot kept with the game (``save_fold``),
         if it still holds, stands for the log up to its point: only the events
         after it are folded.  Without ``complete``, the index of the log up to
-        that point is read only when ``Fold.complete`` is called (the core
-        shows the game first); nothing may fold on before.
+        that point is read, and the checkpoints of the last events taken,
+        only when ``Fold.complete`` is called (the core shows the game
+        first); nothing may fold on before.
         """
         def history() -> tuple[GameState, list]:
             return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
@@ -83,11 +84,11 @@ class FoldKeeping:
                     return self.log.index_upto(key, upto_seq)
 
                 fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto, index_head=head)
-                if complete:
-                    fold.complete()
             else:
                 fold = Fold(GameState(members, profile), history=history, **options)
                 fold.load(self.log.rows(), gone, self.log.count())
+            if complete:
+                fold.complete()
         fold.saved_point = (kept[0], kept[1]) if kept is not None else None
         fold.retractions_known = known
         return fold

@@ -202,3 +202,73 @@ def test_checkpoints_share_the_rows_of_characters_that_did_not_change_and_restor
             plain.apply(rec.event)
         assert key == ((float(upto), upto) if upto else (0.0, 0))
         assert same_game(snapshot.restore(snap), plain)
+
+
+class _Row(NamedTuple):             # what Fold.load reads of a stored event (the store's LogRow)
+    seq: int
+    pos: float | None
+    event: object
+    device: int | None = None
+    counter: int | None = None
+
+
+def _battle(n):
+    """n stored rows of strikes, downs and bindings over both sides, one a second."""
+    kinds = [("strike", {}), ("down", {}), ("strike", {}), ("bound", {"by": 3}), ("strike", {})]
+    badges = [1, 2, 4, 5, 6, 11, 13, 14, 15]
+    rows = []
+    for i in range(n):
+        kind, extra = kinds[i % len(kinds)]
+        rows.append(_Row(i + 1, None, ev(1000 * (i + 1), kind, badge=badges[(i * 7) % len(badges)], **extra)))
+    return rows
+
+
+def _plain(rows, gone=()):
+    state = GameState(ROSTER)
+    for row in sorted(rows, key=lambda r: (r.pos if r.pos is not None else float(r.seq), r.seq)):
+        if row.seq not in gone:
+            state.apply(row.event)
+    return state
+
+
+def test_the_tails_checkpoints_taken_after_the_opening_are_the_states_the_fold_passed_through(monkeypatch):
+    """load folds the tail fast and notes where its checkpoints are due; they are taken later, by folding the
+    tail's entries again from the first, and each is the state after the log up to its key (batches of 4
+    rows, so the count of the next checkpoint crosses batch boundaries, and a retracted row in the tail)."""
+    from controlroom.game import fold as fold_module
+    from controlroom.game import snapshot
+
+    monkeypatch.setattr(fold_module, "_LOAD_BATCH", 4)
+    rows = _battle(41)
+    gone = {33}
+    fold = Fold(GameState(ROSTER), checkpoint_every=3, keep=4)
+    fold.load(rows, gone, len(rows))            # the tail: the last 12 rows (30-41), one of them retracted
+    assert same_game(fold.state, _plain(rows, gone))
+    assert len(fold._checkpoints) == 1          # only the tail's first, taken as it was reached
+    fold.complete()
+    keys = [k for k, _s in fold.checkpoints]
+    # after row 29 (the tail's start), then every 3 rows folded: 30, 31, 32 | 34, 35, 36 | 37, 38, 39 | 40, 41
+    assert keys == [(29.0, 29), (32.0, 32), (36.0, 36), (39.0, 39)]
+    for key, snap in fold.checkpoints:
+        assert same_game(snapshot.restore(snap), _plain(rows[:key[1]], gone)), key
+    assert fold._since_checkpoint == 2          # rows 40 and 41: the next checkpoint after one more
+
+
+def test_a_late_report_before_the_checkpoints_are_taken_folds_again_from_the_right_one():
+    """A report that lands inside the tail, confirmed before complete(): the checkpoints are taken from the
+    log as loaded first, then the fold goes back to the one before the report."""
+    rows = _battle(40)
+    fold = Fold(GameState(ROSTER), checkpoint_every=3, keep=4)
+    fold.load(rows, (), len(rows))
+    late = Rec(41, 33.5, ev(33_500, "down", badge=2))
+    out = fold.confirm([(late, None)], may_fire=False)
+    assert out.refolded
+    assert same_game(fold.state, _plain(rows + [_Row(41, 33.5, late.event)]))
+    from controlroom.game import snapshot
+
+    everything = rows + [_Row(41, 33.5, late.event)]
+    keys = [k for k, _s in fold.checkpoints]
+    assert keys[:3] == [(28.0, 28), (31.0, 31), (33.5, 41)]    # those after the report were taken again
+    for key, snap in fold.checkpoints:
+        upto = [r for r in everything if (r.pos if r.pos is not None else float(r.seq), r.seq) <= key]
+        assert same_game(snapshot.restore(snap), _plain(upto)), key
