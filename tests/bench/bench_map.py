@@ -14,7 +14,8 @@
    GIL), sends position frames of every tracker and marshal with one marshal
    report in twenty (acknowledged) at 200 frames a second, then at 50 (a
    busy set of 8-channel gateways).  A 10 ms timer in the GUI thread records
-   how late it fires (p50, p99).
+   how late it fires (p50, p99).  Baseline in the same run: the same window on
+   the same game with the gateway silent (the window at rest), first.
 3. memory: the process's resident memory after the 200 frames/s run (the
    game clock runs 60 times real time: 30 game minutes).
 4. opening (first, or alone with --open-only): a 200,000-event game of 8,000
@@ -165,11 +166,14 @@ def window_on_gateway(app, path: str, title: str, clock=None, before_start=None,
 
 
 def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: float) -> dict:
-    lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
-    lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
+    """The GUI thread's lateness while the gateway sends ``lines`` at ``rate`` a second (at 0, nothing: the
+    baseline, the same window on the same game at rest, with only the game clock and its timers running)."""
     gateway, station, window = window_on_gateway(app, path, "bench", speed=60.0)
     core = station.core
-    gateway.send(str(lines_file), rate, expect_acks=-1)
+    if rate:
+        lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
+        lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
+        gateway.send(str(lines_file), rate, expect_acks=-1)
     late: list[float] = []
     clock = QElapsedTimer()
     clock.start()
@@ -336,24 +340,26 @@ def main() -> int:
     path = str(tmp / "map.crgame")
     trackers, marshals = make_game(path)
     runs = {}
-    for seed, rate in enumerate((200.0, 50.0), start=1):
+    for seed, rate in enumerate((0.0, 200.0, 50.0)):
         game = tmp / f"map-{int(rate)}.crgame"
         shutil.copy(path, game)              # each rate starts from the same game (closed: no WAL left)
         runs[rate] = latency_and_memory(app, str(game), radio_lines(trackers, marshals, int(args.seconds * rate) + 100,
                                                                     seed), rate, args.seconds)
         late = runs[rate]["late"]
-        print(f"GUI thread latency at {rate:.0f} frames/s: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
+        print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
               f"max {pct(late, 1.0)} ms; memory after {runs[rate]['game_minutes']:.0f} game minutes: "
               f"{runs[rate]['rss_mb']:.0f} MB; CPU: GUI thread {runs[rate]['gui_cpu_share']:.0%} of the time, "
               f"the other threads {runs[rate]['other_threads_cpu_share']:.0%}", file=sys.stderr)
-    fast, slow = runs[200.0], runs[50.0]
+    fast, slow, rest = runs[200.0], runs[50.0], runs[0.0]
+    baseline = {"baseline_at_rest_p50_ms": pct(rest["late"], 0.5), "baseline_at_rest_p99_ms": pct(rest["late"], 0.99)}
     if args.latency_only:
         print(json.dumps({"benchmark": "map-latency", "gui_latency_200_p50_ms": pct(fast["late"], 0.5),
                           "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
                           "gui_latency_50_p50_ms": pct(slow["late"], 0.5),
                           "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
                           "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
-                          "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"]}))
+                          "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"],
+                          **baseline}))
         return 0
     result = {
         "benchmark": "map", "markers": COUNTS,
@@ -364,6 +370,7 @@ def main() -> int:
         "gui_latency_50_p50_ms": pct(slow["late"], 0.5), "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
         "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
         "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"],
+        **baseline,
         "rss_mb": round(fast["rss_mb"], 1), "game_minutes": round(fast["game_minutes"], 1),
         "open_200k_events_first_paint_s": big["first_paint_s"], "open_200k_events_loaded_s": big["loaded_s"],
         "open_200k_events_kept_first_paint_s": big["kept_first_paint_s"],
