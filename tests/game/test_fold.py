@@ -179,14 +179,7 @@ def test_timer_events_fired_before_reports_of_the_same_tick_need_no_refold():
 def test_checkpoints_share_the_rows_of_characters_that_did_not_change_and_restore_exactly():
     from controlroom.game import snapshot
 
-    class Row(NamedTuple):          # what Fold.load reads of a stored event (the store's LogRow)
-        seq: int
-        pos: float | None
-        event: object
-        device: int | None = None
-        counter: int | None = None
-
-    rows = [Row(i + 1, None, e) for i, e in enumerate(
+    rows = [_Row(i + 1, None, e) for i, e in enumerate(
         [ev(1000, "down", badge=1), ev(2000, "strike", badge=2), ev(3000, "down", badge=11),
          ev(4000, "strike", badge=2), ev(5000, "bound", badge=1, by=3), ev(6000, "down", badge=12)])]
     fold = Fold(GameState(ROSTER), checkpoint_every=2, keep=8)
