@@ -41,7 +41,7 @@ from controlroom.game.clock import Clock, WallClock, format_time
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
-from controlroom.game.roster_csv import plan_addition
+from controlroom.game.roster_addition import plan_addition
 from controlroom.game.views import FieldSent, SideTally, StoredView, character_view, make_delta, stopp_view
 from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED, REQUIRE_PKI_KEY, MeshIngest
@@ -576,7 +576,7 @@ class CoreWorker(QObject):
     @Slot(int, object, bool)
     def add_players(self, request: int, entries, store: bool) -> None:
         """Players for the open game (``entries``: [(line of the file, Member)], as ``read_roster_entries`` gives
-        them): checked against the stored roster (``roster_csv.plan_addition``) and, with ``store``, added.
+        them): checked against the stored roster (``roster_addition.plan_addition``) and, with ``store``, added.
 
         The roster is kept in the store, beside the event log, and the game is
         the fold of the log over it: the new players are stored in one

@@ -10,8 +10,8 @@ names), sorted by badge.  The format is described in docs/roster-csv.md.
 It lives in the game layer, below the store and the window: the window's
 import dialog reads and previews a file itself (the window does not use the
 store), and hands the members read to the core, which stores them.
-``plan_addition`` says what adding a file's players to a game that is
-already open would do, and what stands in its way, line by line.
+``roster_addition.plan_addition`` says what adding a file's players to a
+game that is already open would do, and what stands in its way, line by line.
 
 Every problem is a sentence in the language spoken (``controlroom.i18n``,
 context ``roster``); the English ones are those of docs/roster-csv.md.
@@ -380,7 +380,7 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
     return rows
 
 
-def _healer_problem(excess, lines: list[int]) -> str:
+def healer_problem(excess, lines: list[int]) -> str:
     if len(lines) == 1:
         where = translate("roster", "healer on line {line}").format(line=lines[0])
     else:
@@ -425,9 +425,9 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
         if profile.character_class(m.cls).healer_touches > 0:
             healer_lines[m.group].append(line_of[m.badge])
     for excess in healer_excess(members, profile):
-        problems.append(_healer_problem(excess, healer_lines[excess.group]))
+        problems.append(healer_problem(excess, healer_lines[excess.group]))
     if problems:
-        raise RosterImportError(sorted(problems, key=_line_of))
+        raise RosterImportError(sorted(problems, key=problem_order))
     return entries
 
 
@@ -435,76 +435,6 @@ def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfi
                     mapping: RosterMapping = NO_MAPPING) -> list[Member]:
     """The members of a roster CSV, in file order, checked against ``profile`` (``read_roster_entries``)."""
     return [m for _line, m in read_roster_entries(path_or_text, profile, mapping)]
-
-
-@dataclass
-class RosterAddition:
-    """What adding a file's players to a game already open does: the new players, the badges already in
-    the game as the file has them, and what stands in the way (nothing is added while a problem stands)."""
-
-    new: list[Member] = field(default_factory=list)
-    unchanged: list[int] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
-
-_FIELDS = (("name", "name"), ("side", "side"), ("group", "group"), ("cls", "class"), ("paid", "paid"),
-           ("helmet", "helmet"), ("armour", "armour"), ("hp", "hp"), ("ap", "ap"), ("inadequate", "inadequate"))
-
-
-def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Member],
-                  profile: RulesProfile) -> RosterAddition:
-    """Adding the players of a file (``entries``: (line, member)) to a game whose roster is ``present``.
-
-    A game under way only takes new players: a badge already in the game
-    is fine when its line says exactly what the game has (the desk exported
-    its whole list again), and a problem when it says anything else (the
-    game's history was folded with the stored player).  A new player's group,
-    when the game has it, must be on the same side; and each group's healers
-    must stay within one per five paid members, counting the players already
-    in the game.  Players of the game that the file leaves out stay.
-    """
-    stored = {m.badge: m for m in present}
-    group_side = {m.group: m.side for m in stored.values()}
-    out = RosterAddition()
-    lines: dict[int, int] = {}
-    for line, m in entries:
-        old = stored.get(m.badge)
-        if old is not None:
-            if old == m:
-                out.unchanged.append(m.badge)
-            else:
-                differ = ", ".join(column_word(word) for attr, word in _FIELDS
-                                   if getattr(old, attr) != getattr(m, attr))
-                out.problems.append(at_line(line, translate("roster", 
-                    "badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; "
-                    "a game under way only takes new players").format(
-                        badge=m.badge, name=repr(old.name), group=old.group, fields=differ)))
-            continue
-        side = group_side.get(m.group)
-        if side is not None and side != m.side:
-            out.problems.append(at_line(line, translate(
-                "roster", "group {group} is on side {side} in the game, not {other}").format(
-                group=repr(m.group), side=repr(side), other=repr(m.side))))
-            continue
-        group_side.setdefault(m.group, m.side)
-        lines[m.badge] = line
-        out.new.append(m)
-    before = {e.group: e.healers - e.limit for e in healer_excess(stored.values(), profile)}
-    for excess in healer_excess([*stored.values(), *out.new], profile):
-        if excess.healers - excess.limit <= before.get(excess.group, 0):
-            continue                # no worse than the game has it already
-        at = [lines[m.badge] for m in out.new if m.group == excess.group
-              and profile.character_class(m.cls).healer_touches > 0]
-        game = sum(1 for m in stored.values() if m.group == excess.group
-                   and profile.character_class(m.cls).healer_touches > 0)
-        text = _healer_problem(excess, at) if at else excess.message()
-        if game:
-            text += translate("roster", " (and {count} already in the game)").format(count=game)
-        out.problems.append(text)
-    if out.problems:
-        out.new = []
-        out.problems.sort(key=_line_of)
-    return out
 
 
 @dataclass
@@ -570,7 +500,8 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
     return RosterPreview(headers, columns, missing, unknown, choices, kept, players)
 
 
-def _line_of(problem: str) -> float:
+def problem_order(problem: str) -> float:
+    """A problem's line, to sort problems by (one without a line goes last)."""
     line = problem_line(problem)
     return float("inf") if line is None else line
 

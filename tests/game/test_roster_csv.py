@@ -455,7 +455,8 @@ def test_the_command_speaks_estonian(tmp_path, db, capsys):
 
 
 def test_adding_to_a_game_under_way_takes_only_new_players():
-    from controlroom.game.roster_csv import plan_addition, read_roster_entries
+    from controlroom.game.roster_addition import plan_addition
+    from controlroom.game.roster_csv import read_roster_entries
 
     game = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves", paid=False),
             Member(3, "Carl", "South", "Ravens")]
