@@ -133,7 +133,7 @@ def test_storage_errors_are_in_the_language_spoken(estonian, tmp_path):
 def test_every_event_type_has_its_words_in_estonian(estonian):
     """The report's corrections and the alarms name events in words: none is left in English."""
     from controlroom.game.events import SCHEMA
-    from controlroom.game.state import event_word
+    from controlroom.game.words import event_word
 
     english = [t for t in SCHEMA if event_word(t) == t.replace("_", " ")]
     assert english == [], english

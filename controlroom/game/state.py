@@ -25,6 +25,7 @@ from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
+from controlroom.game.words import condition_word, event_word, role_word
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.armour_materials import check_armour, failures
@@ -521,55 +522,6 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
 
 def _who(ch: Character) -> str:
     return translate("warnings", "{name} (badge {badge})").format(name=ch.member.name, badge=ch.badge)
-
-
-# The words a warning names: conditions, roles and event types, in the language spoken.
-_WORDS = (
-    QT_TRANSLATE_NOOP("words", "active"), QT_TRANSLATE_NOOP("words", "unconscious"),
-    QT_TRANSLATE_NOOP("words", "knocked out"), QT_TRANSLATE_NOOP("words", "dead"),
-    QT_TRANSLATE_NOOP("words", "binder"), QT_TRANSLATE_NOOP("words", "carer"), QT_TRANSLATE_NOOP("words", "healer"),
-    QT_TRANSLATE_NOOP("words", "killer"), QT_TRANSLATE_NOOP("words", "looter"),
-)
-
-
-def condition_word(condition: str) -> str:
-    return translate("words", condition.replace("_", " "))
-
-
-def role_word(role: str) -> str:
-    return translate("words", role)
-
-
-_EVENT_WORDS = (
-    QT_TRANSLATE_NOOP("events", "armour set"), QT_TRANSLATE_NOOP("events", "bandage removed"),
-    QT_TRANSLATE_NOOP("events", "big stone"), QT_TRANSLATE_NOOP("events", "bound"),
-    QT_TRANSLATE_NOOP("events", "care ended"), QT_TRANSLATE_NOOP("events", "cared for"),
-    QT_TRANSLATE_NOOP("events", "died"), QT_TRANSLATE_NOOP("events", "down"),
-    QT_TRANSLATE_NOOP("events", "healer touch"), QT_TRANSLATE_NOOP("events", "hp regained"),
-    QT_TRANSLATE_NOOP("events", "hp set"), QT_TRANSLATE_NOOP("events", "knocked out"),
-    QT_TRANSLATE_NOOP("events", "looted"), QT_TRANSLATE_NOOP("events", "permanent kill"),
-    QT_TRANSLATE_NOOP("events", "respawned"), QT_TRANSLATE_NOOP("events", "returned"),
-    QT_TRANSLATE_NOOP("events", "strenuous"), QT_TRANSLATE_NOOP("events", "strike"),
-    QT_TRANSLATE_NOOP("events", "valhalla checkin"), QT_TRANSLATE_NOOP("events", "weapon inspected"),
-    QT_TRANSLATE_NOOP("events", "woke"),
-    QT_TRANSLATE_NOOP("events", "stopp overdue"), QT_TRANSLATE_NOOP("events", "scenario started"),
-    QT_TRANSLATE_NOOP("events", "scenario ended"), QT_TRANSLATE_NOOP("events", "stopp called"),
-    QT_TRANSLATE_NOOP("events", "stopp lifted"), QT_TRANSLATE_NOOP("events", "note"),
-    QT_TRANSLATE_NOOP("events", "roster added"), QT_TRANSLATE_NOOP("events", "retracted"),
-    QT_TRANSLATE_NOOP("events", "position"), QT_TRANSLATE_NOOP("events", "heartbeat"),
-    QT_TRANSLATE_NOOP("events", "headcount"), QT_TRANSLATE_NOOP("events", "siege status"),
-    QT_TRANSLATE_NOOP("events", "message"), QT_TRANSLATE_NOOP("events", "alarm acknowledged"),
-    # inspected kinds (a reused tag names the kind it was on)
-    QT_TRANSLATE_NOOP("words", "weapon"), QT_TRANSLATE_NOOP("words", "ranged weapon"),
-    QT_TRANSLATE_NOOP("words", "arrow"), QT_TRANSLATE_NOOP("words", "big stone"),
-    QT_TRANSLATE_NOOP("words", "shield"), QT_TRANSLATE_NOOP("words", "siege engine"),
-    QT_TRANSLATE_NOOP("words", "siege arrow"),
-)
-
-
-def event_word(type_: str) -> str:
-    """An event type in words ("big stone on shield"), in the language spoken (game/events.py lists them)."""
-    return translate("events", type_.replace("_", " "))
 
 
 # Each event type's handler (``_e_<type>``), looked up once for the class: a table of bound methods in
