@@ -25,6 +25,10 @@ def window(qtbot, tmp_path):
     qtbot.addWidget(w)
     w.resize(1366, 768)
     w.show()
+    # Laid out before the game opens: the Valhalla dock behind another's tab.  (Opened first, on a busy
+    # machine, the game reached the dock while it still showed, and it rightly drew its rows.)
+    valhalla = w.panels.panels["valhalla"]
+    qtbot.waitUntil(lambda: valhalla.isVisible() and valhalla.visibleRegion().isEmpty(), timeout=5000)
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     yield w
