@@ -244,7 +244,7 @@ class Fold:
         others die at once, so the checkpoints a fold keeps cost memory, and
         walks of the cyclic garbage collector, only for what changed.
         """
-        snap = snapshot.take(state or self.state)
+        snap = snapshot.take(self.state if state is None else state)
         rows = snap.characters
         before = self._checkpoints[-1][1].characters if self._checkpoints else ()
         if len(before) == len(rows):
@@ -311,7 +311,6 @@ class Fold:
         items = list(items)
         if not items:
             return out
-        self.fill_checkpoints()         # before any entry is inserted: they are the log as loaded
         warnings_before = len(self.state.warnings)
         deaths_before = list(self.state.deaths)
         ordered = sorted(items, key=lambda it: key_of(it[0]))
@@ -359,7 +358,6 @@ class Fold:
         gone = set(tokens)
         if not any(p.token in gone for p in self.provisional):
             return Confirmed()
-        self.fill_checkpoints()
         deaths_before = list(self.state.deaths)
         self.provisional = [p for p in self.provisional if p.token not in gone]
         cp_key, snap = self.checkpoints[-1]
@@ -400,6 +398,7 @@ class Fold:
         self.schedule.sync(self.state, self.changes)
 
     def _insert(self, stored) -> None:
+        self.fill_checkpoints()         # before an entry comes in: they are taken from the entries as loaded
         k = key_of(stored)
         self.index.insert(k, stored.event.t)
         radio = getattr(stored, "radio", None)
