@@ -178,9 +178,9 @@ class Fold:
         after.  Folding is deterministic: the copy passes through the states
         the fold itself passed through.
         """
+        if not self._due:
+            return              # (asked at every entry that comes in: nothing else when none is due)
         due, self._due = self._due, []
-        if not due:
-            return
         start, snap = self._checkpoints[-1]
         state = snapshot.restore(snap)
         apply = state.apply
