@@ -61,6 +61,9 @@ class TimingApp(QApplication):
             if t1 - t0 > 0.0005:
                 try:
                     name = f"{type(obj).__name__}:{obj.objectName()}"
+                    if isinstance(obj, QTimer):     # which timer: its owner's class and its interval
+                        owner = obj.parent()
+                        name = f"QTimer:{type(owner).__name__ if owner is not None else '-'}@{obj.interval()}"
                 except RuntimeError:            # the receiver was deleted by its own event
                     name = "(deleted)"
                 self.records.append((t0, t1, time.thread_time() - c0, name, int(event.type())))

@@ -97,11 +97,14 @@ def test_costly_steps_take_a_turn_of_the_event_loop_each(view, qtbot, monkeypatc
     assert calls == [] and view.is_dirty("groups") and view.is_dirty("marshals")    # the labels' turn
     assert not view.is_dirty("trackers") and painted(view, "trackers")[0].tolist() == [1.0]
     assert view._more.isActive()
+    assert not view.viewport().updatesEnabled()            # the paint waits for a turn of its own
     view._more.stop()
     view._repaint_dirty()
     assert calls == ["groups"] and view.is_dirty("marshals")
+    assert not view.viewport().updatesEnabled()
     qtbot.waitUntil(lambda: not view.is_dirty(), timeout=2000)
     assert calls == ["groups", "marshals"]
+    qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=2000)    # then painted, once
     view.set_labels([(0.0, 0.0, "Wolves 2↑ 1↓ 0†")])
     view.set_layer("groups", [0.0], [0.0])
     view.set_layer("marshals", [1.0, 2.0], [1.0, 2.0])

@@ -398,12 +398,25 @@ class MapView(MapBackground, pg.PlotWidget):
         if not self._timer.isActive():
             self._timer.start()
 
+    def _hold_paint(self, hold: bool) -> None:
+        """Hold the map's paint back (the viewport's updates off) while a repaint takes several turns; let it
+        go (one paint of everything given meanwhile)."""
+        viewport = self.viewport()
+        if viewport.updatesEnabled() == hold:
+            viewport.setUpdatesEnabled(not hold)        # (enabled again: the viewport is painted whole)
+
     def _repaint_dirty(self, whole: bool = False) -> None:
         """Give the items what changed: moved markers at once; the costly steps (placing the labels, giving a
         layer new markers or styles) one per turn of the event loop, the next one queued at once, so that
         between them the window answers (placing 400 labels and filling 2,000 casualties in one turn kept
-        it 20-40 ms late, bench_map).  ``whole``: every step now (:meth:`flush`)."""
+        it 20-40 ms late, bench_map).  The paint is a costly step too (6-13 ms at 1366x768): after a turn
+        that did a costly step, the map's paint is held back and comes in a turn of its own, once the
+        other steps are done (Qt paints a changed scene in the next turn, before any timer: placing the
+        labels and painting them made one block of 20-30 ms, once a second).  ``whole``: every step now
+        (:meth:`flush`)."""
         self._more.stop()
+        if whole:
+            self._hold_paint(False)
         costly_done = False
         pending = False
         if self._labels_dirty:
@@ -439,10 +452,13 @@ class MapView(MapBackground, pg.PlotWidget):
                 layer.painted = (brush, layer.xs.size)
                 costly_done = True
             layer.dirty = False
-        if pending and costly_done:
-            self._more.start(0)                 # the rest in the next turn
-        elif not pending and not costly_done and not self._labels_dirty:
-            self._timer.stop()  # idle until the next set_layer
+        if costly_done and not whole:
+            self._hold_paint(True)
+            self._more.start(0)                 # the rest, or the paint, in the next turn
+        else:
+            self._hold_paint(False)             # nothing costly in this turn: the paint goes now
+            if not pending and not self._labels_dirty:
+                self._timer.stop()  # idle until the next set_layer
 
     def label_of(self, name: str, index: int) -> str:
         """The text of one marker (what its hover shows), or '' when it has none."""
