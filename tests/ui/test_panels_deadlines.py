@@ -205,3 +205,55 @@ def test_columns_fit_without_measuring_at_each_redraw(panel, clock, qtbot):
     assert fitter.by_hand == set()
     for c in (0, 1, 3, 4):
         assert header.sectionSize(c) >= panel.view.sizeHintForColumn(c)
+
+
+def test_a_painted_cell_gets_every_role_in_one_call_as_data_gives_it(panel, clock):
+    """The delegate asks a cell for seven roles at once (multiData): each as data() gives it, for rows of
+    every urgency (normal, orange, red, held, waking), and the summary counts them as a pass over every
+    row would."""
+    from PySide6.QtCore import QModelRoleData, QModelRoleDataSpan
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    state = GameState(ROSTER)
+    fold(state, ("00:00:00", "down", {"badge": 1}),              # dies 00:10:00
+         ("00:03:00", "down", {"badge": 2}),                     # dies 00:13:00
+         ("00:06:00", "down", {"badge": 3}),                     # dies 00:16:00
+         ("00:06:00", "knocked_out", {"badge": 12}),             # wakes 00:11:00
+         ("00:01:00", "down", {"badge": 11}),
+         ("00:02:00", "stopp_called", {"stopp": "S1", "badges": [11], "reason": "injury"}))
+    clock.t = ms("00:09:00")
+    panel.apply_delta(make_delta(state, (), (), full=True))
+    model = panel.model
+    urgencies = [cell(panel, r, 0, URGENCY_ROLE) for r in range(model.rowCount())]
+    assert urgencies == [CRITICAL, NORMAL, WARNING, NORMAL, HELD]
+    roles = [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole,
+             Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
+             URGENCY_ROLE, REMAINING_ROLE]
+    items = [QModelRoleData(int(role)) for role in roles]
+    delegate = panel.view.itemDelegate()
+
+    def same(a, b):
+        return a.color() == b.color() if hasattr(a, "color") and hasattr(b, "color") else a == b
+
+    for row in list(range(model.rowCount())) + [0, 4, 1]:             # the items used again, as the delegate does
+        for column in range(model.columnCount()):
+            index = model.index(row, column)
+            for role, item in zip(roles, items):
+                model.multiData(index, QModelRoleDataSpan(item))
+                assert same(item.data(), model.data(index, role)), (row, column, role)
+            option = QStyleOptionViewItem()                             # the delegate's seven roles at once
+            delegate.initStyleOption(option, index)
+            assert option.text == model.data(index)
+            background = model.data(index, Qt.ItemDataRole.BackgroundRole)
+            assert option.backgroundBrush.color() == (background.color() if background else option.backgroundBrush.color())
+            assert (option.backgroundBrush.style() == Qt.BrushStyle.NoBrush) == (background is None)
+    for item in items:                                                  # no such row: the item cleared
+        model.multiData(model.index(9, 0), QModelRoleDataSpan(item))
+        assert item.data() is None
+    # Two dying by the clock (Aldo within 2 minutes), Carl's and Birgit's too; Gerd held.
+    rows = model.rows
+    dying = sum(1 for r in rows if r.due is not None and r.kind == "dies")
+    critical = sum(1 for r in rows if r.urgency(model.now) == CRITICAL)
+    held = sum(1 for r in rows if r.due is None)
+    assert (dying, critical, held) == (3, 1, 1)
+    assert panel.summary.text() == f"{dying} dying ({critical} within 2 minutes), {held} held by a STOPP"
