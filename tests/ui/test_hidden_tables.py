@@ -27,8 +27,13 @@ def window(qtbot, tmp_path):
     w.show()
     # Laid out before the game opens: the Valhalla dock behind another's tab.  (Opened first, on a busy
     # machine, the game reached the dock while it still showed, and it rightly drew its rows.)
+    # The window shown and its own layout done (the 0 ms layout after showing, and the one 100 ms after a
+    # resize): a region empty before the window is exposed, or before the relayout, proved nothing.
     valhalla = w.panels.panels["valhalla"]
-    qtbot.waitUntil(lambda: valhalla.isVisible() and valhalla.visibleRegion().isEmpty(), timeout=5000)
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: (w._auto_layout and not w._relayout.isActive() and valhalla.isVisible()
+                             and w.tabifiedDockWidgets(w.panels.docks["valhalla"])
+                             and valhalla.visibleRegion().isEmpty()), timeout=5000)
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     yield w
