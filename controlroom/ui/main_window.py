@@ -516,7 +516,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def _flash_stopps(self) -> None:
         item = self.map.layer_item("stopp")
-        wanted = self.map.layer_action("stopp").isChecked()      # the game master's choice in View, Layers
+        # The game master's choice in View, Layers; an empty layer's item stays hidden (MapView).
+        wanted = self.map.layer_action("stopp").isChecked() and len(item.data) > 0
         if self.layers.unacknowledged and wanted:
             item.setVisible(not item.isVisible())
         elif item.isVisible() != wanted:

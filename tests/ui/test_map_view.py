@@ -304,3 +304,30 @@ def test_a_markers_label_is_found_by_layer_and_index(qtbot):
     qtbot.addWidget(view)
     view.set_layer("groups", [0.0, 10.0], [0.0, 5.0], labels=["Wolves: 10 up", "Ravens: 8 up"])
     assert view.label_of("groups", 1) == "Ravens: 8 up" and view.label_of("groups", 7) == ""
+
+
+def test_an_empty_layer_is_not_drawn_and_shows_again_when_markers_come(view, qtbot):
+    """An empty layer's item is hidden (each item costs the map's paint, empty or not); the game master's
+    choice in View, Layers is kept apart from it; a layer hidden by another hand (a STOPP's flash) while it
+    has markers is left as it is by the markers moving."""
+    view.set_layer("siege", [1.0, 2.0], [1.0, 2.0])
+    view.flush()
+    assert view.layer_item("siege").isVisible() and not view.layer_item("casualties").isVisible()
+    assert view.is_layer_visible("casualties")                  # shown in the menu, drawn once it has markers
+    view.clear_layer("siege")
+    view.flush()
+    assert not view.layer_item("siege").isVisible() and view.is_layer_visible("siege")
+    view.set_layer("siege", [3.0], [3.0])
+    view.flush()
+    assert view.layer_item("siege").isVisible()
+    view.layer_item("siege").setVisible(False)                  # (a flash's dark phase)
+    view.set_layer("siege", [4.0], [4.0])                       # moved
+    view.flush()
+    assert not view.layer_item("siege").isVisible()
+    view.set_layer_visible("siege", False)
+    view.set_layer_visible("siege", True)
+    assert view.layer_item("siege").isVisible()
+    view.set_layer_visible("casualties", False)
+    view.set_layer_visible("casualties", True)                  # shown, still empty: not drawn
+    assert not view.layer_item("casualties").isVisible()
+

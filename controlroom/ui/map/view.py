@@ -68,6 +68,8 @@ class _Layer:
     colours_given: object = None            # the colours list last given, converted into ``brushes``
     painted: tuple | None = None            # (brush or brushes, point count) last given to the item
     labels_given: object = None             # the labels list last given, copied into ``labels``
+    shown: bool = True                      # the game master's choice (View, Layers); the item is also
+                                            # hidden while the layer has no markers (an empty item's paint cost)
 
 
 class MapView(MapBackground, pg.PlotWidget):
@@ -117,6 +119,7 @@ class MapView(MapBackground, pg.PlotWidget):
                                       pen=self._no_pen, brush=self.brush_for(colour),
                                       hoverable=True, tip=self._tip_for(name))
             item.setZValue(10 + z)
+            item.setVisible(False)              # no markers yet: not drawn (see _repaint_dirty)
             item.sigClicked.connect(self._on_clicked)
             self._vb.addItem(item, ignoreBounds=True)
             self._layers[name] = _Layer(name, item, symbol, size, self.brush_for(colour))
@@ -371,7 +374,8 @@ class MapView(MapBackground, pg.PlotWidget):
     def set_layer_visible(self, name: str, visible: bool) -> None:
         """Show or hide a layer; data keeps arriving while it is hidden."""
         layer = self._layers[self._check(name)]
-        layer.item.setVisible(bool(visible))
+        layer.shown = bool(visible)
+        layer.item.setVisible(layer.shown and len(layer.item.data) > 0)
         action = self._layer_actions[name]
         if action.isChecked() != bool(visible):
             action.setChecked(bool(visible))
@@ -380,7 +384,7 @@ class MapView(MapBackground, pg.PlotWidget):
 
     def is_layer_visible(self, name: str) -> bool:
         """Whether a layer is shown."""
-        return self._layers[self._check(name)].item.isVisible()
+        return self._layers[self._check(name)].shown
 
     def is_dirty(self, name: str | None = None) -> bool:
         """Whether a layer (or any layer) has data not yet painted."""
@@ -430,10 +434,11 @@ class MapView(MapBackground, pg.PlotWidget):
                 pending = True                  # placed on a later tick: the timer keeps running
         for layer in self._layers.values():
             # A hidden layer stays dirty and is painted when shown again.
-            if not layer.dirty or not layer.item.isVisible():
+            if not layer.dirty or not layer.shown:
                 continue
             brush = layer.brushes if layer.brushes is not None else layer.default_brush
             item = layer.item
+            was_empty = len(item.data) == 0
             if (layer.painted is not None and layer.painted[0] is brush and layer.painted[1] == layer.xs.size
                     and len(item.data) == layer.xs.size):
                 # The same markers in the same colours, moved: only the positions are set (setData would
@@ -452,6 +457,13 @@ class MapView(MapBackground, pg.PlotWidget):
                 layer.painted = (brush, layer.xs.size)
                 costly_done = True
             layer.dirty = False
+            # An empty layer's item is hidden (each item costs every paint of the map 0.2-0.4 ms, empty or
+            # not: at 1400x900 an empty map painted in 9.3 ms with the eight shown, 7.2 without, 2026-12-04), and shown
+            # again when markers come; in between its visibility is left alone (a STOPP's flashing).
+            if layer.xs.size == 0:
+                item.setVisible(False)
+            elif was_empty:
+                item.setVisible(True)
         if costly_done and not whole:
             self._hold_paint(True)
             self._more.start(0)                 # the rest, or the paint, in the next turn
