@@ -245,8 +245,8 @@ def test_a_painted_cell_gets_every_role_in_one_call_as_data_gives_it(panel, cloc
             delegate.initStyleOption(option, index)
             assert option.text == model.data(index)
             background = model.data(index, Qt.ItemDataRole.BackgroundRole)
-            assert option.backgroundBrush.color() == (background.color() if background else option.backgroundBrush.color())
             assert (option.backgroundBrush.style() == Qt.BrushStyle.NoBrush) == (background is None)
+            assert background is None or option.backgroundBrush.color() == background.color()
     for item in items:                                                  # no such row: the item cleared
         model.multiData(model.index(9, 0), QModelRoleDataSpan(item))
         assert item.data() is None

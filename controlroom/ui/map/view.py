@@ -457,9 +457,9 @@ class MapView(MapBackground, pg.PlotWidget):
                 layer.painted = (brush, layer.xs.size)
                 costly_done = True
             layer.dirty = False
-            # An empty layer's item is hidden (each item costs every paint of the map 0.2-0.4 ms, empty or
-            # not: at 1400x900 an empty map painted in 9.3 ms with the eight shown, 7.2 without, 2026-12-04), and shown
-            # again when markers come; in between its visibility is left alone (a STOPP's flashing).
+            # An empty layer's item is hidden: each item costs every paint of the map 0.2-0.4 ms, empty or
+            # not (at 1400x900 an empty map painted in 9.3 ms with the eight shown, 7.2 without, 2026-12-04).
+            # It shows again when markers come; in between its visibility is left alone (a STOPP's flashing).
             if layer.xs.size == 0:
                 item.setVisible(False)
             elif was_empty:
