@@ -98,6 +98,10 @@ def test_costly_steps_take_a_turn_of_the_event_loop_each(view, qtbot, monkeypatc
     assert not view.is_dirty("trackers") and painted(view, "trackers")[0].tolist() == [1.0]
     assert view._more.isActive()
     assert not view.viewport().updatesEnabled()            # the paint waits for a turn of its own
+    while view._label_steps is not None:                    # the labels' turns (the markers, then the labels)
+        view._more.stop()
+        view._repaint_dirty()
+        assert calls == []
     view._more.stop()
     view._repaint_dirty()
     assert calls == ["groups"] and view.is_dirty("marshals")
@@ -331,3 +335,46 @@ def test_an_empty_layer_is_not_drawn_and_shows_again_when_markers_come(view, qtb
     view.set_layer_visible("casualties", True)                  # shown, still empty: not drawn
     assert not view.layer_item("casualties").isVisible()
 
+
+
+def test_many_labels_for_new_positions_are_placed_a_step_a_turn_and_shown_when_all_are(view, qtbot):
+    """New positions of 250 groups: their labels placed LABEL_STEP a turn of the event loop (not one block),
+    shown once all are placed, where placing them all at once puts them; a zoom or pan meanwhile places
+    them at once for the view shown."""
+    from controlroom.ui.map.view import LABEL_STEP
+
+    view.show()
+    qtbot.waitExposed(view)
+    xs = [float((i % 25) * 40 - 500) for i in range(250)]
+    ys = [float((i // 25) * 40 - 200) for i in range(250)]
+    view.set_layer("groups", xs, ys)
+    view.getPlotItem().getViewBox().setRange(xRange=(-520, 520), yRange=(-220, 220), padding=0)
+    view.set_labels([(x, y, f"G{i}") for i, (x, y) in enumerate(zip(xs, ys))])
+    view.flush()
+    first = sorted((s.text, s.scene_rect.getRect()) for s in view.shown_labels())
+    assert len(first) > 10
+    view.set_labels([(x + 5.0, y, f"G{i} moved") for i, (x, y) in enumerate(zip(xs, ys))])
+    view._labels_at = -1e9
+    view._labels_now = False
+    turns = 0
+    view._repaint_dirty()
+    while view._label_steps is not None:
+        assert {s.text for s in view.shown_labels()} == {t for t, _r in first}    # the old ones until done
+        view._more.stop()
+        view._repaint_dirty()
+        turns += 1
+    assert turns == 1 + 250 // LABEL_STEP          # the markers entered, then a step each
+    stepped = sorted((s.text, s.scene_rect.getRect()) for s in view.shown_labels())
+    assert all(t.endswith(" moved") for t, _r in stepped)
+    view._range_changed()
+    view.flush()                                                # the same labels placed at once
+    assert sorted((s.text, s.scene_rect.getRect()) for s in view.shown_labels()) == stepped
+    # Under way when the view moves: placed at once for it.
+    view.set_labels([(x, y + 5.0, f"G{i} again") for i, (x, y) in enumerate(zip(xs, ys))])
+    view._labels_at = -1e9
+    view._labels_now = False
+    view._repaint_dirty()
+    assert view._label_steps is not None
+    view._range_changed()
+    view._repaint_dirty()
+    assert view._label_steps is None and all(s.text.endswith(" again") for s in view.shown_labels())

@@ -14,7 +14,7 @@ from PySide6.QtGui import QAction, QBrush, QColor, QPen
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.background import MapBackground, qtransform_for, read_map_image
 from controlroom.ui.map.label_layer import LabelLayer, ShownLabel
-from controlroom.ui.map.labels import Box, place_labels
+from controlroom.ui.map.labels import Box, place_labels, placing_labels
 from controlroom.ui.map.scatter import fill_scatter
 from controlroom.ui.map.tiles import qimage_to_array
 
@@ -48,6 +48,8 @@ LABEL_FIELD_ZOOM_OUT = 1.5
 # New positions place the labels again at most this often (ms); a zoom or pan places them at once.  Placing
 # 400 groups' labels takes tens of milliseconds: at every delta of a busy battle it kept the window late.
 LABEL_REPLACE_MS = 1000
+# ... and this many labels a turn of the event loop (400 groups' labels at once were a block of 10-25 ms).
+LABEL_STEP = 100
 
 #: Default repaint rate (guide: 5 to 10 Hz, independent of the data rate).
 PAINT_HZ = 8.0
@@ -161,6 +163,7 @@ class MapView(MapBackground, pg.PlotWidget):
         self._label_xy = np.empty((2, 0))
         self._labels_dirty = False
         self._labels_placed: tuple | None = None                    # what the labels shown were placed for
+        self._label_steps: tuple | None = None  # (steps, key, near, texts, area) of a placing under way
         self.label_layer = LabelLayer(self._vb)
         self.label_layer.setZValue(100)                             # over the markers (the ViewBox's childGroup)
         self._vb.sigRangeChanged.connect(self._range_changed)
@@ -243,8 +246,11 @@ class MapView(MapBackground, pg.PlotWidget):
         if event.type() == QEvent.Type.FontChange:      # large text: the labels grow with the window's font
             self._range_changed()
 
-    def _place_labels(self) -> None:
+    def _place_labels(self, at_once: bool = True) -> None:
+        """Place the labels for the view shown: all now, or (not ``at_once``) :data:`LABEL_STEP` now and the
+        rest in the next turns (:meth:`_step_labels`), shown when all are placed."""
         self._labels_dirty = False
+        self._label_steps = None
         layer = self.label_layer
         layer.set_night(self.night)
         vb = self._vb
@@ -278,10 +284,27 @@ class MapView(MapBackground, pg.PlotWidget):
                               (py > -margin) & (py < area.height() + margin)).tolist()
         anchors = list(zip(px[near].tolist(), py[near].tolist()))
         sizes = layer.sizes([texts[i] for i in near])
-        boxes = place_labels(anchors, sizes, markers=anchors,
-                             view=Box(area.x(), area.y(), area.width(), area.height()), obstacles=obstacles)
-        layer.show_boxes(area, [(box.x, box.y, box.w, box.h, texts[i]) for i, box in zip(near, boxes)
-                                if box is not None])
+        view = Box(area.x(), area.y(), area.width(), area.height())
+        if at_once:
+            self._show_labels(area, near, texts, place_labels(anchors, sizes, markers=anchors, view=view,
+                                                              obstacles=obstacles))
+            return
+        steps = placing_labels(anchors, sizes, markers=anchors, view=view, obstacles=obstacles, step=LABEL_STEP)
+        self._label_steps = (steps, key, near, texts, area)
+        self._step_labels()
+
+    def _step_labels(self) -> None:
+        """The next :data:`LABEL_STEP` labels of the placing under way; all placed: shown."""
+        steps, key, near, texts, area = self._label_steps
+        placed = next(steps)
+        if len(placed) == len(near):
+            self._label_steps = None
+            if key is self._labels_placed:
+                self._show_labels(area, near, texts, placed)
+
+    def _show_labels(self, area, near: list[int], texts: list[str], boxes) -> None:
+        self.label_layer.show_boxes(area, [(box.x, box.y, box.w, box.h, texts[i]) for i, box in zip(near, boxes)
+                                           if box is not None])
 
     # ---- layers -----------------------------------------------------------------------
 
@@ -423,12 +446,22 @@ class MapView(MapBackground, pg.PlotWidget):
             self._hold_paint(False)
         costly_done = False
         pending = False
-        if self._labels_dirty:
+        at_once = whole or getattr(self, "_labels_now", True)
+        if self._label_steps is not None and at_once:
+            # A placing under way, and the view moved (or flush): placed again, at once, for the view shown.
+            self._label_steps = None
+            self._labels_placed = None
+            self._labels_dirty = True
+        if self._label_steps is not None:
+            self._step_labels()                 # new positions: the placing's next step, in this turn
+            costly_done = True
+            pending = self._labels_dirty
+        elif self._labels_dirty:
             now = time.monotonic()
-            if getattr(self, "_labels_now", True) or now - getattr(self, "_labels_at", 0.0) >= LABEL_REPLACE_MS / 1000:
+            if at_once or now - getattr(self, "_labels_at", 0.0) >= LABEL_REPLACE_MS / 1000:
                 self._labels_now = False
                 self._labels_at = now
-                self._place_labels()
+                self._place_labels(at_once)
                 costly_done = True
             else:
                 pending = True                  # placed on a later tick: the timer keeps running
