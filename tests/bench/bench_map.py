@@ -188,9 +188,13 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     probe.setInterval(10)
     probe.timeout.connect(tick)
     probe.start()
-    QTimer.singleShot(int(seconds * 1000), app.quit)
+    end = QTimer()
+    end.setSingleShot(True)
+    end.timeout.connect(app.quit)
+    end.start(int(seconds * 1000))
     cpu_gui, cpu_all, wall = time.thread_time(), time.process_time(), time.perf_counter()
     app.exec()
+    end.stop()
     # How busy the threads were: the GUI thread's own CPU, and the process's other threads' (core, storage,
     # gateway readers), as shares of the time: whether the window waits for its own work or for the others'.
     wall = time.perf_counter() - wall
@@ -204,7 +208,7 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     gateway.close()
     window.close()
     app.processEvents()
-    return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes,
+    return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes, "wall_s": round(wall, 1),
             "gui_cpu_share": round(cpu_gui / wall, 3), "other_threads_cpu_share": round(cpu_others / wall, 3)}
 
 
@@ -297,8 +301,14 @@ def _open_in_window(app, path: str) -> dict:
     core.loaded.connect(loaded)
     window.show()
     station.start()
-    QTimer.singleShot(60_000, app.quit)
+    # A guard against an opening that never paints, stopped after: a singleShot left pending quit the next
+    # run's event loop 60 s later (it cut a whole run's 200 frames/s phase to 2-5 s until 2026-12-04).
+    guard = QTimer()
+    guard.setSingleShot(True)
+    guard.timeout.connect(app.quit)
+    guard.start(60_000)
     app.exec()
+    guard.stop()
     station.shutdown()
     window.close()
     app.processEvents()
@@ -347,7 +357,7 @@ def main() -> int:
                                                                     seed), rate, args.seconds)
         late = runs[rate]["late"]
         print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
-              f"max {pct(late, 1.0)} ms; memory after {runs[rate]['game_minutes']:.0f} game minutes: "
+              f"max {pct(late, 1.0)} ms ({len(late)} ticks in {runs[rate]['wall_s']} s); memory after {runs[rate]['game_minutes']:.0f} game minutes: "
               f"{runs[rate]['rss_mb']:.0f} MB; CPU: GUI thread {runs[rate]['gui_cpu_share']:.0%} of the time, "
               f"the other threads {runs[rate]['other_threads_cpu_share']:.0%}", file=sys.stderr)
     fast, slow, rest = runs[200.0], runs[50.0], runs[0.0]
