@@ -247,8 +247,9 @@ class MapView(MapBackground, pg.PlotWidget):
             self._range_changed()
 
     def _place_labels(self, at_once: bool = True) -> None:
-        """Place the labels for the view shown: all now, or (not ``at_once``) :data:`LABEL_STEP` now and the
-        rest in the next turns (:meth:`_step_labels`), shown when all are placed."""
+        """Place the labels for the view shown: all now, or (not ``at_once``) in steps, one a turn of the event
+        loop (:meth:`_step_labels`: the markers entered, then :data:`LABEL_STEP` labels each), shown when all
+        are placed."""
         self._labels_dirty = False
         self._label_steps = None
         layer = self.label_layer
