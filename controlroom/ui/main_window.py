@@ -517,7 +517,7 @@ class MainWindow(QMainWindow):
     def _flash_stopps(self) -> None:
         item = self.map.layer_item("stopp")
         # The game master's choice in View, Layers; an empty layer's item stays hidden (MapView).
-        wanted = self.map.layer_action("stopp").isChecked() and len(item.data) > 0
+        wanted = self.map.layer_action("stopp").isChecked() and self.map.has_markers("stopp")
         if self.layers.unacknowledged and wanted:
             item.setVisible(not item.isVisible())
         elif item.isVisible() != wanted:

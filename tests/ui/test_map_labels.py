@@ -19,7 +19,8 @@ from controlroom.ui.map.layers import MapLayers
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
 from controlroom.ui.app import build_window
-from controlroom.ui.map.view import LABEL_MAX_M_PER_PX, MapView
+from controlroom.ui.map.map_labels import LABEL_MAX_M_PER_PX
+from controlroom.ui.map.view import MapView
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 

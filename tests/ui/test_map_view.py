@@ -341,7 +341,7 @@ def test_many_labels_for_new_positions_are_placed_a_step_a_turn_and_shown_when_a
     """New positions of 250 groups: their labels placed LABEL_STEP a turn of the event loop (not one block),
     shown once all are placed, where placing them all at once puts them; a zoom or pan meanwhile places
     them at once for the view shown."""
-    from controlroom.ui.map.view import LABEL_STEP
+    from controlroom.ui.map.map_labels import LABEL_STEP
 
     view.show()
     qtbot.waitExposed(view)

@@ -38,7 +38,7 @@ class MapLabels:
         self._label_xy = np.empty((2, 0))
         self._labels_dirty = False
         self._labels_placed: tuple | None = None                    # what the labels shown were placed for
-        self._label_steps: tuple | None = None  # (steps, key, near, texts, area) of a placing under way
+        self._label_steps: tuple | None = None  # (steps, near, texts, area) of a placing under way
         self._labels_now = True                 # placed at once on the next turn (a zoom, a pan, the first)
         self._labels_at = 0.0                   # when they were last placed (time.monotonic)
         self.label_layer = LabelLayer(self._vb)
@@ -153,17 +153,16 @@ class MapLabels:
                                                               obstacles=obstacles))
             return
         steps = placing_labels(anchors, sizes, markers=anchors, view=view, obstacles=obstacles, step=LABEL_STEP)
-        self._label_steps = (steps, key, near, texts, area)
+        self._label_steps = (steps, near, texts, area)
         self._step_labels()
 
     def _step_labels(self) -> None:
         """The next :data:`LABEL_STEP` labels of the placing under way; all placed: shown."""
-        steps, key, near, texts, area = self._label_steps
+        steps, near, texts, area = self._label_steps
         placed = next(steps)
-        if len(placed) == len(near):
+        if len(placed) == len(near):        # (any other placing, or clearing, drops this one first)
             self._label_steps = None
-            if key is self._labels_placed:
-                self._show_labels(area, near, texts, placed)
+            self._show_labels(area, near, texts, placed)
 
     def _show_labels(self, area, near: list[int], texts: list[str], boxes) -> None:
         self.label_layer.show_boxes(area, [(box.x, box.y, box.w, box.h, texts[i]) for i, box in zip(near, boxes)

@@ -12,9 +12,7 @@ from PySide6.QtGui import QAction, QBrush, QColor, QPen
 
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.background import MapBackground, qtransform_for, read_map_image
-from controlroom.ui.map.map_labels import (  # noqa: F401 (the label limits, named here as before)
-    LABEL_FIELD_ZOOM_OUT, LABEL_MAX_M_PER_PX, LABEL_REPLACE_MS, LABEL_STEP, MapLabels,
-)
+from controlroom.ui.map.map_labels import MapLabels
 from controlroom.ui.map.scatter import fill_scatter
 from controlroom.ui.map.tiles import qimage_to_array
 
@@ -283,12 +281,16 @@ class MapView(MapBackground, MapLabels, pg.PlotWidget):
         """Show or hide a layer; data keeps arriving while it is hidden."""
         layer = self._layers[self._check(name)]
         layer.shown = bool(visible)
-        layer.item.setVisible(layer.shown and len(layer.item.data) > 0)
+        layer.item.setVisible(layer.shown and self.has_markers(name))
         action = self._layer_actions[name]
         if action.isChecked() != bool(visible):
             action.setChecked(bool(visible))
         if visible and layer.dirty:
             self._mark_dirty(layer)
+
+    def has_markers(self, name: str) -> bool:
+        """Whether a layer's item draws any marker now (an empty layer's item is hidden, whatever the choice)."""
+        return len(self._layers[self._check(name)].item.data) > 0
 
     def is_layer_visible(self, name: str) -> bool:
         """Whether a layer is shown."""

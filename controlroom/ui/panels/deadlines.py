@@ -82,10 +82,11 @@ def rows_of(character: CharacterView) -> tuple[DeadlineRow, ...]:
 
 
 _BRUSHES: dict[str, QBrush] = {}
+_TEXT_ON_COLOUR = "text on colour"      # (a key of _brush: black, the text on red and orange rows)
 
 
 def _brush(urgency: str) -> QBrush:
-    """The one brush of an urgency's colour ("text on colour": black, the text on red and orange rows)."""
+    """The one brush of an urgency's colour (or of :data:`_TEXT_ON_COLOUR`)."""
     brush = _BRUSHES.get(urgency)
     if brush is None:
         brush = _BRUSHES[urgency] = QBrush(URGENCY_COLOURS.get(urgency, QColor("black")))
@@ -235,7 +236,7 @@ class DeadlineModel(RowTable):
         if role == _FOREGROUND:
             if urgency == HELD:
                 return _brush(HELD)
-            return _brush("text on colour") if urgency in (CRITICAL, WARNING) else None
+            return _brush(_TEXT_ON_COLOUR) if urgency in (CRITICAL, WARNING) else None
         if role == _ALIGNMENT:
             return _RIGHT if column == "countdown" else None
         if role == URGENCY_ROLE:
