@@ -21,85 +21,41 @@ fired by one precise single-shot timer set to the soonest deadline.
 from __future__ import annotations
 
 import collections
-import gc
 import logging
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 
-from controlroom.collecting import no_collection
+from controlroom.core.alarm_words import late_report_alarm, stopp_alarm
 from controlroom.core.authority import ALONE, TimerAuthority
+from controlroom.core.commands import GM_STOPP_KEY, GameMasterCommands, RosterAnswer
 from controlroom.core.fold_saver import FoldSaver
+from controlroom.core.intake import DOWNLINK_KEY, Incoming, RadioIntake
+from controlroom.core.opening import EPOCH_KEY, GameInfo, GameOpening
 from controlroom.core.stations import Notices
-from controlroom.core.storage import Committed, Pending, StorageWriter, deliver_queue
+from controlroom.core.storage import Committed, Pending
 from controlroom.game.alarms import Alarm, SecurityFlood
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
-from controlroom.game.clock import Clock, WallClock, format_time
-from controlroom.game.devices import RadioMeta
+from controlroom.game.clock import Clock
 from controlroom.game.events import SOURCE_GM, Event, EventError, validate
 from controlroom.game.fold import Confirmed, Correction, Fold
-from controlroom.game.roster_addition import plan_addition
 from controlroom.game.views import FieldSent, SideTally, StoredView, character_view, make_delta, stopp_view
-from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, DownlinkCounter, Ingest
-from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED, REQUIRE_PKI_KEY, MeshIngest
-from controlroom.rules.profile import ProfileError, RulesProfile
-from controlroom.store.devices import devices
-from controlroom.store.errors import StoreError
-from controlroom.store.engine import data_dir
+from controlroom.i18n import translate
+from controlroom.radio.ingest import Ingest
+from controlroom.radio.mesh_ingest import MeshIngest
 from controlroom.store.game import GameStore
-from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
-from controlroom.store.pg import conninfo
-from controlroom.store.spool import Spool, default_path
+
+# Names other modules and tests know from here, kept where they were found.
+__all__ = ["CoreWorker", "GameInfo", "RosterAnswer", "Incoming", "Alarm", "stopp_alarm",
+           "DOWNLINK_KEY", "EPOCH_KEY", "GM_STOPP_KEY"]
 
 log = logging.getLogger(__name__)
 
 MAX_TIMER_MS = 2**31 - 1
-EPOCH_KEY = "clock_epoch_unix_ms"
-GM_STOPP_KEY = "gm_stopp_counter"      # the highest number given to a game master's STOPP (GM1, GM2...)
-DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
 AckSink = Callable[[int, Any], None]         # (gateway, ack frame bytes or a radio.mesh_ingest.MeshReply): thread-safe
-
-
-class GameInfo(NamedTuple):
-    """What the window may know of the open game (read once it is open)."""
-
-    name: str
-    db: str
-    where: str
-    profile: RulesProfile
-    speed: float                         # game ms per real ms as the clock runs (0: a virtual clock, in tests)
-    shared: bool
-    ports: tuple[str, ...] = ()          # the gateways: as given, else those kept with the game
-    map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
-    map_path: Path | None = None
-    map_problem: str = ""
-
-
-class RosterAnswer(NamedTuple):
-    """The core's answer to players offered for the open game (``CoreWorker.add_players``)."""
-
-    request: int                         # the asker's number for its question
-    stored: bool                         # True: the players are in the game file (then folded in, published)
-    added: tuple = ()                    # the new players (Member): added, or to be added when ``stored`` is False
-    unchanged: int = 0                   # players of the file the game has already, exactly as the file has them
-    problems: tuple[str, ...] = ()       # what stands in the way, by line: nothing was stored
-
-
-@dataclass(slots=True)
-class Incoming:
-    """A report waiting for the next batch."""
-
-    type: str
-    data: dict
-    source: str
-    radio: RadioMeta | None = None
-    acks: list = field(default_factory=list)       # [(gateway, ack bytes)] to send once stored
-    pressed_ms: int | None = None                  # unix ms of the key press (protocol v2), if known
 
 
 @dataclass(slots=True)
@@ -111,39 +67,14 @@ class _Batch:
     fired: list[Event] = field(default_factory=list)
 
 
-def stopp_alarm(state, sv, t: int) -> Alarm:
-    """A STOPP's alarm: kind "injury" when it was called for an injury or medical emergency, else "stopp".
+class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
+    """Owns the game's fold, its deadline schedule and its event log; nothing else writes them.
 
-    Both are safety alarms acknowledged one by one; the id is the STOPP's either
-    way (the map flashes the STOPP until ``stopp:<id>`` is acknowledged).  An
-    injury is its own kind, not a second row: the game master needs one row
-    that says "someone is hurt, there", with its own word and flashing.
+    Its parts: opening the game (``core.opening``), what the radio hears
+    (``core.intake``), the game master's commands (``core.commands``); here,
+    the one road every input takes: the batch stored, folded, acknowledged
+    and published.
     """
-    caller = ""
-    if sv.caller is not None:
-        ch = state.characters.get(sv.caller)
-        caller = translate("alarms", " by {name} (badge {badge}, {group})").format(
-            name=ch.member.name, badge=sv.caller, group=ch.member.group) if ch is not None \
-            else translate("alarms", " by badge {badge}").format(badge=sv.caller)
-    where = translate("alarms", " near {groups}").format(groups=", ".join(sv.groups)) if sv.groups else ""
-    if sv.reason == "injury":
-        return Alarm(f"stopp:{sv.id}", "injury", translate(
-            "alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id) + caller + where, t)
-    reason = translate("alarms", STOPP_REASON_WORDS[sv.reason]) if sv.reason in STOPP_REASON_WORDS else sv.reason
-    return Alarm(f"stopp:{sv.id}", "stopp", translate("alarms", "STOPP {stopp} called ({reason})").format(
-        stopp=sv.id, reason=reason) + caller + where, t)
-
-
-# A STOPP's reason (the event's code) in the alarm's words.
-STOPP_REASON_WORDS = {
-    "unpleasant": QT_TRANSLATE_NOOP("alarms", "unpleasant"),
-    "injury": QT_TRANSLATE_NOOP("alarms", "injury"),
-    "danger": QT_TRANSLATE_NOOP("alarms", "danger"),
-}
-
-
-class CoreWorker(QObject):
-    """Owns the game's fold, its deadline schedule and its event log; nothing else writes them."""
 
     opened = Signal(object)              # GameInfo, once the game is open
     loaded = Signal(object)              # StateDelta(full=True), once the game is folded
@@ -217,165 +148,6 @@ class CoreWorker(QObject):
     def state(self):
         return self.fold.state if self.fold is not None else None
 
-    # -- life cycle --------------------------------------------------------
-    @Slot()
-    def start(self) -> None:
-        """Open the game (in this thread), fold its log, schedule its deadlines, catch up on time."""
-        # No automatic collection while the game opens: the fold makes about a million long-lived objects,
-        # and a collection set off by the first allocation after it would walk them all (0.3-1 s of the
-        # opening of tests/bench's 200,000-event game).  They are frozen once the game is open (_start).
-        with no_collection():
-            self._start()
-
-    def _start(self) -> None:
-        self._tick_timer = self._timer(self._tick, precise=False)
-        self._deadline_timer = self._timer(self._tick, precise=True)
-        self._publish_timer = self._timer(self._publish, precise=False)
-        self._silence_timer = QTimer(self)
-        self._silence_timer.timeout.connect(self._check_silence)
-        self._flood_timer = self._timer(self._flush_flood, precise=False)
-        try:
-            self._open()
-            info = self._info()
-        except (StoreError, ProfileError) as exc:
-            self._fail_to_open(str(exc))
-            return
-        except Exception as exc:          # noqa: BLE001 - a game that cannot open must say so and stop
-            log.exception("opening %s", self.db)
-            self._fail_to_open(f"the game could not be opened: {type(exc).__name__}: {exc}")
-            return
-        self._start_storage()
-        shared = self.store.log.shared
-        self.authority = TimerAuthority(conninfo(self.store.engine) if shared else None, self.lock_interval_s)
-        self.authority.changed.connect(self.timers_changed)
-        self.authority.claim.connect(self._writer.take_over, Qt.ConnectionType.QueuedConnection)
-        # The folded game is long-lived: keep the cyclic garbage collector from walking it again and again.
-        # No collection first: the fold makes no reference cycles (opening the 200,000-event game of
-        # tests/bench found none), walking the 400,000 objects took 0.3-0.6 s of the opening, and
-        # garbage is collected in the GUI thread only (ui/collector.py: a widget in it must not be
-        # destroyed in this thread).
-        gc.freeze()
-        self.opened.emit(info)
-        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
-                                 for d in self.ingest.devices.values()})
-        self._tally = SideTally(self.state)
-        self._warnings_seen = len(self.state.warnings)
-        delta = make_delta(self.state, (), (), self._opening_events, full=True, sides=self._tally.snapshot(),
-                           field=self._field_sent.changes(self.state, whole=True))
-        self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
-        self._opening_events = []
-        self._complete_fold()
-        self._fold_saver = FoldSaver(self.store, self.fold, self)
-        self._fold_saver.start()
-        self._silence_timer.start(max(1000, min(30_000, self.marshal_silence_ms // 4)))
-        if shared:
-            self._notices = Notices(conninfo(self.store.engine))
-            self._notices.arrived.connect(self._writer.fetch, Qt.ConnectionType.QueuedConnection)
-            self._notices.start()
-        self.authority.start()
-        self._tick()            # deadlines that fell due while the program was closed
-
-    def _open(self) -> None:
-        self.store = GameStore.open(self.db)
-        spool = None
-        if self.store.log.shared:       # what a previous run kept on this laptop is stored first
-            spool = Spool(self.queue_path or default_path(str(self.store.engine.url)))
-            if len(spool):
-                deliver_queue(self.store, spool)
-        self._spool = spool
-        self.fold = self.store.open_fold(complete=False)       # completed once the window has the game (_start)
-        self._last_seq = self.store.log.last_seq()
-        self._opening_events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
-                                for s in self.store.log.read(after=max(0, self._last_seq - 2000))]
-        # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
-        reserved = self.store.reserve_block(DOWNLINK_KEY, DownlinkCounter.BLOCK)
-        known = devices(self.store)
-        self.ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
-                                                             reserve=self._downlink_reserve))
-        self.mesh = MeshIngest(known, require_pki=self.store.meta(REQUIRE_PKI_KEY) == "1")
-        highest, heard = self.store.log.radio_counters()
-        self.ingest.remember(highest, heard, self.state.t)
-        self.store.checkpoint_in_background()
-        if self.clock is None:
-            # A fast simulated game starts where its log ends; a real one counts real time, and so
-            # does a shared one at any speed, so that every station keeps the same game time.
-            fast = self.speed and not self.store.log.shared
-            self.clock = WallClock(self.state.t, self.speed) if fast else self._persistent_clock(self.speed or 1.0)
-
-    def _info(self) -> GameInfo:
-        """The game's name, ruleset and speed; its gateways and its map, kept with it."""
-        store = self.store
-        if self.ports and self.remember_ports:
-            save_ports(store, self.ports)
-        ports = tuple(self.ports) if self.ports is not None else tuple(stored_ports(store))
-        if self.ports is None and ports:
-            log.info("gateways kept with the game: %s", ", ".join(ports))
-        kept, path, problem = None, None, ""
-        try:
-            kept = current_map(store)
-            if kept is not None:
-                path = map_file(store, kept, data_dir() / "maps")
-        except (StoreError, OSError) as exc:
-            problem = str(exc)
-        speed = self.clock.speed if getattr(self.clock, "runs", True) else 0.0
-        return GameInfo(store.name, self.db, store.where, self.state.profile, speed, store.log.shared,
-                        ports, kept, path, problem)
-
-    def _complete_fold(self) -> None:
-        """The index of the log before the fold snapshot the game opened from, read while the window draws it
-        (before anything folds on).  Should the log have changed under it meanwhile, the game is folded again
-        in full and shown again."""
-        try:
-            self.fold.complete()
-            return
-        except (ValueError, StoreError):
-            log.exception("completing the fold of %s: folded again from the whole log", self.db)
-        self.fold = self.store.open_fold(saved=False)
-        self._tally = SideTally(self.state)
-        self._warnings_seen = len(self.state.warnings)
-        delta = make_delta(self.state, (), (), [], full=True, sides=self._tally.snapshot())
-        self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
-
-    def _fail_to_open(self, message: str) -> None:
-        self.alarm_raised.emit(Alarm("storage:open", "storage", message, 0))
-        if self.store is not None:
-            self.store.close()
-            self.store = None
-        self.fold = None
-        self._hand_back()
-        self.stopped.emit()
-
-    def _start_storage(self) -> None:
-        self._storage_thread = QThread()
-        self._storage_thread.setObjectName("controlroom-storage")
-        self._writer = StorageWriter(self.store, self._last_seq, self._spool)
-        self._writer.moveToThread(self._storage_thread)
-        q = Qt.ConnectionType.QueuedConnection
-        self._append_requested.connect(self._writer.append, q)
-        self._close_requested.connect(self._writer.close, q)
-        self._writer.committed.connect(self._on_committed, q)
-        self._writer.logged.connect(self._on_logged, q)
-        self._writer.withdrawn.connect(self._on_withdrawn, q)
-        self._writer.failed.connect(self._on_storage_failed, q)
-        self._writer.recovered.connect(self._on_storage_recovered, q)
-        self._writer.queued.connect(self._on_queued, q)
-        self._writer.caught_up.connect(self._on_caught_up, q)
-        self._storage_thread.start()
-
-    def _timer(self, slot, precise: bool) -> QTimer:
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.setTimerType(Qt.TimerType.PreciseTimer if precise else Qt.TimerType.CoarseTimer)
-        timer.timeout.connect(slot)
-        return timer
-
-    def _persistent_clock(self, speed: float = 1.0) -> WallClock:
-        """Real time (or ``speed`` times it): the game's clock goes on while the program is closed."""
-        now_unix = int(time.time() * 1000)
-        key = EPOCH_KEY if speed == 1.0 else f"{EPOCH_KEY}@{speed:g}"
-        epoch = int(self.store.meta_once(key, str(now_unix - int(self.state.t / speed))))
-        return WallClock(start_ms=max(self.state.t, int((now_unix - epoch) * speed)), speed=speed)
-
     @Slot()
     def stop(self) -> None:
         """Store what was received (waiting at most a few seconds), close the game; then emit ``stopped``."""
@@ -438,225 +210,6 @@ class CoreWorker(QObject):
         if not self._tick_timer.isActive():
             self._tick_timer.start(0)           # one batch per turn of the event loop
 
-    @Slot(object)
-    def frames_received(self, frames) -> None:
-        """Frames the gateways heard since the last call: [(gateway, rssi, snr, frame bytes), ...]."""
-        for gateway, rssi, snr, frame in frames:
-            self.frame_received(gateway, rssi, snr, frame)
-
-    @Slot(int, object, object, object)
-    def frame_received(self, gateway: int, rssi, snr, frame: bytes) -> None:
-        """A frame a gateway heard: authenticated, de-duplicated; its event waits for the next batch."""
-        if self.fold is None or self._stopping:
-            return                      # not acknowledged: the handset tries again
-        out = self.ingest.receive(frame, gateway, rssi, snr, self.clock.now_ms())
-        if out.verdict == ACCEPTED:
-            type_, fields, source = out.event
-            try:
-                data = validate(type_, fields)
-            except EventError as exc:
-                self.input_rejected.emit(f"{source}: {exc}")
-                return
-            item = Incoming(type_, data, source, out.radio, [(gateway, out.ack)] if out.ack else [],
-                            getattr(out, "pressed_ms", None))
-            self._unstored_frames[(out.device, out.counter)] = item
-            self._receive(item)
-            return
-        if out.verdict == DUPLICATE and out.ack is not None:
-            waiting = self._unstored_frames.get((out.device, out.counter))
-            if waiting is not None:
-                waiting.acks.append((gateway, out.ack))     # acknowledged once it is stored
-            else:
-                self._send_ack(gateway, out.ack)            # stored before: acknowledged again
-        self._request_publish()             # the radio panel's counters changed
-        if out.verdict in SECURITY:
-            alarm = self._flood.note(out.verdict, out.device, out.detail, int(time.monotonic() * 1000),
-                                     self.clock.now_ms())
-            if alarm is not None:
-                self.alarm_raised.emit(alarm)
-            elif not self._flood_timer.isActive():
-                self._flood_timer.start(self._flood.update_ms)     # the merged count, a little later
-
-    @Slot()
-    def _flush_flood(self) -> None:
-        for alarm in self._flood.flush(int(time.monotonic() * 1000)):
-            self.alarm_raised.emit(alarm)
-
-    def _downlink_reserve(self, size: int) -> int:
-        """A session used up its block of downlink counters (65,536 acks): the next block, reserved in the game."""
-        return self.store.reserve_block(DOWNLINK_KEY, size)
-
-    @Slot(object)
-    def mesh_received(self, packets) -> None:
-        """Packets Meshtastic nodes heard (``radio.mesh_ingest.MeshHeard``): events, and answers once stored.
-
-        A message that is no report is answered at once (``? ...``); a report
-        is answered when it is stored, like every acknowledgement.
-        """
-        if self.fold is None or self._stopping:
-            return
-        now = self.clock.now_ms()
-        for heard in packets:
-            out = self.mesh.receive(heard, now, self.fold.state)
-            if out.verdict != MESH_ACCEPTED:
-                if out.reply is not None:
-                    self._send_ack(-1, out.reply)
-                continue
-            type_, fields, source = out.event
-            try:
-                data = validate(type_, fields)
-            except EventError as exc:
-                self.input_rejected.emit(f"{source}: {exc}")
-                continue
-            self._receive(Incoming(type_, data, source, out.radio, [(-1, out.reply)] if out.reply else []))
-        self._request_publish()
-
-    @Slot(str, str, str)
-    def line_rejected(self, gateway: str, reason: str, detail: str = "") -> None:
-        """A serial line from a gateway that failed its checksum, did not parse, or named another gateway."""
-        if self.ingest is not None:
-            self.ingest.reject_line(gateway, reason, detail, self.clock.now_ms())
-            self._request_publish()
-
-    @Slot(str, str, str)
-    def link_changed(self, link: str, state: str, detail: str) -> None:
-        """A gateway's serial link: lost links are alarms, found ones end them."""
-        now = self.clock.now_ms() if self.clock else 0
-        self.links[link] = (state, detail)
-        if state == "lost":
-            self.alarm_raised.emit(Alarm(f"gateway:{link}:{now}", "gateway_lost",
-                                         detail or translate("alarms", "gateway {link} lost").format(link=link), now))
-        self._request_publish()
-
-    @Slot(str, bool, float)
-    def start_scenario(self, name: str, respawn: bool = False, respawn_time: float = 0.0) -> None:
-        fields = {"name": name, "respawn": respawn}
-        if respawn_time:
-            fields["respawn_time"] = respawn_time
-        self.submit("scenario_started", fields, SOURCE_GM)
-
-    @Slot()
-    def end_scenario(self) -> None:
-        self.submit("scenario_ended", {}, SOURCE_GM)
-
-    @Slot(str)
-    def call_global_stopp(self, reason: str = "danger") -> None:
-        stopps = self.state.stopps if self.state is not None else {}
-        known = [*stopps, *(i.data["stopp"] for i in self._inbox if i.type == "stopp_called")]
-        # Above every number this station knows (a retracted STOPP's too, while folded), and above the last
-        # one it gave (on its way to the store: out of the inbox, not yet folded) ...
-        n = max([self._gm_stopps, *(int(k[2:]) for k in known if k.startswith("GM") and k[2:].isdigit())]) + 1
-        # ... and the game's own count, raised in one statement: stations of a shared game calling at the
-        # same moment, or a restart after a retraction, never give one number twice.
-        if self.store is not None:
-            try:
-                n = max(n, self.store.reserve_block(GM_STOPP_KEY, 1))
-            except StoreError as exc:       # the STOPP is called all the same: the number is this station's
-                log.warning("numbering the game master's STOPP: %s", exc)
-        self._gm_stopps = n
-        self.submit("stopp_called", {"stopp": f"GM{n}", "reason": reason}, SOURCE_GM)
-
-    @Slot(str, bool)
-    def lift_stopp(self, stopp_id: str, trivial: bool = False) -> None:
-        self.submit("stopp_lifted", {"stopp": stopp_id, "trivial": trivial}, SOURCE_GM)
-
-    @Slot(str)
-    def acknowledge(self, alarm_id: str) -> None:
-        self.submit("alarm_acknowledged", {"alarm": alarm_id}, SOURCE_GM)
-
-    @Slot(int, str)
-    def retract(self, seq: int, reason: str = "") -> None:
-        """Correct a wrong report: a new event that makes the game leave ``seq`` out."""
-        fields: dict[str, Any] = {"seq": seq}
-        if reason:
-            fields["reason"] = reason
-        self.submit("retracted", fields, SOURCE_GM)
-
-    # -- the roster ----------------------------------------------------------------
-    @Slot(int, object, bool)
-    def add_players(self, request: int, entries, store: bool) -> None:
-        """Players for the open game (``entries``: [(line of the file, Member)], as ``read_roster_entries`` gives
-        them): checked against the stored roster (``roster_addition.plan_addition``) and, with ``store``, added.
-
-        The roster is kept in the store, beside the event log, and the game is
-        the fold of the log over it: the new players are stored in one
-        transaction (after the batch in flight, if any), then a ``roster_added``
-        event goes the way of every event; once it is stored and folded, here
-        or at another station of a shared game, the whole log is folded again
-        over the new roster (what a restart or a replay does: events that named
-        their badges before now count) and published in full.  Nothing is
-        stored while a problem stands; the answer (``roster_answered``) lists
-        them by line.
-        """
-        def answer(problems=(), plan=None, stored=False) -> None:
-            self.roster_answered.emit(RosterAnswer(
-                request, stored, tuple(plan.new) if plan else (), len(plan.unchanged) if plan else 0,
-                tuple(problems)))
-
-        if self.fold is None or self._stopping or self.store is None:
-            answer([translate("roster", "the game is not open")])
-            return
-        if store and self._storage_error is not None:
-            answer([self._not_storing()])
-            return
-        if store and (self._in_flight is not None or self._buffer):
-            self._players_waiting.append((request, list(entries)))      # folded over once it is stored
-            return
-        try:
-            plan = plan_addition(list(entries), self.store.roster(), self.fold.state.profile)
-        except StoreError as exc:
-            answer([str(exc)])
-            return
-        if plan.problems or not store:
-            answer(plan.problems, plan)
-            return
-        if not plan.new:
-            answer((), plan, True)
-            return
-        if self.fold.provisional:
-            answer([translate("roster", "the game's events kept on this laptop are not stored on the server yet; "
-                                        "add the players when the server is back")])
-            return
-        try:
-            self.store.save_roster(plan.new, remove_missing=False)
-        except StoreError as exc:
-            answer([str(exc)])
-            return
-        # Stored: the players are in the game file.  The event says when, to the log and to every station;
-        # once it is stored and folded, the game is folded again over the new roster (_refresh_roster).
-        self._receive(Incoming("roster_added", validate("roster_added", {"added": [m.badge for m in plan.new]}),
-                               SOURCE_GM))
-        answer((), plan, True)
-
-    def _refresh_roster(self) -> None:
-        """After a roster_added event (this station's or another's): the game folded again over the stored
-        roster, once nothing of this station is on its way to the store (nothing provisional, no correction)."""
-        if (self._roster_stale and self.fold is not None and self._in_flight is None and not self._corrections
-                and not self.fold.provisional):
-            self._roster_stale = False
-            self._fold_again()
-
-    def _fold_again(self) -> None:
-        """The whole log folded again over the stored roster, as a restart does; published in full.
-
-        The new fold holds every event stored up to its highest seq; the storage writer may still deliver
-        some of those (another station's, read before): ``_fold`` leaves them out of the fold.
-        """
-        try:
-            fold = self.store.open_fold()
-        except StoreError as exc:       # the log cannot be read now: the next roster_added or a restart folds it
-            log.error("folding the game again over its new roster: %s", exc)
-            self._roster_stale = True
-            return
-        gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
-        self.fold = fold
-        self._folded_upto = max(fold.index.seq, default=0)
-        gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
-        self._full = True
-        self._tally = SideTally(self.fold.state)
-        self._warnings_seen = 0
-        self._request_publish()
-        self._tick()                    # deadlines of the new players' earlier events that fell due
 
     # -- the batch: fire, store ------------------------------------------------
     @Slot()
@@ -819,23 +372,7 @@ class CoreWorker(QObject):
 
     def _tell_corrections(self, out: Confirmed) -> None:
         """A late report changed what the rule timers did: tell the game master, in words."""
-        state = self.fold.state
-        lines = []
-        for c in out.corrections:
-            badge = c.about.data.get("badge")
-            who = translate("alarms", "{name} (badge {badge})").format(
-                name=state.characters[badge].member.name, badge=badge) if badge in state.characters else \
-                f"STOPP {c.about.data.get('stopp')}"
-            what = translate("events", c.about.type.replace("_", " "))
-            if c.kind == "retract":
-                line = translate("alarms", "{who}: {what} at {time} undone")
-            else:
-                line = translate("alarms", "{who}: {what} at {time}")
-            lines.append(line.format(who=who, what=what, time=format_time(c.about.t)))
-        now = self.clock.now_ms()
-        text = translate("alarms", "a late report changed the game: {changes}").format(
-            changes="; ".join(lines[:6]) + (" …" if len(lines) > 6 else ""))
-        self.alarm_raised.emit(Alarm(f"late_report:{now}", "late_report", text, now))
+        self.alarm_raised.emit(late_report_alarm(self.fold.state, out.corrections, self.clock.now_ms()))
 
     def _announce(self, out: Confirmed | None, batch: _Batch | None = None, fired: list[Event] = ()) -> None:
         """What a game master must see at once, once it is stored: STOPPs, deaths, deaths undone."""
@@ -868,10 +405,6 @@ class CoreWorker(QObject):
         if self.fold is not None:
             self._after_refold(self.fold.withdraw(tokens))
             self._request_publish()
-
-    def _not_storing(self) -> str:
-        return translate("roster", "the game cannot be stored now ({error}); add the players once it is stored "
-                                   "again").format(error=self._storage_error)
 
     @Slot(str)
     def _on_storage_failed(self, message: str) -> None:
@@ -924,26 +457,6 @@ class CoreWorker(QObject):
         delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot(), field=field)
         # The delta's time is the game's time now, not the last event's: clocks and countdowns run on it.
         self.delta_published.emit(delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.radio_view()))
-
-    def radio_view(self) -> dict[str, Any]:
-        """What the radio panel shows: links, counters per gateway, devices heard, the last frames."""
-        if self.ingest is None:
-            return {}
-        return {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
-                "recent": list(self.ingest.recent)[-200:]}
-
-    @Slot()
-    def _check_silence(self) -> None:
-        if self.fold is None:
-            return
-        now = self.clock.now_ms()
-        for source, heard in self._marshals.items():
-            if source not in self._silent and now - heard >= self.marshal_silence_ms:
-                self._silent.add(source)
-                minutes = (now - heard) // 60_000
-                self.alarm_raised.emit(Alarm(f"silent:{source}:{heard}", "marshal_silent",
-                                             translate("alarms", "{source} has not been heard for {minutes} minutes")
-                                             .format(source=source, minutes=minutes), now))
 
     @Slot()
     def poll(self) -> None:

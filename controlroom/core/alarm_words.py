@@ -1,0 +1,57 @@
+"""The core's alarms in the game master's words: a STOPP called, a late report that changed the game."""
+
+from __future__ import annotations
+
+from controlroom.game.alarms import Alarm
+from controlroom.game.clock import format_time
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+
+
+def stopp_alarm(state, sv, t: int) -> Alarm:
+    """A STOPP's alarm: kind "injury" when it was called for an injury or medical emergency, else "stopp".
+
+    Both are safety alarms acknowledged one by one; the id is the STOPP's either
+    way (the map flashes the STOPP until ``stopp:<id>`` is acknowledged).  An
+    injury is its own kind, not a second row: the game master needs one row
+    that says "someone is hurt, there", with its own word and flashing.
+    """
+    caller = ""
+    if sv.caller is not None:
+        ch = state.characters.get(sv.caller)
+        caller = translate("alarms", " by {name} (badge {badge}, {group})").format(
+            name=ch.member.name, badge=sv.caller, group=ch.member.group) if ch is not None \
+            else translate("alarms", " by badge {badge}").format(badge=sv.caller)
+    where = translate("alarms", " near {groups}").format(groups=", ".join(sv.groups)) if sv.groups else ""
+    if sv.reason == "injury":
+        return Alarm(f"stopp:{sv.id}", "injury", translate(
+            "alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id) + caller + where, t)
+    reason = translate("alarms", STOPP_REASON_WORDS[sv.reason]) if sv.reason in STOPP_REASON_WORDS else sv.reason
+    return Alarm(f"stopp:{sv.id}", "stopp", translate("alarms", "STOPP {stopp} called ({reason})").format(
+        stopp=sv.id, reason=reason) + caller + where, t)
+
+
+# A STOPP's reason (the event's code) in the alarm's words.
+STOPP_REASON_WORDS = {
+    "unpleasant": QT_TRANSLATE_NOOP("alarms", "unpleasant"),
+    "injury": QT_TRANSLATE_NOOP("alarms", "injury"),
+    "danger": QT_TRANSLATE_NOOP("alarms", "danger"),
+}
+
+
+def late_report_alarm(state, corrections, now: int) -> Alarm:
+    """A late report changed what the rule timers did (``game.fold.Correction``s): what changed, in words."""
+    lines = []
+    for c in corrections:
+        badge = c.about.data.get("badge")
+        who = translate("alarms", "{name} (badge {badge})").format(
+            name=state.characters[badge].member.name, badge=badge) if badge in state.characters else \
+            f"STOPP {c.about.data.get('stopp')}"
+        what = translate("events", c.about.type.replace("_", " "))
+        if c.kind == "retract":
+            line = translate("alarms", "{who}: {what} at {time} undone")
+        else:
+            line = translate("alarms", "{who}: {what} at {time}")
+        lines.append(line.format(who=who, what=what, time=format_time(c.about.t)))
+    text = translate("alarms", "a late report changed the game: {changes}").format(
+        changes="; ".join(lines[:6]) + (" …" if len(lines) > 6 else ""))
+    return Alarm(f"late_report:{now}", "late_report", text, now)
