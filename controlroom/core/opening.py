@@ -1,11 +1,12 @@
 """Opening a game in the core worker (``GameOpening``, a part of ``core.worker.CoreWorker``).
 
 The store is opened, the game folded from its kept fold snapshot and the log
-after it (``store.fold_kept``), the window given the game (``opened``, then
-``loaded`` with a full delta), and only then the rest of the fold completed,
-the storage thread, the timer authority, the snapshot's upkeep and the
-shared game's notices started, and the deadlines that fell due while the
-program was closed fired.
+after it (``store.fold_kept``), the storage thread started, and the window
+given the game (``opened``, then ``loaded`` with a full delta); only then is
+the rest of the fold completed (``Fold.complete``), the snapshot's upkeep,
+the shared game's notices and the timer authority started, and the
+deadlines that fell due while the program was closed fired.  A game that
+cannot be opened says why in an alarm and hands the worker back.
 """
 
 from __future__ import annotations
