@@ -36,7 +36,15 @@ from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import RulesProfile
 
 # Raise it when the text's layout changes (the fold's code is fingerprinted by itself).
-FORMAT = 1
+FORMAT = 2
+
+#: The most items of a list written on one line of the text; a longer list is cut into lines of this many,
+#: and the first line (the rest of the snapshot) names them.  Each line is written and read in one call
+#: into the json module, which holds the GIL throughout: a whole snapshot of bench_map's 8,000-player game
+#: in one call (5 MB) held every other thread, the window's among them, for 77 ms to write and 178 ms to
+#: read, in the thread that keeps the snapshot every 5 minutes (core.fold_saver).  A line of 1,000 items
+#: takes a few milliseconds.
+LINE_ITEMS = 1000
 
 # The record types a state holds, by name: named tuples and dataclasses (their fields, in order).
 _RECORDS: dict[str, type] = {cls.__name__: cls for cls in (RuleWarning, Deadline, Scenario, Stopp, Inspection,
@@ -178,13 +186,12 @@ def dumps(snap: snapshot.Snapshot, roster: Roster) -> str:
             columns.append(["p", col])
         else:
             columns.append(["v", [enc(x) for x in col]])
-    return json.dumps({"attrs": attrs, "members": [m[1] for m in members], "columns": columns},
-                      separators=(",", ":"), ensure_ascii=False)
+    return _lines_dumps({"attrs": attrs, "members": [m[1] for m in members], "columns": columns})
 
 
 def loads(text: str, roster: Roster, profile: RulesProfile) -> snapshot.Snapshot:
-    """The snapshot written by ``dumps`` (ValueError, KeyError, TypeError: the text is not one)."""
-    doc = json.loads(text)
+    """The snapshot written by ``dumps`` (ValueError, KeyError, TypeError, IndexError: the text is not one)."""
+    doc = _lines_loads(text)
     dec = _Decoder(roster, profile).dec
     attrs = {name: dec(value) for name, value in doc["attrs"].items()}
     attrs["profile"] = profile
@@ -207,6 +214,58 @@ def loads(text: str, roster: Roster, profile: RulesProfile) -> snapshot.Snapshot
             raise ValueError(f"unknown column kind {kind!r} in a fold snapshot")
     return snapshot.Snapshot(attrs, list(zip(*cols)))
 
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _lines_dumps(doc: dict) -> str:
+    """``doc`` as lines of JSON: a list longer than ``LINE_ITEMS`` is cut into lines of its own, and stands in
+    the first line as ``{"$": [its first line, how many]}`` (the encoded values hold no JSON object, so
+    nothing else reads as one).  Only the first line's values are looked into: a cut list's items are not."""
+    lines = [""]
+
+    def cut(v: Any) -> Any:
+        t = type(v)
+        if t is dict:
+            return {k: cut(x) for k, x in v.items()}
+        if t is not list:
+            return v
+        if len(v) <= LINE_ITEMS:
+            return [cut(x) for x in v]
+        first = len(lines)
+        lines.extend(_dump(v[i:i + LINE_ITEMS]) for i in range(0, len(v), LINE_ITEMS))
+        return {"$": [first, len(lines) - first]}
+
+    lines[0] = _dump(cut(doc))
+    return "\n".join(lines)        # (json.dumps writes a newline inside a string as \\n: a line is a value)
+
+
+def _lines_loads(text: str) -> Any:
+    """The document ``_lines_dumps`` wrote: the first line, with each list cut into lines put back together."""
+    lines = text.split("\n")
+
+    def put(v: Any) -> Any:
+        t = type(v)
+        if t is list:
+            return [put(x) for x in v]
+        if t is not dict:
+            return v
+        if v.keys() != {"$"}:
+            return {k: put(x) for k, x in v.items()}
+        first, count = v["$"]
+        if type(first) is not int or type(count) is not int or not 0 < first <= first + count <= len(lines):
+            raise ValueError("a fold snapshot names lines it does not have")
+        out: list = []
+        for line in lines[first:first + count]:
+            part = json.loads(line)
+            if type(part) is not list:
+                raise ValueError("a line of a fold snapshot is not a list")
+            out += part
+        return out
+
+    return put(json.loads(lines[0]))
 
 #: The fold's code digest written beside the modules by the installer's build (the bundle has no .py files).
 BUILT_DIGEST = "fold_code.sha256"

@@ -93,6 +93,24 @@ def test_the_reference_game_opened_from_its_snapshot_is_the_game_folded_in_full(
         assert digest(again.state) == EXPECTED
 
 
+def test_a_snapshot_cut_into_short_lines_is_the_same_game(game_db, monkeypatch):
+    """Long lists are written on lines of their own (``LINE_ITEMS`` items at most, so that no single call into
+    the json module holds the GIL for long): cut into lines of 7, the reference game reads back the same."""
+    monkeypatch.setattr(snapshot_json, "LINE_ITEMS", 7)
+    members, items = _game()
+    _store_game(game_db, members, items)
+    with GameStore.open(game_db, create=False) as store:
+        full = store.open_fold()
+        assert store.save_fold(full)
+        lines = store.meta(FOLD_SNAPSHOT_KEY).split("\n")[2:]      # (the point, the rest of the snapshot, ...)
+        assert len(lines) > len(members) // 7
+        assert all(len(json.loads(line)) <= 7 for line in lines)
+        again = store.open_fold()
+        assert again.saved_point == full.opened[:2]
+        assert_same_fold(again, full)
+        assert digest(again.state) == EXPECTED
+
+
 def test_a_snapshot_and_the_log_stored_after_it_fold_to_the_whole_log(game_db):
     members, items = _small_items()
     _store_game(game_db, members, items[:2500])
@@ -371,7 +389,11 @@ def test_the_json_format_refuses_what_it_does_not_know():
     r, p = Roster.of(members), default_profile()
     for bad in ('{"attrs": {"t": ["x", 1]}, "members": [], "columns": []}',          # an unknown tag
                 '{"attrs": {"t": ["r", "Popen", 1]}, "members": [], "columns": []}',  # an unknown record type
-                '{"attrs": {"t": {"a": 1}}, "members": [], "columns": []}'):           # a bare object
+                '{"attrs": {"t": {"a": 1}}, "members": [], "columns": []}',            # a bare object
+                '{"attrs": {}, "members": {"$": [1, 2]}, "columns": []}\n[1]',          # lines it does not have
+                '{"attrs": {}, "members": {"$": [1, 1]}, "columns": []}\n{"a": 1}',     # a line not a list
+                '{"attrs": {}, "members": {"$": [0, 1]}, "columns": []}',               # itself, again
+                '{"attrs": {"t": ["l", {"$": [1, 1]}]}, "members": [], "columns": []}\n[{"$": [1, 1]}]'):
         with pytest.raises((ValueError, KeyError)):
             snapshot_json.loads(bad, r, p)
     other = Member(1, "Someone else", "North", "G1")
