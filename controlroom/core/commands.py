@@ -41,7 +41,6 @@ class RosterAnswer(NamedTuple):
     problems: tuple[str, ...] = ()       # what stands in the way, by line: nothing was stored
 
 
-
 class GameMasterCommands:
     """The game master's part of ``CoreWorker``: it uses the worker's ``fold``, ``store``, inbox and batch
     in flight, and hands each command on with ``submit``."""
@@ -186,4 +185,3 @@ class GameMasterCommands:
     def _not_storing(self) -> str:
         return translate("roster", "the game cannot be stored now ({error}); add the players once it is stored "
                                    "again").format(error=self._storage_error)
-

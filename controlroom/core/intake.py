@@ -44,7 +44,6 @@ class Incoming:
     pressed_ms: int | None = None                  # unix ms of the key press (protocol v2), if known
 
 
-
 class RadioIntake:
     """The radio's part of ``CoreWorker``: it uses the worker's ``fold``, ``clock``, ``store``, ``ingest``,
     ``mesh``, ``links``, timers and signals, and hands reports on with ``_receive``."""
@@ -168,4 +167,3 @@ class RadioIntake:
                 self.alarm_raised.emit(Alarm(f"silent:{source}:{heard}", "marshal_silent",
                                              translate("alarms", "{source} has not been heard for {minutes} minutes")
                                              .format(source=source, minutes=minutes), now))
-

@@ -59,7 +59,6 @@ class GameInfo(NamedTuple):
     map_problem: str = ""
 
 
-
 class GameOpening:
     """The opening's part of ``CoreWorker``: it sets the worker's ``store``, ``fold``, ``ingest``, ``mesh``,
     ``clock``, ``authority``, its timers and its storage thread, and emits its signals."""
@@ -226,4 +225,3 @@ class GameOpening:
         key = EPOCH_KEY if speed == 1.0 else f"{EPOCH_KEY}@{speed:g}"
         epoch = int(self.store.meta_once(key, str(now_unix - int(self.state.t / speed))))
         return WallClock(start_ms=max(self.state.t, int((now_unix - epoch) * speed)), speed=speed)
-

@@ -210,7 +210,6 @@ class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
         if not self._tick_timer.isActive():
             self._tick_timer.start(0)           # one batch per turn of the event loop
 
-
     # -- the batch: fire, store ------------------------------------------------
     @Slot()
     def _tick(self) -> None:

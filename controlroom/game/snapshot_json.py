@@ -215,7 +215,6 @@ def loads(text: str, roster: Roster, profile: RulesProfile) -> snapshot.Snapshot
     return snapshot.Snapshot(attrs, list(zip(*cols)))
 
 
-
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -266,6 +265,7 @@ def _lines_loads(text: str) -> Any:
         return out
 
     return put(json.loads(lines[0]))
+
 
 #: The fold's code digest written beside the modules by the installer's build (the bundle has no .py files).
 BUILT_DIGEST = "fold_code.sha256"
