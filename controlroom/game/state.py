@@ -484,7 +484,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         pass
 
     def _e_roster_added(self, ev: Event) -> None:
-        pass        # the roster is the store's: the core folds the whole log again over it (core/worker.py)
+        pass        # the roster is the store's: the core folds the whole log again over it (core/commands.py, _fold_again)
 
     def _e_retracted(self, ev: Event) -> None:
         self.retractions.append((self.t, ev.data["seq"], ev.data.get("reason")))
