@@ -16,7 +16,7 @@ it on before the window existed), the timer turns it off again.
 
 A full collection (generation 2) walks every object the GUI thread's tables
 and the window hold, for a big game 76-130 ms of the GUI thread (bench_map),
-and 360-400 ms an hour and a half into bench_memory's game: the timer runs one
+and 320-400 ms an hour and a half into bench_memory's game: the timer runs one
 at most every :attr:`MainThreadCollector.FULL_EVERY_S` (CPython itself waits
 until the survivors of younger collections grew by a quarter, which this
 timer cannot see), and what survives it is frozen (``gc.freeze``, as the
