@@ -15,18 +15,11 @@ it is off for such work; should any code turn it on again (a thread that found
 it on before the window existed), the timer turns it off again.
 
 A full collection (generation 2) walks every object the GUI thread's tables
-and the window hold, for a big game 76-130 ms of the GUI thread (bench_map),
-and 320-400 ms an hour and a half into bench_memory's game: the timer runs one
-at most every :attr:`MainThreadCollector.FULL_EVERY_S` (CPython itself waits
-until the survivors of younger collections grew by a quarter, which this
-timer cannot see), and what survives it is frozen (``gc.freeze``, as the
-core freezes the fold it opens with), so that the next walks only what came
-since.  The price: a cycle among objects that survived a full collection and
-die later is never collected (its memory stays; an object that is not in a
-cycle is freed as ever); the folded game, the window and its models live as
-long as the game is open, and a game folded again unfreezes everything
-(``core.commands``).  The younger generations, where most garbage dies, are
-collected as the interpreter's thresholds say.
+and the window hold, for a big game 76-130 ms of the GUI thread (bench_map):
+the timer runs one at most every :attr:`MainThreadCollector.FULL_EVERY_S`
+(CPython itself waits until the survivors of younger collections grew by a
+quarter, which this timer cannot see); the younger generations, where most
+garbage dies, are collected as the interpreter's thresholds say.
 """
 
 from __future__ import annotations
@@ -84,7 +77,6 @@ class MainThreadCollector(QObject):
         if generation == 2:
             self.full_collections += 1
             self._full_at = now
-            gc.freeze()         # what survived is long-lived: the next full collection walks only what came since
 
     def stop(self) -> None:
         """Give the collection back to the interpreter."""
