@@ -95,12 +95,6 @@ class GameOpening:
         self.authority = TimerAuthority(conninfo(self.store.engine) if shared else None, self.lock_interval_s)
         self.authority.changed.connect(self.timers_changed)
         self.authority.claim.connect(self._writer.take_over, Qt.ConnectionType.QueuedConnection)
-        # The folded game is long-lived: keep the cyclic garbage collector from walking it again and again.
-        # No collection first: the fold makes no reference cycles (opening the 200,000-event game of
-        # tests/bench found none), walking the 400,000 objects took 0.3-0.6 s of the opening, and
-        # garbage is collected in the GUI thread only (ui/collector.py: a widget in it must not be
-        # destroyed in this thread).
-        gc.freeze()
         self.opened.emit(info)
         self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
                                  for d in self.ingest.devices.values()})
@@ -111,9 +105,14 @@ class GameOpening:
         self.loaded.emit(delta._replace(t=max(delta.t, self.clock.now_ms())))
         self._opening_events = []
         self._complete_fold()
-        # Again: the checkpoints the completion took are long-lived too.  Left in the youngest generation
-        # (nothing is collected while a game opens), the window's first collection after the opening walked
-        # them all, in the GUI thread: a block of 72-78 ms in bench_timeline, 10 s after opening.
+        # The folded game is long-lived: keep the cyclic garbage collector from walking it again and again.
+        # Nothing is collected while the game opens (start), so this one freeze, once the fold is complete,
+        # holds the fold and the checkpoints its completion took: frozen before the completion (until
+        # 5c7cc6e), the checkpoints stayed young and the window's first collection walked them all in the
+        # GUI thread (a block of 72-78 ms in bench_timeline, 10 s after opening).  No collection first: the
+        # fold makes no reference cycles (opening the 200,000-event game of tests/bench found none),
+        # walking the 400,000 objects took 0.3-0.6 s of the opening, and garbage is collected in the GUI
+        # thread only (ui/collector.py: a widget in it must not be destroyed in this thread).
         gc.freeze()
         self._fold_saver = FoldSaver(self.store, self.fold, self)
         self._fold_saver.start()
