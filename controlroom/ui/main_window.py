@@ -22,6 +22,8 @@ from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.panels.sides import SideCountsLabel
 from controlroom.ui.theme import Theme
+from controlroom.ui.window_entries import WindowEntries
+from controlroom.ui.window_maps import WindowMaps
 from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
@@ -43,8 +45,12 @@ def on_a_screen() -> bool:
     return QApplication.platformName() != "offscreen"
 
 
-class MainWindow(QMainWindow):
-    """Reads only the core's snapshots and deltas; sends commands back through the CoreThread."""
+class MainWindow(WindowEntries, WindowMaps, QMainWindow):
+    """Reads only the core's snapshots and deltas; sends commands back through the CoreThread.
+
+    The game master's entries (Ctrl+Z, corrections, Find, player cards) are
+    :class:`WindowEntries`'; placing and keeping maps :class:`WindowMaps`'.
+    """
 
     #: The map's layers are drawn again at most this often (ms); the core publishes every 100 ms, and at
     #: 8,000 players drawing every delta kept the window busy (bench_map).
@@ -230,235 +236,7 @@ class MainWindow(QMainWindow):
         self.alarm_list.activateWindow()
         return self.alarm_list
 
-    # -- corrections, undo, find, player cards ----------------------------------
-    #: Ctrl+Z undoes the game master's last entry only this long after it (seconds).
-    UNDO_SECONDS = 60.0
-    @Slot(str, object)
-    def note_entry(self, type_: str, fields) -> None:
-        """A report entered at this window (the voice-radio form, a desk): Ctrl+Z may take it back once stored."""
-        self._sent.append((type_, dict(fields)))
-        del self._sent[:-20]
-
-    def _note_entries(self, delta) -> None:
-        import time
-
-        for stored in delta.events:
-            event = stored.event
-            if event.type == "retracted":
-                if self._last_entry is not None and event.data.get("seq") == self._last_entry[0]:
-                    self._last_entry = None
-                continue
-            if not event.source.startswith("gm"):
-                continue
-            # Only what this window sent (another station's game master has their own Ctrl+Z).
-            for i, (type_, fields) in enumerate(self._sent):
-                if type_ == event.type and all(event.data.get(k) == v for k, v in fields.items()):
-                    del self._sent[i]
-                    self._last_entry = (stored.seq, time.monotonic())
-                    break
-
-    @Slot()
-    def undo_last_entry(self) -> None:
-        """Edit, Undo (Ctrl+Z): take back the game master's last entry, if made within the last minute."""
-        import time
-
-        last = self._last_entry
-        if last is None:
-            self.status.setText(self.tr("Nothing to undo: no entry of yours is waiting."))
-            return
-        seq, at = last
-        if time.monotonic() - at > self.UNDO_SECONDS:
-            self.status.setText(self.tr("Nothing to undo: your last entry is more than a minute old "
-                                        "(right-click it in Events, Correct this report…)."))
-            return
-        self._last_entry = None
-        self.core.retract_requested.emit(seq, self.tr("undone by the game master (Ctrl+Z)"))
-        self.status.setText(self.tr("Your last entry is taken back."))
-
-    def stored_event(self, seq: int):
-        """An event the timeline has (its rows, and those it holds back a moment), by seq."""
-        rows, _retracted = self.panels.panels["timeline"].model.everything()
-        return next((s for s in reversed(rows) if s.seq == seq), None)
-
-    @Slot(int)
-    def correct_report(self, seq: int) -> None:
-        """Correct this report…: retract it with a reason, and optionally append a corrected one."""
-        from controlroom.ui.dialogs.correction import CorrectionDialog
-
-        stored = self.stored_event(seq)
-        if stored is None:
-            return
-        badge = stored.event.data.get("badge")
-        c = self.characters.get(badge) if badge is not None else None
-        dialog = CorrectionDialog(stored, f"{c.name} ({c.badge})" if c else "", self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda d=dialog: self._send_correction(d.retraction, d.replacement))
-        self.correction_dialog = dialog
-        dialog.open()
-
-    def _send_correction(self, retraction, replacement) -> None:
-        seq, reason = retraction
-        self.core.retract_requested.emit(seq, reason)
-        if replacement is not None:
-            type_, fields = replacement
-            self.note_entry(type_, fields)
-            self.core.submit_requested.emit(type_, fields, "gm")
-        self.status.setText(self.tr("The report is taken back: {reason}").format(reason=reason))
-
-    @Slot()
-    def find(self) -> None:
-        """Edit, Find (Ctrl+F): a badge, name or group; the map centres on it and a player's card opens."""
-        from controlroom.ui.dialogs.find import FindDialog
-
-        dialog = FindDialog(self.characters.values(), self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda d=dialog: self.show_found(d.found))
-        self.find_dialog = dialog
-        dialog.open()
-
-    def show_found(self, found) -> None:
-        if found is None:
-            return
-        xy = self.layers.badge_xy(found.key) if found.kind == "badge" else self.layers.group_xy(found.key)
-        if xy is not None:
-            self.centre_on(*xy)
-        else:
-            self.status.setText(self.tr("{0}: no position known yet.").format(found.label))
-        if found.kind == "badge":
-            self.open_card(int(found.key))
-
-    def centre_on(self, x: float, y: float, half: float = 150.0) -> None:
-        self.map.getViewBox().setRange(xRange=(x - half, x + half), yRange=(y - half * 2 / 3, y + half * 2 / 3),
-                                       padding=0)
-
-    @Slot(int)
-    def open_card(self, badge: int) -> None:
-        """A player's card: state, hit and armour points, deadlines, history and the devices that reported."""
-        from controlroom.ui.dialogs.player_card import PlayerCard
-
-        card = self.cards.get(badge)
-        if card is None:
-            card = PlayerCard(badge, self.core.game_time, self)
-            card.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            card.correct_requested.connect(self.correct_report)
-            card.destroyed.connect(lambda _=None, b=badge: self.cards.pop(b, None))
-            self.cards[badge] = card
-            self._fill_card(card)
-        card.show()
-        card.raise_()
-
-    def _fill_card(self, card) -> None:
-        c = self.characters.get(card.badge)
-        if c is not None:
-            card.set_character(c)
-        rows, retracted = self.panels.panels["timeline"].model.everything()    # (rows held back included)
-        names = {source: info.get("label") or "" for source, info in self.layers.devices.items()}
-        card.set_history(rows, retracted, names)
-
-    def _update_cards(self, delta) -> None:
-        for badge, card in list(self.cards.items()):
-            if delta.full or any(c.badge == badge for c in delta.characters) or any(
-                    s.event.data.get("badge") == badge or s.event.type == "retracted" for s in delta.events):
-                self._fill_card(card)
-
-    @Slot()
-    def place_map_image(self) -> None:
-        """View, Place a map: an image with its world file, a GeoTIFF or MBTiles; kept with the game.
-
-        An image nothing places is placed by clicking three points; a map whose
-        coordinate system nothing names asks for it, with the likely ones first.
-        """
-        from PySide6.QtWidgets import QFileDialog
-
-        from controlroom.ui.map.open import MAP_FILTER
-
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Map of the field"), "",
-                                              self.tr("Maps ({patterns})").format(patterns=MAP_FILTER))
-        if path:
-            self.open_map_file(path)
-
-    def open_map_file(self, path: str) -> bool:
-        """Show a map file on the live map and keep it in the game; False when it was not shown."""
-        from controlroom.ui.map.open import open_map_interactively
-
-        source = open_map_interactively(self, path, self.field_centre())
-        return source is not None and self.show_map(source, keep=True)
-
-    def field_centre(self) -> tuple[float, float] | None:
-        """Where the field is, by its positions so far (for the likely coordinate systems of a map)."""
-        frame = self.map.projection
-        return (frame.lat0, frame.lon0) if frame is not None else None
-
-    def show_map(self, source, keep: bool = False) -> bool:
-        """Put a map on the live map (and, with ``keep``, into the game, so that it opens with it)."""
-        from PySide6.QtWidgets import QMessageBox
-
-        from controlroom.geo.source import MapError
-
-        try:
-            self.map.set_map(source)
-        except (OSError, MapError, ValueError) as exc:
-            QMessageBox.warning(self, self.tr("Map"), self.tr("The map cannot be shown: {error}").format(error=exc))
-            return False
-        self.map.fit_to_field()
-        if keep:
-            self.keep_map(source)
-        return True
-
-    def keep_map(self, source) -> None:
-        """Store the map and its georeference in the game (Open recent and --db bring it back)."""
-        if self.core.info is None:          # the game is still opening: keep it once it is open
-            self._map_to_keep = source
-            self.core.opened.connect(self._keep_map_now, Qt.ConnectionType.SingleShotConnection)
-            return
-        self._keep_map_now(None, source)
-
-    @Slot(object)
-    def _keep_map_now(self, _info, source=None) -> None:
-        source = source if source is not None else self._map_to_keep
-        job = self.core.jobs.keep_map(source.path, source.kind, source.crs.to_wkt(), source.world.as_lines(),
-                                      source.width, source.height)
-        job.finished.connect(self._map_kept)         # bound slots: delivered in the window's thread
-        job.failed.connect(self._map_not_kept)
-        self.map_job = job
-
-    @Slot(object)
-    def _map_kept(self, kept) -> None:
-        """``kept``: core.jobs.MapKept (name, named places, the places file's problem)."""
-        self.status.setText(self.tr("The map {name} is kept with the game.").format(name=kept.name))
-        if kept.problem:
-            from PySide6.QtWidgets import QMessageBox
-
-            self.map_places_warning = QMessageBox(
-                QMessageBox.Icon.Warning, self.tr("Map"),
-                self.tr("The map is kept, but its named places were not read, so reports give STOPP places by "
-                        "grid square only: {problem}").format(problem=kept.problem), parent=self)
-            self.map_places_warning.open()
-
-    @Slot(str)
-    def _map_not_kept(self, error: str) -> None:
-        from PySide6.QtWidgets import QMessageBox
-
-        QMessageBox.warning(self, self.tr("Map"), self.tr(
-            "The map is shown, but it could not be kept with the game: {error}").format(error=error))
-
-    @Slot(object)
-    def show_kept_map(self, info) -> None:
-        """The map kept with the game (GameInfo.map), once the core has opened it."""
-        from controlroom.geo.source import MapError, restore_map
-
-        if info.map_problem:
-            self.status.setText(self.tr("The game's map could not be opened: {error}").format(error=info.map_problem))
-        if info.map is None or info.map_path is None:
-            return
-        m = info.map
-        try:
-            source = restore_map(info.map_path, m.kind, m.width, m.height, m.world, m.crs, info.where)
-        except (MapError, OSError, ValueError) as exc:
-            self.status.setText(self.tr("The game's map could not be opened: {error}").format(error=exc))
-            return
-        self.show_map(source)
-
+    # -- files ---------------------------------------------------------------
     @Slot()
     def export_gis(self) -> None:
         """Game, Export for GIS: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX or KML."""

@@ -253,7 +253,7 @@
     <name>DeadlinePanel</name>
     <message>
         <source>Dying and waking</source>
-        <extracomment>Rows inserted or removed: the columns are fitted again this long after (once for a burst of rows). The columns always shown whole (countdown, what, who); group and side only when there is room. The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.</extracomment>
+        <extracomment>Rows inserted or removed: whether group and side fit is decided again this long after (once a burst). The columns always shown whole (countdown, what, who); group and side only when there is room. The panel scrolls its own rows: the window puts it in a dock as it is, with the room it needs.</extracomment>
         <translation>Suremine ja ärkamine</translation>
     </message>
     <message>
@@ -739,63 +739,6 @@
         <translation>{name} ({badge}, {group}) suri</translation>
     </message>
     <message>
-        <source>Nothing to undo: no entry of yours is waiting.</source>
-        <extracomment>Ctrl+Z undoes the game master&apos;s last entry only this long after it (seconds).</extracomment>
-        <translation>Pole midagi tagasi võtta: ükski sinu kanne ei oota.</translation>
-    </message>
-    <message>
-        <source>Nothing to undo: your last entry is more than a minute old (right-click it in Events, Correct this report…).</source>
-        <translation>Pole midagi tagasi võtta: sinu viimane kanne on üle minuti vana (paremklõps sellel Sündmustes, Paranda see teade…).</translation>
-    </message>
-    <message>
-        <source>undone by the game master (Ctrl+Z)</source>
-        <translation>mängujuht võttis tagasi (Ctrl+Z)</translation>
-    </message>
-    <message>
-        <source>Your last entry is taken back.</source>
-        <translation>Sinu viimane kanne on tagasi võetud.</translation>
-    </message>
-    <message>
-        <source>The report is taken back: {reason}</source>
-        <translation>Teade on tagasi võetud: {reason}</translation>
-    </message>
-    <message>
-        <source>{0}: no position known yet.</source>
-        <translation>{0}: asukoht pole veel teada.</translation>
-    </message>
-    <message>
-        <source>Map of the field</source>
-        <translation>Väljaku kaart</translation>
-    </message>
-    <message>
-        <source>Maps ({patterns})</source>
-        <translation>Kaardid ({patterns})</translation>
-    </message>
-    <message>
-        <source>Map</source>
-        <translation>Kaart</translation>
-    </message>
-    <message>
-        <source>The map cannot be shown: {error}</source>
-        <translation>Kaarti ei saa näidata: {error}</translation>
-    </message>
-    <message>
-        <source>The map {name} is kept with the game.</source>
-        <translation>Kaart {name} on mänguga kaasas.</translation>
-    </message>
-    <message>
-        <source>The map is kept, but its named places were not read, so reports give STOPP places by grid square only: {problem}</source>
-        <translation>Kaart on mänguga salvestatud, kuid selle nimetatud kohti ei loetud, nii et aruanded annavad STOPP-ide kohad ainult ruudu järgi: {problem}</translation>
-    </message>
-    <message>
-        <source>The map is shown, but it could not be kept with the game: {error}</source>
-        <translation>Kaart on näha, kuid seda ei saanud mänguga kaasa salvestada: {error}</translation>
-    </message>
-    <message>
-        <source>The game&apos;s map could not be opened: {error}</source>
-        <translation>Mängu kaarti ei saanud avada: {error}</translation>
-    </message>
-    <message>
         <source>Roster imported: {added} players added to the game ({unchanged} of the file&apos;s players were in it already).</source>
         <translation>Nimekiri imporditud: mängu lisati {added} mängijat (faili mängijatest {unchanged} olid seal juba olemas).</translation>
     </message>
@@ -988,7 +931,7 @@
     <name>MapView</name>
     <message>
         <source>East</source>
-        <extracomment>The largest map image shown whole (MB of pixels, 4 bytes each); larger maps belong in MBTiles. Layer names in drawing order, bottom first. How dark night mode makes the map (the overlay&apos;s opacity), and the levels offered in View. The night overlay&apos;s half-size in metres: more than any field. Group labels hide when the map shows more metres per screen pixel than this (zoomed far out) ... ... and than this many times what shows the whole field in the view (a small window fits a big field). Default repaint rate (guide: 5 to 10 Hz, independent of the data rate). A marker was clicked: (layer name, index into the arrays last given to set_layer). The drawing frame (metres around the field&apos;s centre); set by the map, or by the first positions.</extracomment>
+        <extracomment>Layer names in drawing order, bottom first. How dark night mode makes the map (the overlay&apos;s opacity), and the levels offered in View. The night overlay&apos;s half-size in metres: more than any field. Default repaint rate (guide: 5 to 10 Hz, independent of the data rate). A marker was clicked: (layer name, index into the arrays last given to set_layer). The drawing frame (metres around the field&apos;s centre); set by the map, or by the first positions.</extracomment>
         <translation>Ida</translation>
     </message>
     <message>
@@ -1731,6 +1674,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <name>TimelineModel</name>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
+        <extracomment>The most rows added in one turn of the event loop: more (the 20,000 of the cap, or 200,000 given to a panel whose cap was raised) come CHUNK at a time, one turn after another, so that the window is held for a few milliseconds a turn, not at once (200,000 at once held it 0.3 s on the dev machine).</extracomment>
         <translation>Tagasi võetud: vale teade, mängust välja jäetud.</translation>
     </message>
     <message>
@@ -1751,7 +1695,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
     <message>
         <source>Correct this report…</source>
-        <extracomment>Below this width the Source column is left out: the details need the room more.</extracomment>
+        <extracomment>The columns fitted to their texts: time, event, source. Below this width the Source column is left out: the details need the room more.</extracomment>
         <translation>Paranda see teade…</translation>
     </message>
     <message>
@@ -2051,6 +1995,69 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>WindowEntries</name>
+    <message>
+        <source>Nothing to undo: no entry of yours is waiting.</source>
+        <extracomment>Ctrl+Z undoes the game master&apos;s last entry only this long after it (seconds).</extracomment>
+        <translation>Pole midagi tagasi võtta: ükski sinu kanne ei oota.</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: your last entry is more than a minute old (right-click it in Events, Correct this report…).</source>
+        <translation>Pole midagi tagasi võtta: sinu viimane kanne on üle minuti vana (paremklõps sellel Sündmustes, Paranda see teade…).</translation>
+    </message>
+    <message>
+        <source>undone by the game master (Ctrl+Z)</source>
+        <translation>mängujuht võttis tagasi (Ctrl+Z)</translation>
+    </message>
+    <message>
+        <source>Your last entry is taken back.</source>
+        <translation>Sinu viimane kanne on tagasi võetud.</translation>
+    </message>
+    <message>
+        <source>The report is taken back: {reason}</source>
+        <translation>Teade on tagasi võetud: {reason}</translation>
+    </message>
+    <message>
+        <source>{0}: no position known yet.</source>
+        <translation>{0}: asukoht pole veel teada.</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMaps</name>
+    <message>
+        <source>Map of the field</source>
+        <translation>Väljaku kaart</translation>
+    </message>
+    <message>
+        <source>Maps ({patterns})</source>
+        <translation>Kaardid ({patterns})</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>Kaart</translation>
+    </message>
+    <message>
+        <source>The map cannot be shown: {error}</source>
+        <translation>Kaarti ei saa näidata: {error}</translation>
+    </message>
+    <message>
+        <source>The map {name} is kept with the game.</source>
+        <translation>Kaart {name} on mänguga kaasas.</translation>
+    </message>
+    <message>
+        <source>The map is kept, but its named places were not read, so reports give STOPP places by grid square only: {problem}</source>
+        <translation>Kaart on mänguga salvestatud, kuid selle nimetatud kohti ei loetud, nii et aruanded annavad STOPP-ide kohad ainult ruudu järgi: {problem}</translation>
+    </message>
+    <message>
+        <source>The map is shown, but it could not be kept with the game: {error}</source>
+        <translation>Kaart on näha, kuid seda ei saanud mänguga kaasa salvestada: {error}</translation>
+    </message>
+    <message>
+        <source>The game&apos;s map could not be opened: {error}</source>
+        <translation>Mängu kaarti ei saanud avada: {error}</translation>
+    </message>
+</context>
+<context>
     <name>app</name>
     <message>
         <source>Open or start a game</source>
@@ -2223,6 +2230,7 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
     <message>
         <source>Time</source>
+        <extracomment>How long the window&apos;s timeline holds rows that come live before adding them (ms): see TimelineModel.hold_ms.</extracomment>
         <translation>Aeg</translation>
     </message>
     <message>
