@@ -66,12 +66,20 @@ class Outcome:
     pressed_ms: int | None = None       # unix ms of the key press (protocol v2); None: unknown, or v1
 
 
-@dataclass(slots=True)
-class _Seen:
-    first_ms: int
-    meta: RadioMeta
-    acked_ms: int | None = None
-    acks: int = 0                       # acknowledgements sent for it
+# A frame heard (Ingest.seen's values): when it was first heard, when it was last acknowledged and how
+# often, and the best of its copies (RadioMeta's rssi, snr, gateways, via).  A plain tuple of numbers and
+# strings, not an object: Python's collector stops tracking such a tuple, and a busy game keeps 90,000 of
+# them (the last 30 minutes at 50 frames a second) that every full collection of the window's process
+# walked as objects of their own, 7 references each, with their RadioMeta another 7 (bench_memory).
+_FIRST = 0          # first_ms's place in it
+
+
+def _seen(first_ms: int, meta: RadioMeta, acked_ms: int | None = None, acks: int = 0) -> tuple:
+    return first_ms, acked_ms, acks, meta.rssi, meta.snr, meta.gateways, meta.via
+
+
+def _meta(key: tuple[int, int], seen: tuple) -> RadioMeta:
+    return RadioMeta(key[0], key[1], *seen[3:])
 
 
 def tries_by(elapsed_ms: int, forever: bool) -> int:
@@ -139,7 +147,7 @@ class Ingest:
     devices: Mapping[int, DeviceInfo]
     copy_window_ms: int = COPY_WINDOW_MS
     highest: dict[int, int] = field(default_factory=dict)
-    seen: dict[tuple[int, int], _Seen] = field(default_factory=dict)
+    seen: dict[tuple[int, int], tuple] = field(default_factory=dict)      # (device, counter) -> _seen(...)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
     downlink: DownlinkCounter = field(default_factory=DownlinkCounter)
     # For the radio panel: the last frames (t, gateway, device, counter, verdict, rssi, snr, detail)
@@ -165,7 +173,7 @@ class Ingest:
         """
         self.highest.update(highest)
         for key in recent:
-            self.seen.setdefault(key, _Seen(as_of_ms, RadioMeta(key[0], key[1])))
+            self.seen.setdefault(key, _seen(as_of_ms, RadioMeta(key[0], key[1])))
 
     def note_stored(self, radio: RadioMeta, now_ms: int) -> bool:
         """A frame another station stored: its copies heard here from now on are duplicates.
@@ -176,14 +184,15 @@ class Ingest:
         key = (radio.device, radio.counter)
         if key in self.seen:
             return False
-        self.seen[key] = _Seen(now_ms, radio)
+        self.seen[key] = _seen(now_ms, radio)
         self.highest[radio.device] = max(self.highest.get(radio.device, -1), radio.counter)
         return True
 
     def best(self, radio: RadioMeta) -> RadioMeta:
         """The merged metadata of a frame (best signal, every gateway that heard it so far)."""
-        seen = self.seen.get((radio.device, radio.counter))
-        return seen.meta if seen is not None else radio
+        key = (radio.device, radio.counter)
+        seen = self.seen.get(key)
+        return _meta(key, seen) if seen is not None else radio
 
     def stats(self) -> dict[str, dict[str, int]]:
         return {k: dict(v) for k, v in self.counts.items()}
@@ -226,19 +235,20 @@ class Ingest:
         if seen is not None:
             # The same frame again: another gateway, or the handset retrying.
             window = RETRY_WINDOW_MS if frame.needs_ack else self.copy_window_ms
-            if now_ms - seen.first_ms <= window:
-                best = seen.meta
-                gws = tuple(dict.fromkeys(best.gateways + meta.gateways))
-                better = rssi is not None and (best.rssi is None or rssi > best.rssi)
-                seen.meta = RadioMeta(frame.device, frame.counter, rssi if better else best.rssi,
-                                      snr if better else best.snr, gws)
+            first_ms, acked_ms, acks, best_rssi, best_snr, best_gateways, _via = seen
+            if now_ms - first_ms <= window:
+                gws = tuple(dict.fromkeys(best_gateways + meta.gateways))
+                better = rssi is not None and (best_rssi is None or rssi > best_rssi)
+                best = RadioMeta(frame.device, frame.counter, rssi if better else best_rssi,
+                                 snr if better else best_snr, gws)
                 ack = None
-                if ((seen.acked_ms is None or now_ms - seen.acked_ms >= REACK_AFTER_MS)
-                        and seen.acks < tries_by(now_ms - seen.first_ms, frame.code in _FOREVER)):
+                if ((acked_ms is None or now_ms - acked_ms >= REACK_AFTER_MS)
+                        and acks < tries_by(now_ms - first_ms, frame.code in _FOREVER)):
                     ack = self._ack(frame, dev, gateway)
                     if ack is not None:
-                        seen.acked_ms, seen.acks = now_ms, seen.acks + 1
-                return Outcome(DUPLICATE, frame.device, frame.counter, radio=seen.meta, ack=ack)
+                        acked_ms, acks = now_ms, acks + 1
+                self.seen[key] = _seen(first_ms, best, acked_ms, acks)
+                return Outcome(DUPLICATE, frame.device, frame.counter, radio=best, ack=ack)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=translate("radio", "frame {counter} of device {device} was heard long ago (replayed?)").format(
                                counter=frame.counter, device=dev.id))
@@ -252,7 +262,7 @@ class Ingest:
             return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")
         self.highest[frame.device] = max(top, frame.counter)
         ack = self._ack(frame, dev, gateway)
-        self.seen[key] = _Seen(now_ms, meta, now_ms if ack is not None else None, int(ack is not None))
+        self.seen[key] = _seen(now_ms, meta, now_ms if ack is not None else None, int(ack is not None))
         self._forget(now_ms)
         pressed = frame.fields.get("pressed")
         return Outcome(ACCEPTED, frame.device, frame.counter, event, meta, ack,
@@ -288,7 +298,7 @@ class Ingest:
         if len(self.seen) < max(self.forget_at, self._prune_at):
             return
         horizon = now_ms - RETRY_WINDOW_MS
-        self.seen = {k: v for k, v in self.seen.items() if v.first_ms >= horizon or k[1] > self.highest[k[0]] - WINDOW}
+        self.seen = {k: v for k, v in self.seen.items() if v[_FIRST] >= horizon or k[1] > self.highest[k[0]] - WINDOW}
         self.prunes += 1
         self._prune_at = len(self.seen) + max(len(self.seen) // 4, self.forget_at // 10)
 

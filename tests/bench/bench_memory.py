@@ -23,7 +23,10 @@ panel's frame ring, map layers), whatever the process holds.
 
 Resident memory (VmRSS of this process: window, core and storage threads,
 after a gc.collect) is read every ``--every`` game minutes, so that a leak
-shows as a slope.  The lines are written by a child process into files first
+shows as a slope; that collection is timed (a full collection walks every
+object the process holds, and stops every thread meanwhile), and so is every
+collection of the window's collector (ui/collector.py: a full one at most
+every 10 minutes, in the GUI thread).  The lines are written by a child process into files first
 (the gateway process reads them from there): this process never holds them.
 Baseline in the same run: the resident memory once the game is open in the
 window, before the first frame.  ``--types`` counts the Python objects by
@@ -175,6 +178,33 @@ def main() -> int:
         late.append(max(0.0, (now - last_tick["t"]) * 1000 - 10.0))
         last_tick["t"] = now
 
+    # Every collection timed (gc.callbacks): the window's collector runs them in the GUI thread, a full one
+    # at most every 10 minutes (ui/collector.py), and a full collection stops every thread while it walks
+    # every object the game holds.  This benchmark's own full collection before each reading is timed apart:
+    # what such a walk costs by then.
+    collected = {"t0": 0.0, "own": False, "own_ms": None, "full_ms": [], "young_max_ms": 0.0}
+
+    def timed(phase: str, info: dict) -> None:
+        if phase == "start":
+            collected["t0"] = time.perf_counter()
+            return
+        ms = round((time.perf_counter() - collected["t0"]) * 1000, 1)
+        if collected["own"]:
+            collected["own_ms"] = ms
+        elif info["generation"] == 2:
+            collected["full_ms"].append(ms)
+        else:
+            collected["young_max_ms"] = max(collected["young_max_ms"], ms)
+
+    gc.callbacks.append(timed)
+
+    def own_collection() -> None:
+        collected["own"] = True
+        try:
+            gc.collect()
+        finally:
+            collected["own"] = False
+
     probe = QTimer()
     probe.setInterval(10)
     probe.timeout.connect(tick)
@@ -189,14 +219,15 @@ def main() -> int:
         readings.append({"game_minutes": round((clock.now_ms() - START_MS) / 60_000, 1),
                          "real_s": round(time.perf_counter() - started, 1), "frames_stored": done,
                          "rss_mb": round(rss_mb(), 1), "gui_late_p99_ms": pct(late, 0.99),
-                         "gui_late_max_ms": pct(late, 1.0)})
+                         "gui_late_max_ms": pct(late, 1.0), "full_collection_ms": collected["own_ms"]})
         late.clear()
         if args.types:
             by_type.append(Counter(type(o).__name__ for o in gc.get_objects()))
         r = readings[-1]
         print(f"  {r['game_minutes']:6.1f} game min, {r['real_s']:6.1f} s: {done:>8,} frames stored "
               f"({done / max(1, frames):.0%}), {r['rss_mb']:.0f} MB resident; GUI timer late while sending: "
-              f"p99 {r['gui_late_p99_ms']} ms, max {r['gui_late_max_ms']} ms" + (" (final)" if final else ""),
+              f"p99 {r['gui_late_p99_ms']} ms, max {r['gui_late_max_ms']} ms; a full collection "
+              f"{r['full_collection_ms']} ms" + (" (final)" if final else ""),
               file=sys.stderr)
 
     def send_next() -> None:
@@ -226,7 +257,7 @@ def main() -> int:
             return
         run["waits"].append(time.perf_counter() - run["sent_at"] - run["n"] / args.rate)
         if (k + 1) % per_reading == 0 or k + 1 == chunks:
-            gc.collect()
+            own_collection()
             read()
         if k + 1 == chunks:
             app.quit()
@@ -271,6 +302,9 @@ def main() -> int:
     window.close()
     app.processEvents()
     shutil.rmtree(tmp, ignore_errors=True)
+    gc.callbacks.remove(timed)
+    print(f"the window's collector: full collections {collected['full_ms']} ms, the longest younger one "
+          f"{collected['young_max_ms']} ms", file=sys.stderr)
 
     # The slope over the second half (the first minutes fill bounded caches: the timeline's 20,000 rows, rings).
     half = [r for r in readings[1:-1] if r["game_minutes"] >= args.hours * 30]
@@ -285,6 +319,7 @@ def main() -> int:
         "real_s": final["real_s"], "rss_opened_mb": round(opened_mb, 1), "rss_end_mb": final["rss_mb"],
         "rss_peak_mb": peak, "growth_mb": round(final["rss_mb"] - opened_mb, 1),
         "slope_second_half_mb_per_game_hour": slope, "readings": readings, **held, **result_types,
+        "collector_full_ms": collected["full_ms"], "collector_young_max_ms": collected["young_max_ms"],
         "targets": {"rss_mb_max": 600, "memory_ok": peak < 600 and stored_frames >= frames},
     }
     print(f"resident memory: {opened_mb:.0f} MB open, {final['rss_mb']:.0f} MB after {game_hours:.2f} game hours "

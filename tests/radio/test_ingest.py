@@ -238,3 +238,23 @@ def test_old_frames_are_forgotten_but_not_looked_for_at_every_frame():
     assert ing.prunes >= 11 and len(ing.seen) == 1_000 and (100, 1) not in ing.seen    # the last hour's only
     old = codec.encode_position(K_T, 100, 1, 583800000, 267200000, 77, 1, 9)
     assert ing.receive(old, 1, -90, 5.0, now).verdict == "rejected_replay"    # forgotten, still refused
+
+
+def test_the_frames_heard_are_nothing_the_collector_walks():
+    """The table of frames heard holds 90,000 entries in a busy game (the last 30 minutes at 50 frames a
+    second); as objects, every full collection of the process walked them (a third of a second with the
+    rest of the game, bench_memory).  Its entries are plain tuples the collector stops tracking, copies
+    merged (best signal, every gateway) and acknowledgements counted as before."""
+    import gc
+
+    ing = Ingest({7: DeviceInfo(7, "marshal", "M7", key=K_M)})
+    first = ing.receive(casualty(1), 1, -100, 1.0, 1_000)
+    again = ing.receive(casualty(1), 2, -80, 6.0, 1_500)           # another gateway, better signal
+    assert first.verdict == "accepted" and again.verdict == "duplicates"
+    assert again.radio.gateways == ("1", "2") and again.radio.rssi == -80
+    gc.collect()
+    gc.collect()            # (a tuple is untracked once the tuples it holds are: the outer may be walked first)
+    assert len(ing.seen) == 1 and not any(gc.is_tracked(v) for v in ing.seen.values())
+    assert ing.best(first.radio) == again.radio
+    third = ing.receive(casualty(1), 3, -90, 2.0, 9_000)          # a retry 8 s on: acknowledged again
+    assert third.radio.gateways == ("1", "2", "3") and third.radio.rssi == -80 and third.ack is not None
