@@ -14,10 +14,12 @@ restores what it found: controlroom/collecting.py) and the timer waits while
 it is off for such work; should any code turn it on again (a thread that found
 it on before the window existed), the timer turns it off again.
 
-A full collection (generation 2) walks every object the GUI thread's tables
-and the window hold, for a big game 76-130 ms of the GUI thread (bench_map):
-the timer runs one at most every :attr:`MainThreadCollector.FULL_EVERY_S`
-(CPython itself waits until the survivors of younger collections grew by a
+A full collection (generation 2) walks every reference of every object the
+process holds, every thread stopped meanwhile: three game hours into a big
+game 100-140 ms (bench_memory; 320-400 ms while the radio ingest's table of
+frames heard held 90,000 objects of its own, now plain tuples it does not
+track, radio/ingest.py).  So the timer runs one at most every
+:attr:`MainThreadCollector.FULL_EVERY_S` (CPython itself waits until the survivors of younger collections grew by a
 quarter, which this timer cannot see); the younger generations, where most
 garbage dies, are collected as the interpreter's thresholds say.
 """
