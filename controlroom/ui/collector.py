@@ -19,7 +19,10 @@ process holds, every thread stopped meanwhile: three game hours into a big
 game 100-140 ms (bench_memory; 320-400 ms while the radio ingest's table of
 frames heard held 90,000 objects of its own, now plain tuples it does not
 track, radio/ingest.py).  So the timer runs one at most every
-:attr:`MainThreadCollector.FULL_EVERY_S` (CPython itself waits until the survivors of younger collections grew by a
+:attr:`MainThreadCollector.FULL_EVERY_S`, and then once the mouse pointer has
+rested :attr:`MainThreadCollector.QUIET_S` (no button held), so that the pause
+does not come while the game master drags the map or clicks: at most
+:attr:`MainThreadCollector.FULL_LATEST_S` after the last one (CPython itself waits until the survivors of younger collections grew by a
 quarter, which this timer cannot see); the younger generations, where most
 garbage dies, are collected as the interpreter's thresholds say.
 """
@@ -28,8 +31,10 @@ from __future__ import annotations
 
 import gc
 import time
+from typing import Callable
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtGui import QCursor, QGuiApplication
 
 from controlroom.collecting import paused
 
@@ -39,6 +44,10 @@ class MainThreadCollector(QObject):
 
     #: The least time from one full collection to the next (s).
     FULL_EVERY_S = 600.0
+    #: A full collection due waits until the pointer has not moved (and no button was held) this long (s) ...
+    QUIET_S = 3.0
+    #: ... but no longer than this from the last full collection (s).
+    FULL_LATEST_S = 1800.0
 
     #: How often the timer looks (ms).  Between two looks every thread's new objects pile up in generation 0
     #: (the interpreter's own collection would have come after 700): at 200 frames a second, 250 ms of them
@@ -51,7 +60,13 @@ class MainThreadCollector(QObject):
         self.collections = 0
         self.full_collections = 0
         self.full_every_s = self.FULL_EVERY_S
-        self._full_at = time.monotonic()
+        self.quiet_s = self.QUIET_S
+        self.full_latest_s = self.FULL_LATEST_S
+        self.clock: Callable[[], float] = time.monotonic
+        self.pointer: Callable[[], tuple] = pointer_state
+        self._full_at = self.clock()
+        self._pointer: tuple | None = None          # the pointer as last seen while a full collection waited
+        self._still_since = self._full_at
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
@@ -65,8 +80,8 @@ class MainThreadCollector(QObject):
             gc.disable()                    # (turned on again by code that found it on: see above)
         c0, c1, c2 = gc.get_count()
         t0, t1, t2 = self.threshold
-        now = time.monotonic()
-        if c2 > t2 and now - self._full_at >= self.full_every_s:
+        now = self.clock()
+        if c2 > t2 and now - self._full_at >= self.full_every_s and self._quiet(now):
             generation = 2
         elif c1 > t1:
             generation = 1
@@ -80,7 +95,21 @@ class MainThreadCollector(QObject):
             self.full_collections += 1
             self._full_at = now
 
+    def _quiet(self, now: float) -> bool:
+        """Whether the game master has left the pointer alone ``quiet_s`` (looked at only while a full
+        collection waits), or the last full collection was ``full_latest_s`` ago."""
+        pointer = self.pointer()
+        if pointer != self._pointer or pointer[-1]:
+            self._pointer, self._still_since = pointer, now
+        return now - self._still_since >= self.quiet_s or now - self._full_at >= self.full_latest_s
+
     def stop(self) -> None:
         """Give the collection back to the interpreter."""
         self.timer.stop()
         gc.enable()
+
+
+def pointer_state() -> tuple[int, int, bool]:
+    """Where the mouse pointer is on the screen, and whether a button is held."""
+    pos = QCursor.pos()
+    return pos.x(), pos.y(), QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton

@@ -5,6 +5,7 @@ import threading
 
 from PySide6.QtWidgets import QWidget
 
+from controlroom.ui import collector as collector_module
 from controlroom.ui.collector import MainThreadCollector
 
 
@@ -40,7 +41,7 @@ def test_garbage_widgets_are_collected_by_the_gui_threads_timer_not_by_a_worker(
 
 
 def test_a_full_collection_at_most_every_so_often_and_the_collector_kept_off(qtbot, monkeypatch):
-    """Generation 2 (every object the window holds: 76-130 ms for a big game) is collected at most every
+    """Generation 2 (every object the process holds: 100-140 ms for a big game) is collected at most every
     full_every_s; the younger ones as their thresholds say. Code that turns automatic collection on again
     (a thread that found it on) finds it off at the next tick."""
     collector = MainThreadCollector(interval_ms=10_000)
@@ -66,6 +67,50 @@ def test_a_full_collection_at_most_every_so_often_and_the_collector_kept_off(qtb
     finally:
         collector.stop()
     assert gc.isenabled()
+
+
+def test_a_full_collection_waits_for_the_pointer_to_rest_but_not_for_ever(qtbot, monkeypatch):
+    """A full collection due (its count, full_every_s) waits until the game master has left the mouse alone
+    quiet_s (not moved, no button held), so that its pause does not come in a drag of the map; never longer
+    than full_latest_s from the last one. The younger generations do not wait."""
+    x, y, held = collector_module.pointer_state()            # the real pointer (offscreen: somewhere, at rest)
+    assert isinstance(x, int) and isinstance(y, int) and held is False
+    collector = MainThreadCollector(interval_ms=10_000)
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    now = {"t": 0.0}
+    pointer = {"at": (100, 100, False)}
+    collector.clock = lambda: now["t"]
+    collector.pointer = lambda: pointer["at"]
+    collector._full_at = 0.0
+    try:
+        over = tuple(t + 1 for t in collector.threshold)
+        monkeypatch.setattr(gc, "get_count", lambda: over)
+
+        def tick(seconds, at=None):
+            now["t"] += seconds
+            if at is not None:
+                pointer["at"] = at
+            collector.check()
+            return collected[-1]
+
+        assert tick(collector.full_every_s) == 1            # due: the pointer first seen, not yet rested
+        assert tick(1.0, (120, 100, False)) == 1           # moved
+        assert tick(2.5) == 1                              # still 2.5 s
+        assert tick(1.0, (120, 100, True)) == 1            # a button held (a drag begins where it rested)
+        assert tick(2.0, (120, 100, False)) == 1           # released 2 s ago... (seen now)
+        assert tick(2.0) == 1
+        assert tick(1.5) == 2 and collector.full_collections == 1       # rested 3.5 s: collected
+        full_at = now["t"]
+        assert tick(1.0) == 1                              # and not again until full_every_s
+        # A game master who never lets go of the mouse still gets one every full_latest_s.
+        x = 0
+        while now["t"] + 1.0 - full_at < collector.full_latest_s:
+            x += 1
+            assert tick(1.0, (x, 0, False)) == 1
+        assert tick(1.0, (x + 1, 0, False)) == 2 and collector.full_collections == 2
+    finally:
+        collector.stop()
 
 
 def test_a_window_built_on_an_application_of_its_own_collects_in_its_thread(qtbot, tmp_path):
