@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy
 
@@ -437,24 +437,54 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
 
 
 class _Message(QLabel):
-    """The status bar's message: cut at the window's edge (whole in its tooltip), no room taken when empty.
+    """The status bar's message: cut at the window's edge with an ellipsis (whole in its tooltip and in
+    ``text()``), no room taken when empty.
 
     It never makes the window wider than the screen: it takes the room the
-    clocks and the side counts leave.
+    clocks and the side counts leave (on a laptop in large text, none: the
+    side counts come first).
     """
 
     def __init__(self, text: str = "") -> None:
-        super().__init__(text)
+        super().__init__()
+        self._full = ""
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        super().setText(text)
+        self._full = text
         self.setToolTip(text)
+        self._elide()
         self.updateGeometry()
+
+    def text(self) -> str:
+        """The whole message, however much of it fits."""
+        return self._full
+
+    def shown(self) -> str:
+        """What the label shows: the message, cut with an ellipsis where the room ends."""
+        return super().text()
+
+    def _elide(self) -> None:
+        width = self.contentsRect().width()
+        shown = self._full
+        if width > 0 and self.fontMetrics().horizontalAdvance(shown) > width:
+            shown = self.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, width)
+        if shown != super().text():
+            super().setText(shown)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:      # large text: the same room holds fewer letters
+            self._elide()
 
     def minimumSizeHint(self):  # noqa: N802 (Qt's name)
         hint = super().minimumSizeHint()
-        hint.setWidth(min(80, hint.width()) if self.text() else 0)
+        hint.setWidth(min(80, hint.width()) if self._full else 0)
         return hint
 
 

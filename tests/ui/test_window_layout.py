@@ -76,6 +76,17 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
     assert mw >= ww / 2 and mh >= wh / 2, (m["map"], m["window"])
     assert inside(m["map"], screen_rect)
     assert m["status"] is not None and inside(m["status"], screen_rect)
+    # The status bar's last message: shown whole where it fits, else cut with an ellipsis at the edge of its
+    # room (whole in its tooltip); never cut mid-letter without one (seen at 1920x1080 in large text).  On a
+    # laptop in large text the clocks and the side counts take the whole bar: no room (width 0) is allowed.
+    for msg in (m["message"], m["long_message"]):
+        assert msg["tooltip"] == msg["text"], msg
+        if msg["width"] > 0:
+            assert msg["needs"] <= msg["width"], msg
+            assert msg["shown"] in ("", msg["text"]) or (msg["shown"].endswith("\u2026")
+                                                        and msg["text"].startswith(msg["shown"][:-1].rstrip())), msg
+    if sw >= 1920:
+        assert m["long_message"]["shown"].endswith("\u2026") and m["long_message"]["width"] > 150, m["long_message"]
     # The status bar's side counts: on the screen, not cut by their label, and every side's counts shown
     # (in words or the map's short notation "Name 99\u2191 2\u2193 0\u2020", the names cut first).
     sides = m["sides"]

@@ -69,6 +69,13 @@ def buttons(window) -> list[dict]:
     return out
 
 
+def message(window) -> dict:
+    """The status bar's last message: the whole text, what is shown of it, the room and what the shown part needs."""
+    label = window.status
+    return {"text": label.text(), "shown": label.shown(), "tooltip": label.toolTip(),
+            "width": label.contentsRect().width(), "needs": label.fontMetrics().horizontalAdvance(label.shown())}
+
+
 def measure(window) -> dict:
     app = QApplication.instance()
     screen = window.screen().availableGeometry()
@@ -109,6 +116,7 @@ def measure(window) -> dict:
     out["sides"] = {"rect": rect(sides) if shown(sides) else None, "text": sides.text(),
                     "needs": sides.fontMetrics().horizontalAdvance(sides.text()), "width": sides.contentsRect().width(),
                     "counts": {s: list(c) for s, c in sides.counts.items()}}
+    out["message"] = message(window)
     # Each shown dock's title: the height of its letters as drawn, and as the window's font draws them.
     out["dock_titles_ink"] = {d.objectName(): [title_ink(d), text_ink(d.windowTitle(), app.font())]
                               for d in window.findChildren(QDockWidget) if shown(d) and d.titleBarWidget() is None}
@@ -152,6 +160,9 @@ def main() -> int:
 
                 def controls():
                     data["controls_buttons"] = buttons(window)
+                    # A message longer than any status bar (after the screenshot): cut with an ellipsis.
+                    window.status.setText("The map field.png is kept with the game. " * 8)
+                    data["long_message"] = message(window)
                     with open(out_json, "w", encoding="utf-8") as f:
                         json.dump(data, f, indent=1)
                     window.close()
