@@ -26,68 +26,21 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from controlroom.game.roster import Member, RosterError, healer_excess
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the import dialog's and the tests' words
+    ALIASES, COLUMN_WORDS, COLUMNS, FLAGS, MAPPABLE, NO_MAPPING, OPTIONAL, REQUIRED, VALUE_ALIASES, YES_NO,
+    RosterMapping, column_of, column_word, header_key, value_key, yes_no,
+)
+from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
 
-REQUIRED = ("badge", "name", "side", "group", "class", "paid", "helmet", "armour")
-OPTIONAL = ("hp", "ap", "inadequate")
-COLUMNS = REQUIRED + OPTIONAL
-# Other spellings a header may use (compared lower-case, spaces trimmed): American English, and the
-# Estonian registration desk's own headers (docs/roster-csv.md lists them).
-ALIASES = {
-    "armor": "armour",
-    "märk": "badge", "märgi nr": "badge", "märgi number": "badge", "number": "badge", "nr": "badge",
-    "nimi": "name",
-    "pool": "side",
-    "grupp": "group", "rühm": "group", "salk": "group",
-    "klass": "class",
-    "makstud": "paid", "tasutud": "paid",
-    "kiiver": "helmet",
-    "turvis": "armour", "soomus": "armour", "rüü": "armour",
-    "elupunktid": "hp", "ep": "hp",
-    "turvisepunktid": "ap", "soomuspunktid": "ap", "tp": "ap",
-    "ebapiisav": "inadequate", "puudulik": "inadequate",
-}
-# Estonian names of the seed ruleset's classes, helmets and armour pieces, used when a cell is not a name the
-# game's own ruleset knows (a ruleset may name its classes in Estonian itself: its names come first).
-VALUE_ALIASES = {
-    "class": {"sõdalane": "warrior", "ravitseja": "healer", "tervendaja": "healer"},
-    "helmet": {"nahk": "leather", "nahkkiiver": "leather", "metall": "metal", "metallkiiver": "metal"},
-    "armour": {"nahk": "leather", "kõvanahk": "hardened_leather", "kõvendatud nahk": "hardened_leather",
-               "ahel": "chain", "rõngasrüü": "chain", "ahel vammusel": "chain_on_gambeson",
-               "ahel_vammusel": "chain_on_gambeson", "plaat": "plate", "plaatrüü": "plate",
-               "brigantiin": "brigandine"},
-}
 # Longest texts the game file keeps (controlroom/store/models.py).
 MAX_LEN = {"name": 200, "side": 100, "group": 100}
 
-YES = frozenset({"yes", "true", "1", "jah"})
-NO = frozenset({"no", "false", "0", "ei"})
-YES_NO = "yes, no, true, false, 1, 0, jah, ei"
-# The columns whose cells a user may map by hand (a desk's own words): names of the ruleset, and yes/no.
-MAPPABLE = ("class", "helmet", "armour", "paid", "inadequate")
-FLAGS = ("paid", "inadequate")
 _WHOLE = re.compile(r"[0-9]+")
 _LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
-
-
-# The columns in the language spoken (in Estonian, each is one of the desk's own headers above).
-COLUMN_WORDS = {
-    "badge": QT_TRANSLATE_NOOP("roster", "badge"), "name": QT_TRANSLATE_NOOP("roster", "name"),
-    "side": QT_TRANSLATE_NOOP("roster", "side"), "group": QT_TRANSLATE_NOOP("roster", "group"),
-    "class": QT_TRANSLATE_NOOP("roster", "class"), "paid": QT_TRANSLATE_NOOP("roster", "paid"),
-    "helmet": QT_TRANSLATE_NOOP("roster", "helmet"), "armour": QT_TRANSLATE_NOOP("roster", "armour"),
-    "hp": QT_TRANSLATE_NOOP("roster", "hp"), "ap": QT_TRANSLATE_NOOP("roster", "ap"),
-    "inadequate": QT_TRANSLATE_NOOP("roster", "inadequate"),
-}
-
-
-def column_word(column: str) -> str:
-    """A column's name in the language spoken."""
-    return translate("roster", COLUMN_WORDS[column]) if column in COLUMN_WORDS else column
 
 
 def at_line(line: int, problem: str) -> str:
@@ -99,55 +52,6 @@ def problem_line(problem: str) -> int | None:
     """The line of the file a problem names (None: a problem of the file or of a group)."""
     found = _LINE.match(problem)
     return int(found.group(1)) if found else None
-
-
-def header_key(cell: str) -> str:
-    """A header cell as it is compared: lower case, spaces trimmed and single."""
-    return " ".join(cell.strip().lower().split())
-
-
-def value_key(cell: str) -> str:
-    return " ".join(cell.strip().lower().split())
-
-
-@dataclass
-class RosterMapping:
-    """What a user said by hand about a desk's file: its columns, and its class, helmet and armour names.
-
-    ``columns`` maps a header (as ``header_key`` gives it) to one of
-    COLUMNS, or to "" to leave that column out; ``values`` maps, per column
-    ("class", "helmet", "armour"), a cell (as ``value_key`` gives it; an
-    armour cell's pieces one by one) to the ruleset's name, and for "paid"
-    and "inadequate" a cell to "yes" or "no".  The window
-    remembers it for the next file (JSON: ``to_json``/``from_json``).
-    """
-
-    columns: dict[str, str] = field(default_factory=dict)
-    values: dict[str, dict[str, str]] = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return {"columns": dict(self.columns), "values": {k: dict(v) for k, v in self.values.items()}}
-
-    @classmethod
-    def from_json(cls, data) -> "RosterMapping":
-        """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
-        if not isinstance(data, Mapping):
-            return cls()
-        columns = {str(k): str(v) for k, v in (data.get("columns") or {}).items()
-                   if isinstance(k, str) and (v == "" or v in COLUMNS)} if isinstance(data.get("columns"), Mapping) else {}
-        values = {}
-        raw = data.get("values")
-        if isinstance(raw, Mapping):
-            for column, names in raw.items():
-                if column in MAPPABLE and isinstance(names, Mapping):
-                    values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
-        return cls(columns, values)
-
-    def value(self, column: str, cell: str) -> str | None:
-        return self.values.get(column, {}).get(value_key(cell))
-
-
-NO_MAPPING = RosterMapping()
 
 
 class RosterImportError(RosterError):
@@ -195,11 +99,6 @@ def _delimiter(header_line: str) -> str:
     return max(",;\t", key=header_line.count)
 
 
-def _yes_no(value: str) -> bool | None:
-    v = value.strip().lower()
-    return True if v in YES else False if v in NO else None
-
-
 class _Row:
     """One data row: its cells by column name, what was read of it, and the problems found in it."""
 
@@ -238,9 +137,9 @@ class _Row:
         if not raw:
             self.bad(translate("roster", "missing {column} (write yes or no)").format(column=column_word(key)))
             return False
-        value = _yes_no(raw)
+        value = yes_no(raw)
         if value is None:
-            value = _yes_no(mapping.value(key, raw) or "")
+            value = yes_no(mapping.value(key, raw) or "")
         if value is None:
             self.bad(translate("roster", "{column} {value} is not yes or no (accepted: {accepted})").format(
                 column=column_word(key), value=repr(raw), accepted=YES_NO))
@@ -259,16 +158,6 @@ class _Row:
             self.bad(what.format(column=column_word(key), value=repr(raw)))
             return None
         return int(raw)
-
-
-def column_of(cell: str, mapping: RosterMapping = NO_MAPPING) -> str | None:
-    """The column a header cell names: the user's mapping first, then the format's names and aliases; None:
-    a column the import leaves out."""
-    key = header_key(cell)
-    if key in mapping.columns:
-        return mapping.columns[key] or None
-    key = ALIASES.get(key, key)
-    return key if key in COLUMNS else None
 
 
 def _header(cells: list[str], problems: list[str], line: int,
@@ -490,7 +379,7 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
     for key, cells in seen.items():
         names = set(choices[key])
         if key in FLAGS:
-            left = sorted(c for c in cells if _yes_no(c) is None and _yes_no(mapping.value(key, c) or "") is None)
+            left = sorted(c for c in cells if yes_no(c) is None and yes_no(mapping.value(key, c) or "") is None)
         else:
             left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
                           and VALUE_ALIASES[key].get(c) not in names)
