@@ -125,6 +125,38 @@ def test_the_scenario_running_time_follows_the_game_clock(window, qtbot):
     assert clocks in window.statusBar().findChildren(ClockBar)
 
 
+def test_a_long_scenario_name_is_cut_not_the_clocks(qtbot):
+    """A scenario's name of 46 letters in large text asked the status bar for 944 pixels: the window could
+    not be made narrower than a laptop's screen.  The name is cut to the room there is, the clocks never."""
+    clocks = ClockBar(lambda: 3_600_000)
+    qtbot.addWidget(clocks)
+    clocks.show()
+    font = clocks.font()
+    font.setPointSizeF(14)                          # the window's large text
+    clocks.setFont(font)
+    name = "The siege of Castle Northwatch, second assault"
+    clocks.scenario, clocks.started = name, 0
+    clocks.refresh()
+    whole = clocks.text()
+    assert whole.startswith("Game 01:00:00") and f"{name}: running 01:00:00" in whole
+    assert clocks.toolTip() == whole
+    fm = clocks.fontMetrics()
+    assert clocks.sizeHint().width() >= fm.horizontalAdvance(whole)
+    short = name[:ClockBar.NAME_LETTERS].rstrip() + "\u2026"
+    assert clocks.minimumSizeHint().width() <= fm.horizontalAdvance(whole.replace(name, short)) + 8
+    for width in (clocks.minimumSizeHint().width(), (clocks.minimumSizeHint().width() + clocks.sizeHint().width()) // 2):
+        clocks.resize(width, clocks.sizeHint().height())
+        shown = clocks.shown()
+        assert fm.horizontalAdvance(shown) <= clocks.contentsRect().width(), (width, shown)
+        assert shown.startswith("Game 01:00:00   Wall ") and shown.endswith("\u2026: running 01:00:00"), shown
+        assert short[:-1] in shown and clocks.text() == whole
+    clocks.resize(clocks.sizeHint())
+    assert clocks.shown() == whole
+    clocks.scenario = "Demo battle"                 # a short name is never cut
+    clocks.refresh()
+    assert clocks.minimumSizeHint().width() >= fm.horizontalAdvance(clocks.text())
+
+
 def test_night_swaps_text_colours_only_never_a_background():
     from controlroom.ui.panels.alarms import CLASS_COLOURS, row_style
     from controlroom.ui.theme import night_style

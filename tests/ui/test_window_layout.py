@@ -87,6 +87,16 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
                                                         and msg["text"].startswith(msg["shown"][:-1].rstrip())), msg
     if sw >= 1920:
         assert m["long_message"]["shown"].endswith("\u2026") and m["long_message"]["width"] > 150, m["long_message"]
+    # A scenario with a long name: its name is cut, the clocks are whole, and the window can still be made
+    # as narrow as the screen (a 74-letter name in large text once asked for more than 1280 pixels).
+    scenario = m["long_scenario"]
+    assert scenario["minimum"] <= sw, scenario
+    assert scenario["shown"].startswith("Game ") and "running" in scenario["shown"], scenario
+    assert scenario["needs"] <= scenario["width"], scenario          # (was clipped mid-word, the side counts
+    assert scenario["sides_needs"] <= scenario["sides_width"], scenario  # squeezed out of the bar)
+    for up, down, dead in scenario["sides_counts"]:
+        assert (f"{up}\u2191 {down}\u2193 {dead}\u2020" in scenario["sides_text"]
+                or f"{up} up, {down} down, {dead} dead" in scenario["sides_text"]), scenario
     # The status bar's side counts: on the screen, not cut by their label, and every side's counts shown
     # (in words or the map's short notation "Name 99\u2191 2\u2193 0\u2020", the names cut first).
     sides = m["sides"]

@@ -17,7 +17,7 @@ import sys
 
 from PySide6.QtCore import QRect, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QTabBar
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QLabel, QTabBar
 
 
 def rect(widget, r: QRect | None = None) -> list[int]:
@@ -67,6 +67,9 @@ def buttons(window) -> list[dict]:
             out.append({"text": b.text(), "rect": rect(b), "width": b.width(),
                         "needs": b.fontMetrics().horizontalAdvance(b.text()) + 8, "shown": shown(b)})
     return out
+
+
+LONG_SCENARIO = "The siege of Castle Northwatch, second assault, the night before the peace"
 
 
 def message(window) -> dict:
@@ -163,6 +166,20 @@ def main() -> int:
                     # A message longer than any status bar (after the screenshot): cut with an ellipsis.
                     window.status.setText("The map field.png is kept with the game. " * 8)
                     data["long_message"] = message(window)
+                    # A scenario with a long name (after the screenshot): the window can still be as narrow
+                    # as the screen (the name is cut, the clocks are not).
+                    clocks = window.clocks
+                    scenario = clocks.scenario
+                    clocks.scenario = LONG_SCENARIO
+                    clocks.refresh()
+                    QApplication.processEvents()
+                    data["long_scenario"] = {"minimum": window.minimumSizeHint().width(), "shown": QLabel.text(clocks),
+                                             "text": clocks.text(), "width": clocks.contentsRect().width(),
+                                             "needs": clocks.fontMetrics().horizontalAdvance(QLabel.text(clocks)),
+                                             "sides_text": window.sides.text(),
+                                             "sides_counts": [list(c) for c in window.sides.counts.values()], "sides_width": window.sides.contentsRect().width(),
+                                             "sides_needs": window.sides.fontMetrics().horizontalAdvance(window.sides.text())}
+                    clocks.scenario = scenario
                     with open(out_json, "w", encoding="utf-8") as f:
                         json.dump(data, f, indent=1)
                     window.close()
