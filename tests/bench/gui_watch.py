@@ -1,0 +1,102 @@
+"""A profiling aid: run any benchmark script with a watchdog on its GUI thread, and print what the thread was
+doing whenever it was late.
+
+    .venv/bin/python tests/bench/gui_watch.py [--late-ms 45] tests/bench/bench_timeline.py [its arguments]
+
+A 5 ms timer in the GUI thread (made with the script's QApplication) notes
+each time it fires; a thread of its own looks every 2 ms, and while the note
+is more than ``--late-ms`` old it samples the GUI thread's Python stack
+(``sys._current_frames``).  At exit it prints each block (how long, and its
+three most sampled stacks, innermost first) to stderr.  A stack that ends in
+the benchmark's own call into Qt means C++ work (a paint, a layout) or a wait
+for the GIL; one inside the collector (``collector.py``), a garbage
+collection.  It replaces ``faulthandler.dump_traceback_later``, which crashed
+the process when armed and disarmed this often.  The watchdog costs the GUI
+thread a little: figures taken with it are not the benchmark's own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import os
+import runpy
+import sys
+import threading
+import time
+import traceback
+
+HEARTBEAT_MS = 5
+LOOK_S = 0.002
+DEPTH = 14
+
+
+class Watchdog:
+    def __init__(self, late_ms: float) -> None:
+        self.limit = late_ms / 1000
+        self.main = threading.main_thread().ident
+        self.beat = time.perf_counter()
+        self.blocks: list[dict] = []
+        threading.Thread(target=self._watch, daemon=True, name="gui-watch").start()
+
+    def tick(self) -> None:
+        self.beat = time.perf_counter()
+
+    def _stack(self) -> tuple[str, ...]:
+        frame = sys._current_frames().get(self.main)
+        if frame is None:
+            return ()
+        return tuple(f"{os.path.basename(f.f_code.co_filename)}:{line}:{f.f_code.co_name}"
+                     for f, line in traceback.walk_stack(frame))[:DEPTH]
+
+    def _watch(self) -> None:
+        block = None
+        while True:
+            time.sleep(LOOK_S)
+            if time.perf_counter() - self.beat > self.limit:
+                if block is None:
+                    block = {"start": self.beat, "stacks": collections.Counter()}
+                block["stacks"][self._stack()] += 1
+            elif block is not None:
+                block["ms"] = (self.beat - block["start"]) * 1000
+                self.blocks.append(block)
+                block = None
+
+    def report(self) -> None:
+        for block in self.blocks:
+            print(f"=== the GUI thread blocked ~{block.get('ms', 0):.0f} ms", file=sys.stderr)
+            for stack, n in block["stacks"].most_common(3):
+                print(f"  x{n}: " + " <- ".join(stack), file=sys.stderr)
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    late_ms = 45.0
+    if args[:1] == ["--late-ms"]:
+        late_ms, args = float(args[1]), args[2:]
+    if not args:
+        sys.exit(__doc__)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    dog = Watchdog(late_ms)
+    atexit.register(dog.report)
+    made = QApplication.__init__
+
+    def init(app, *a, **k):             # the heartbeat starts with the script's own QApplication
+        made(app, *a, **k)
+        timer = QTimer(app)
+        timer.setInterval(HEARTBEAT_MS)
+        timer.timeout.connect(dog.tick)
+        timer.start()
+
+    QApplication.__init__ = init
+    script = args[0]
+    sys.argv = args
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    runpy.run_path(script, run_name="__main__")
+
+
+if __name__ == "__main__":
+    main()
