@@ -114,6 +114,15 @@ class CoreThread(QObject):
         speed = self.info.speed if self.info is not None else 1.0
         return self._t + int((time.monotonic() - self._at) * 1000 * speed)
 
+    def wait_for_window(self, seconds: float = 1.0) -> None:
+        """Before ``start``: a window will say when it has painted the opened game (``window_painted``); the
+        core's opening completes its fold only then (at most ``seconds`` later), not while the window paints."""
+        self.worker.window_wait_s = seconds
+
+    def window_painted(self) -> None:
+        """The window has painted the game the core loaded (thread-safe; again later: nothing)."""
+        self.worker.window_shown.set()
+
     def start(self) -> None:
         self.thread.start()
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -107,6 +108,10 @@ class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
         self.lock_interval_s = lock_interval_s
         self.publish_interval_ms = publish_interval_ms
         self.marshal_silence_ms = marshal_silence_ms
+        # A window that says when it has painted the opened game (CoreThread.wait_for_window): the opening's
+        # completion waits for it, at most this long (0: no window waits, a headless station).
+        self.window_wait_s = 0.0
+        self.window_shown = threading.Event()
         self.store: GameStore | None = None
         self.fold: Fold | None = None
         self.ingest: Ingest | None = None

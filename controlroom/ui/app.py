@@ -51,6 +51,10 @@ def share_the_interpreter() -> None:
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
 
+#: How long a core's opening waits for the window's first paint of the game before completing its fold (s).
+WINDOW_PAINT_WAIT_S = 1.0
+
+
 def build_window(core, projection: MapFrame | None = None, title: str = "",
                  valhalla: tuple[float, float] | None = None) -> MainWindow:
     """The control room window on ``core`` (a CoreThread), wired to it."""
@@ -72,6 +76,8 @@ def wire(core, window: MainWindow) -> None:
     """
     core.devices_known.connect(window.layers.set_devices)
     core.loaded.connect(window.apply_delta)
+    if hasattr(core, "wait_for_window") and not core.thread.isRunning():
+        core.wait_for_window(WINDOW_PAINT_WAIT_S)      # the opening's last part waits for the first paint
     core.delta_published.connect(window.apply_delta)
     alarms = window.panels.alarms
     core.alarm_raised.connect(alarms.add_alarm)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QEvent, QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, QObject, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy, QWidget
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
@@ -187,13 +187,30 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         self.layers.apply(delta)
         self.panels.apply(delta)
         self._update_cards(delta)
-        if not self._fitted:
+        first = not self._fitted
+        if first:
             self.map.fit_to_field()
             self._fitted = True
         self.clocks.apply_delta(delta)
         self.sides.set_sides(delta.sides)
         if self.status.text() == self._opening:
             self.status.setText("")
+        if first:
+            self._say_when_painted()            # the next paint of the map is one of the whole game
+
+    def _say_when_painted(self) -> None:
+        """Tell the core once the game it loaded is on the screen (CoreThread.wait_for_window): its opening
+        completes the fold only then (at most WINDOW_PAINT_WAIT_S later: a minimised window does not paint).
+        A map not shown has nothing to paint: at once."""
+        painted = getattr(self.core, "window_painted", None)
+        if painted is None:
+            return
+        viewport = self.map.viewport()
+        if viewport.isVisible():
+            self._paint_watch = _AfterFirstPaint(viewport, painted)
+            viewport.update()           # a paint comes even when the delta changed nothing the map shows
+        else:
+            painted()
 
     @Slot(str, int)
     def show_point(self, layer: str, index: int) -> None:
@@ -434,6 +451,26 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         s.setValue("window/dim", self.map.dim)
         s.setValue("window/large", self.large_action.isChecked())
         super().closeEvent(event)
+
+
+class _AfterFirstPaint(QObject):
+    """Calls ``then`` once ``widget`` has painted (after its next paint event is handled), then leaves it."""
+
+    def __init__(self, widget: QWidget, then) -> None:
+        super().__init__(widget)
+        self._then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.Type.Paint and self._then is not None:
+            then, self._then = self._then, None
+
+            def done() -> None:                     # after this paint: the filter sees it before it is done
+                obj.removeEventFilter(self)         # (not while Qt walks the widget's filters)
+                then()
+
+            QTimer.singleShot(0, done)
+        return False
 
 
 class _Message(QLabel):
