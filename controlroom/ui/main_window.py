@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QEvent, QObject, QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QProcess, QRect, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy, QWidget
+from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy, QToolTip,
+                               QWidget)
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
@@ -479,8 +480,13 @@ class _Message(QLabel):
 
     It never makes the window wider than the screen: it takes the room the
     clocks and the side counts leave (on a laptop in large text, none: the
-    side counts come first).
+    side counts come first).  With less room than ``ROOM_LETTERS`` letters, a
+    new message also pops up over the status bar for ``POPUP_MS`` (a marker
+    clicked, "Nothing to undo"), so that it is read on such a screen too.
     """
+
+    ROOM_LETTERS = 8
+    POPUP_MS = 6000
 
     def __init__(self, text: str = "") -> None:
         super().__init__()
@@ -493,6 +499,16 @@ class _Message(QLabel):
         self.setToolTip(text)
         self._elide()
         self.updateGeometry()
+        self._pop_up()
+
+    def _pop_up(self) -> None:
+        """The message over the status bar, when the bar has (almost) no room for it."""
+        bar = self.parentWidget()
+        if (not self._full or bar is None or not self.isVisible()
+                or self.contentsRect().width() >= self.ROOM_LETTERS * self.fontMetrics().averageCharWidth()):
+            return
+        where = bar.mapToGlobal(QPoint(0, -2 * self.fontMetrics().height()))
+        QToolTip.showText(where, self._full, bar, QRect(), self.POPUP_MS)
 
     def text(self) -> str:
         """The whole message, however much of it fits."""

@@ -85,6 +85,12 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
             assert msg["needs"] <= msg["width"], msg
             assert msg["shown"] in ("", msg["text"]) or (msg["shown"].endswith("\u2026")
                                                         and msg["text"].startswith(msg["shown"][:-1].rstrip())), msg
+    # With (almost) no room in the bar, a new message pops up over it instead.
+    long_message = m["long_message"]
+    if long_message["width"] < 8 * m["average_char"]:
+        assert long_message["popup"] == long_message["text"], long_message
+    else:
+        assert long_message["popup"] == "", long_message
     if sw >= 1920:
         assert m["long_message"]["shown"].endswith("\u2026") and m["long_message"]["width"] > 150, m["long_message"]
     # A scenario with a long name: its name is cut, the clocks are whole, and the window can still be made

@@ -17,7 +17,7 @@ import sys
 
 from PySide6.QtCore import QRect, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QImage, QPainter
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QLabel, QTabBar
+from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QLabel, QTabBar, QToolTip
 
 
 def rect(widget, r: QRect | None = None) -> list[int]:
@@ -76,6 +76,7 @@ def message(window) -> dict:
     """The status bar's last message: the whole text, what is shown of it, the room and what the shown part needs."""
     label = window.status
     return {"text": label.text(), "shown": label.shown(), "tooltip": label.toolTip(),
+            "popup": QToolTip.text() if QToolTip.isVisible() else "",
             "width": label.contentsRect().width(), "needs": label.fontMetrics().horizontalAdvance(label.shown())}
 
 
@@ -93,6 +94,7 @@ def measure(window) -> dict:
         "status": rect(window.statusBar()) if shown(window.statusBar()) else None,
         "alarms": rect(window.panels.alarms) if shown(window.panels.alarms) else None,
         "font_pt": app.font().pointSizeF(),
+        "average_char": window.status.fontMetrics().averageCharWidth(),
         "docks": {d.objectName(): (rect(d) if shown(d) else None) for d in window.findChildren(QDockWidget)},
     }
     # The dying list: its viewport, and the columns it shows with the width each needs.
