@@ -7,7 +7,7 @@ A mixin of :class:`controlroom.ui.main_window.MainWindow` (its ``core``,
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import QMessageBox
 
 
@@ -69,8 +69,11 @@ class WindowMaps:
         source = source if source is not None else self._map_to_keep
         job = self.core.jobs.keep_map(source.path, source.kind, source.crs.to_wkt(), source.world.as_lines(),
                                       source.width, source.height)
-        job.finished.connect(self._map_kept)         # bound slots: delivered in the window's thread
-        job.failed.connect(self._map_not_kept)
+        # Emitted in the jobs' thread: handed to the window's own thread explicitly.  Connected straight to
+        # these methods of a mixin (since 6438112), PySide6 called them in the jobs' thread (a status text set,
+        # a message box made there: found when the status message began to pop up a tooltip, and hung).
+        job.finished.connect(lambda kept: QTimer.singleShot(0, self, lambda: self._map_kept(kept)))
+        job.failed.connect(lambda why: QTimer.singleShot(0, self, lambda: self._map_not_kept(why)))
         self.map_job = job
 
     @Slot(object)
