@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QProcess, QRect, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QProcess, QRect, QSettings, Qt, QThread, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy, QToolTip,
                                QWidget)
@@ -504,6 +504,9 @@ class _Message(QLabel):
     def _pop_up(self) -> None:
         """The message over the status bar, when the bar has (almost) no room for it."""
         bar = self.parentWidget()
+        if QThread.currentThread() != self.thread():    # a widget is made in the GUI thread only
+            log.warning("a status message set outside the window's thread: %s", self._full)
+            return
         if (not self._full or bar is None or not self.isVisible()
                 or self.contentsRect().width() >= self.ROOM_LETTERS * self.fontMetrics().averageCharWidth()):
             return
