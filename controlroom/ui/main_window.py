@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QProcess, QRect, QSettings, Qt, QThread, QTimer, QUrl, Slot
+from PySide6.QtCore import QEvent, QObject, QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QSizePolicy, QToolTip,
-                               QWidget)
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
@@ -22,6 +21,7 @@ from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.panels.sides import SideCountsLabel
+from controlroom.ui.panels.status_message import StatusMessage
 from controlroom.ui.theme import Theme
 from controlroom.ui.window_entries import WindowEntries
 from controlroom.ui.window_maps import WindowMaps
@@ -71,7 +71,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         self.layers = MapLayers(self.map, projection, valhalla, redraw_ms=self.MAP_REDRAW_MS,
                                 replan_ms=self.CASUALTY_REPLAN_MS, trails_ms=self.TRAILS_REDRAW_MS)
         self._opening = self.tr("Opening the game…")
-        self.status = _Message(self._opening)         # the window's last word to the game master
+        self.status = StatusMessage(self._opening)         # the window's last word to the game master
         self.clocks = ClockBar(core.game_time)        # game, wall and scenario time, every second
         self.sides = SideCountsLabel()                # each side's up, down and dead, in the words that fit
         self.statusBar().addPermanentWidget(self.clocks)
@@ -472,76 +472,6 @@ class _AfterFirstPaint(QObject):
 
             QTimer.singleShot(0, done)
         return False
-
-
-class _Message(QLabel):
-    """The status bar's message: cut at the window's edge with an ellipsis (whole in its tooltip and in
-    ``text()``), no room taken when empty.
-
-    It never makes the window wider than the screen: it takes the room the
-    clocks and the side counts leave (on a laptop in large text, none: the
-    side counts come first).  With less room than ``ROOM_LETTERS`` letters, a
-    new message also pops up over the status bar for ``POPUP_MS`` (a marker
-    clicked, "Nothing to undo"), so that it is read on such a screen too.
-    """
-
-    ROOM_LETTERS = 8
-    POPUP_MS = 6000
-
-    def __init__(self, text: str = "") -> None:
-        super().__init__()
-        self._full = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        self._full = text
-        self.setToolTip(text)
-        self._elide()
-        self.updateGeometry()
-        self._pop_up()
-
-    def _pop_up(self) -> None:
-        """The message over the status bar, when the bar has (almost) no room for it."""
-        bar = self.parentWidget()
-        if QThread.currentThread() != self.thread():    # a widget is made in the GUI thread only
-            log.warning("a status message set outside the window's thread: %s", self._full)
-            return
-        if (not self._full or bar is None or not self.isVisible()
-                or self.contentsRect().width() >= self.ROOM_LETTERS * self.fontMetrics().averageCharWidth()):
-            return
-        where = bar.mapToGlobal(QPoint(0, -2 * self.fontMetrics().height()))
-        QToolTip.showText(where, self._full, bar, QRect(), self.POPUP_MS)
-
-    def text(self) -> str:
-        """The whole message, however much of it fits."""
-        return self._full
-
-    def shown(self) -> str:
-        """What the label shows: the message, cut with an ellipsis where the room ends."""
-        return super().text()
-
-    def _elide(self) -> None:
-        width = self.contentsRect().width()
-        shown = self._full
-        if width > 0 and self.fontMetrics().horizontalAdvance(shown) > width:
-            shown = self.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, width)
-        if shown != super().text():
-            super().setText(shown)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:      # large text: the same room holds fewer letters
-            self._elide()
-
-    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
-        hint = super().minimumSizeHint()
-        hint.setWidth(min(80, hint.width()) if self._full else 0)
-        return hint
 
 
 def open_log_folder() -> None:
