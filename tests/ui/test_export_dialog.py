@@ -12,6 +12,7 @@ from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.ui.dialogs.export import ExportDialog
 from controlroom.store.game import GameStore
+from thread_seen import gui_thread, watch_thread
 
 # The offscreen platform cannot resize top-level windows to their size hints: its warning, not ours.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -162,3 +163,32 @@ def _gis_export(qtbot, core, tmp_path):
     dialog.message_box.close()
     dialog.format.setCurrentIndex(dialog.format.findData("kml"))
     assert dialog.file.text().endswith("päev.kml")
+
+
+def test_what_the_jobs_bring_back_is_handled_in_the_windows_thread(qtbot, game, core, tmp_path, monkeypatch):
+    """The report job runs in the jobs' thread; the dialog's answer to it (a PDF drawn, a message box) in the GUI's."""
+    from controlroom.ui.dialogs.export import GisExportDialog
+
+    seen = {name: watch_thread(monkeypatch, ExportDialog, name, *types)
+            for name, types in (("_on_progress", (int, int)), ("_on_gathered", (object,)), ("_on_failed", (str,)))}
+    seen["gis"] = watch_thread(monkeypatch, GisExportDialog, "_on_written", object)
+    dialog = ExportDialog(core)
+    qtbot.addWidget(dialog)
+    dialog.folder.setText(str(tmp_path / "reports"))
+    with qtbot.waitSignal(dialog.exported, timeout=60_000):
+        dialog.start()
+    dialog.message_box.close()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    dialog.folder.setText(str(blocker / "reports"))
+    dialog.start()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    dialog.message_box.close()
+    gis = GisExportDialog(core)
+    qtbot.addWidget(gis)
+    gis.file.setText(str(tmp_path / "gis" / "day.gpx"))
+    gis.start()
+    qtbot.waitUntil(lambda: gis.job is None and gis.message_box is not None, timeout=60_000)
+    gis.message_box.close()
+    assert seen["_on_gathered"] == seen["_on_failed"] == seen["gis"] == [gui_thread()]
+    assert seen["_on_progress"] and set(seen["_on_progress"]) == {gui_thread()}

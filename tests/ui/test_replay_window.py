@@ -15,6 +15,7 @@ from PySide6.QtGui import QImage
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from replay_battle import store_battle  # noqa: E402
+from thread_seen import gui_thread, watch_thread  # noqa: E402
 
 from controlroom.cli import main  # noqa: E402
 from controlroom.game.clock import format_time  # noqa: E402
@@ -249,10 +250,12 @@ def test_a_video_of_another_kind_is_refused_in_words(window, tmp_path):
         VideoExport(window.worker, tmp_path / "battle.avi", [0], 5, (640, 360), {})
 
 
-def test_the_video_dialog_makes_the_video_asked_for(window, qtbot, tmp_path):
+def test_the_video_dialog_makes_the_video_asked_for(window, qtbot, tmp_path, monkeypatch):
     from PIL import Image
 
-    from controlroom.ui.replay.export import VIDEO_SIZES, VideoDialog
+    from controlroom.ui.replay.export import VIDEO_SIZES, VideoDialog, VideoExport
+
+    drawn_in = watch_thread(monkeypatch, VideoExport, "_frame", object)     # the worker's moments: drawn in the GUI
 
     w = window
     dialog = VideoDialog(w)
@@ -271,6 +274,7 @@ def test_the_video_dialog_makes_the_video_asked_for(window, qtbot, tmp_path):
     with Image.open(path) as gif:
         assert gif.size == (640, 360) and gif.n_frames == 5
     assert str(path) in w.status.text()
+    assert len(drawn_in) >= 5 and set(drawn_in) == {gui_thread()}
 
 
 def test_replay_needs_the_game(capsys):

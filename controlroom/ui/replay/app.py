@@ -11,13 +11,11 @@ from controlroom.ui.replay.window import ReplayWindow
 
 
 def run_replay(loader: Callable[[], object], title: str = "", *, quit_after: float | None = None,
-               screenshot: str | None = None, at: int | None = None) -> int:
+               screenshot: str | None = None) -> int:
     """Open the replay window on a game (``loader`` reads it, in the window's worker thread)."""
     app = application()
     window = ReplayWindow(loader, title, freeze_loaded=True)
     window.show()
-    if at is not None:
-        window.worker.worker.loaded.connect(lambda _facts: window.seek(at))
 
     def finish() -> None:
         if screenshot:
