@@ -3,8 +3,6 @@
 import sys
 from importlib.metadata import version
 
-import pytest
-
 
 def test_pyside6_is_pinned_below_6_12():
     major, minor = (int(x) for x in version("PySide6-Essentials").split(".")[:2])

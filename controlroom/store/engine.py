@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
-import sys
 from pathlib import Path
 
 import sqlalchemy as sa

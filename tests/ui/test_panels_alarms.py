@@ -143,6 +143,14 @@ def test_a_long_message_is_cut_on_one_line_with_all_of_it_in_the_tooltip(banner)
     banner.add_alarm(Alarm("rejected_auth:3002:1", "rejected_auth", long, 1))
     row = banner.shown_rows()[0]
     assert row.label.text().endswith("\u2026") and long.strip() in row.label.toolTip()
+    # Large text: the same row holds fewer letters, and the message is cut again, not clipped.
+    before = row.label.text()
+    font = row.label.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    row.label.setFont(font)
+    after = row.label.text()
+    assert after.endswith("\u2026") and len(after) < len(before)
+    assert row.label.fontMetrics().horizontalAdvance(after) <= max(20, row.label.width())
 
 
 def test_default_sound_plays_the_class_wav(qtbot):

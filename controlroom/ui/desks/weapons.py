@@ -14,7 +14,7 @@ from controlroom.ui.desks.armour import ArmourForm
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, describe, parse_badge, say
 from controlroom.ui.desks.inspection import KINDS, InspectionForm
 from controlroom.ui.panels.table import RowTable, read_only_view
-from controlroom.ui.panels.words import tr, word
+from controlroom.ui.panels.words import word
 
 
 class InspectionModel(RowTable):

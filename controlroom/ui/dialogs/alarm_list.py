@@ -8,7 +8,7 @@ a class at a time.  The list follows the strip while it is open.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from controlroom.ui.panels.alarms import AlarmBanner, AlarmRow

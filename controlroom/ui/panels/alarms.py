@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePol
 from controlroom.game.alarms import GAME, LINK, ONE_BY_ONE, SAFETY, SECURITY, STORAGE, Alarm, AlarmBoard, AlarmRowState
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta
+from controlroom.ui.panels.fitted import FittedLabel
 from controlroom.ui.panels.words import word
 
 ALARM_KINDS = {
@@ -69,7 +70,7 @@ def row_style(background: str, text: str) -> str:
             f"QFrame#alarm QLabel {{ color: {text}; background: transparent; }}")
 
 
-class ElidedLabel(QLabel):
+class ElidedLabel(FittedLabel):
     """A one-line label that cuts its text with an ellipsis to fit (the whole text in its tooltip)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -80,13 +81,9 @@ class ElidedLabel(QLabel):
     def set_full_text(self, text: str) -> None:
         self.full = text
         self.setToolTip(text)
-        self._elide()
+        self._fit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
+    def _fit(self) -> None:
         self.setText(self.fontMetrics().elidedText(self.full, Qt.TextElideMode.ElideRight, max(20, self.width())))
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta
+from controlroom.ui.panels.fitted import FittedLabel
 
 
 def whole_seconds(ms: int) -> str:
@@ -17,7 +18,7 @@ def whole_seconds(ms: int) -> str:
     return format_time(max(0, int(ms)) // 1000 * 1000)
 
 
-class ClockBar(QLabel):
+class ClockBar(FittedLabel):
     """The clocks of the status bar; they follow their own timer, not the deltas.
 
     ``game_time()`` gives the game's time in ms (CoreThread.game_time), and
@@ -112,13 +113,3 @@ class ClockBar(QLabel):
         hint = super().minimumSizeHint()
         hint.setWidth(self.fontMetrics().horizontalAdvance(self._compose(self._short_name())) + 2 * self.margin() + 4)
         return hint
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._fit()
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self.updateGeometry()
-            self._fit()

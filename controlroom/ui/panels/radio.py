@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, merge_field
 from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
-from controlroom.ui.panels.words import tr, word
+from controlroom.ui.panels.words import word
 
 ALARM_COLOUR = QColor("#d9534f")
 FORGED = "rejected_auth"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from controlroom.game.views import StateDelta
+from controlroom.ui.panels.fitted import FittedLabel
 
 
 class SideSummaryBar(QWidget):
@@ -35,7 +35,7 @@ class SideSummaryBar(QWidget):
             label.setVisible(side in delta.sides)
 
 
-class SideCountsLabel(QLabel):
+class SideCountsLabel(FittedLabel):
     """The main window's side counts in the status bar, in the words that fit its width.
 
     In words ("Free Cities: 99 up, 2 down, 0 dead") when there is room; else
@@ -83,15 +83,6 @@ class SideCountsLabel(QLabel):
                           8 * self.fontMetrics().averageCharWidth()))
         return hint
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._fit()
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self.updateGeometry()
-            self._fit()
 
     def _fit(self) -> None:
         fm, room = self.fontMetrics(), self.width() - 2 * self.margin() - 2

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QThread
-from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip
+from PySide6.QtCore import QPoint, QRect, Qt, QThread
+from PySide6.QtWidgets import QSizePolicy, QToolTip
+
+from controlroom.ui.panels.fitted import FittedLabel
 
 log = logging.getLogger(__name__)
 
 
-class StatusMessage(QLabel):
+class StatusMessage(FittedLabel):
     """The status bar's message: cut at the window's edge with an ellipsis (whole in its tooltip and in
     ``text()``), no room taken when empty.
 
@@ -33,7 +35,7 @@ class StatusMessage(QLabel):
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self._full = text
         self.setToolTip(text)
-        self._elide()
+        self._fit()
         self.updateGeometry()
         self._pop_up()
 
@@ -57,22 +59,13 @@ class StatusMessage(QLabel):
         """What the label shows: the message, cut with an ellipsis where the room ends."""
         return super().text()
 
-    def _elide(self) -> None:
+    def _fit(self) -> None:
         width = self.contentsRect().width()
         shown = self._full
         if width > 0 and self.fontMetrics().horizontalAdvance(shown) > width:
             shown = self.fontMetrics().elidedText(shown, Qt.TextElideMode.ElideRight, width)
         if shown != super().text():
             super().setText(shown)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:      # large text: the same room holds fewer letters
-            self._elide()
 
     def minimumSizeHint(self):  # noqa: N802 (Qt's name)
         hint = super().minimumSizeHint()

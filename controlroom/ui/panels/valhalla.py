@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
-from controlroom.ui.panels.words import countdown, tr, who
+from controlroom.ui.panels.words import countdown, who
 
 
 class GroupCount(NamedTuple):

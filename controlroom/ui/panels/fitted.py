@@ -1,0 +1,29 @@
+"""A one-line label that fits its text to its room: again when it is resized and when its font changes.
+
+The status bar's clocks, side counts and message and the alarm rows' texts
+each choose what to show for the width they have (a name cut, a shorter
+notation, an ellipsis); large text changes the font, and the same width then
+holds fewer letters, so the text is fitted again then too.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QLabel
+
+
+class FittedLabel(QLabel):
+    """Subclasses say in ``_fit`` what the label shows for its present width and font."""
+
+    def _fit(self) -> None:
+        raise NotImplementedError
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:      # large text: the same room holds fewer letters
+            self.updateGeometry()
+            self._fit()
