@@ -54,19 +54,10 @@ from controlroom.radio import codec  # noqa: E402
 from controlroom.radio.airtime import max_frames_per_second  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
+from figures import below, pct  # noqa: E402
 
 TRACKERS = 100
 MARSHALS = range(501, 521)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return round(values[min(len(values) - 1, int(p * len(values)))], 2) if values else None
-
-
-def below(value, limit) -> bool:
-    """Whether a percentile (None: nothing measured) is under its target; a p50 of 0.0 is under any."""
-    return value is not None and value < limit
 
 
 class FakeGateway:

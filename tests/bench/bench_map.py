@@ -50,7 +50,8 @@ from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_ingest import FakeGateway, below, pct  # noqa: E402
+from bench_ingest import FakeGateway  # noqa: E402
+from figures import below, pct  # noqa: E402
 
 from controlroom.core.station import Station  # noqa: E402
 from controlroom.game.events import make_event  # noqa: E402

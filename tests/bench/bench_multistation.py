@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -47,14 +48,12 @@ from controlroom.game.roster import Member  # noqa: E402
 from controlroom.radio import codec  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
+from figures import pct as pct_of  # noqa: E402
+
+pct = partial(pct_of, digits=1)
 
 TRACKERS = 100
 KEY = bytes(range(16))
-
-
-def pct(values, p):
-    values = sorted(values)
-    return round(values[min(len(values) - 1, int(p * len(values)))], 1) if values else None
 
 
 def frame(device: int, counter: int) -> bytes:

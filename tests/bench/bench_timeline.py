@@ -68,13 +68,9 @@ from bench_map import radio_lines, window_on_gateway  # noqa: E402
 from controlroom.game.views import StoredView  # noqa: E402
 from controlroom.store.devices import register_device  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
+from figures import pct  # noqa: E402
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
-
-
-def pct(values, p):
-    values = sorted(values)
-    return round(values[min(len(values) - 1, int(p * len(values)))], 2) if values else None
 
 
 class Probe:

@@ -23,6 +23,7 @@ import random
 import sys
 import tempfile
 import time
+from functools import partial
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -33,18 +34,12 @@ from controlroom.game.clock import WallClock  # noqa: E402
 from controlroom.game.events import make_event  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.store.game import GameStore  # noqa: E402
+from figures import below  # noqa: E402
+from figures import pct as pct_of  # noqa: E402
+
+pct = partial(pct_of, digits=3)
 
 DYING_MS = 600_000
-
-
-def pct(values, p):
-    values = sorted(values)
-    return round(values[min(len(values) - 1, int(p * len(values)))], 3) if values else None
-
-
-def below(value, limit) -> bool:
-    """Whether a percentile is under its target: nothing measured (None) is not."""
-    return value is not None and value < limit
 
 
 class BareTimers(QObject):
