@@ -20,11 +20,14 @@ game 100-140 ms (bench_memory; 320-400 ms while the radio ingest's table of
 frames heard held 90,000 objects of its own, now plain tuples it does not
 track, radio/ingest.py).  So the timer runs one at most every
 :attr:`MainThreadCollector.FULL_EVERY_S`, and then once the mouse pointer has
-rested :attr:`MainThreadCollector.QUIET_S` (no button held), so that the pause
-does not come while the game master drags the map or clicks: at most
+rested :attr:`MainThreadCollector.QUIET_S` (no button held) and no key was
+pressed and no wheel turned that long, so that the pause does not come while
+the game master drags or zooms the map, clicks or types: at most
 :attr:`MainThreadCollector.FULL_LATEST_S` after the last one (CPython itself waits until the survivors of younger collections grew by a
 quarter, which this timer cannot see); the younger generations, where most
-garbage dies, are collected as the interpreter's thresholds say.
+garbage dies, are collected as the interpreter's thresholds say.  Keys and
+the wheel are seen by an event filter on the application, there only while a
+full collection waits (every event of the window passes through it then).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import gc
 import time
 from typing import Callable
 
-from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtGui import QCursor, QGuiApplication
 
 from controlroom.collecting import paused
@@ -67,6 +70,7 @@ class MainThreadCollector(QObject):
         self._full_at = self.clock()
         self._pointer: tuple | None = None          # the pointer as last seen while a full collection waited
         self._still_since = self._full_at
+        self._hands: HandsOnKeys | None = None      # keys and wheel, watched while a full collection waits
         gc.disable()
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.check)
@@ -94,19 +98,52 @@ class MainThreadCollector(QObject):
         if generation == 2:
             self.full_collections += 1
             self._full_at = now
+            self._stop_watching_hands()
 
     def _quiet(self, now: float) -> bool:
-        """Whether the game master has left the pointer alone ``quiet_s`` (looked at only while a full
-        collection waits), or the last full collection was ``full_latest_s`` ago."""
+        """Whether the game master has left the pointer, the keys and the wheel alone ``quiet_s`` (looked at
+        only while a full collection waits), or the last full collection was ``full_latest_s`` ago."""
         pointer = self.pointer()
         if pointer != self._pointer or pointer[-1]:
             self._pointer, self._still_since = pointer, now
-        return now - self._still_since >= self.quiet_s or now - self._full_at >= self.full_latest_s
+        if self._hands is None:
+            app = QCoreApplication.instance()
+            if app is not None:             # keys before the watch began are not known: it counts from now
+                self._hands = HandsOnKeys(self.clock, self)
+                app.installEventFilter(self._hands)
+        still_since = max(self._still_since, self._hands.at if self._hands is not None else self._still_since)
+        return now - still_since >= self.quiet_s or now - self._full_at >= self.full_latest_s
+
+    def _stop_watching_hands(self) -> None:
+        # Removed here, never from inside eventFilter (Qt would skip the next filter for that event).
+        if self._hands is not None:
+            app = QCoreApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self._hands)
+            self._hands.deleteLater()
+            self._hands = None
 
     def stop(self) -> None:
         """Give the collection back to the interpreter."""
         self.timer.stop()
+        self._stop_watching_hands()
         gc.enable()
+
+
+class HandsOnKeys(QObject):
+    """When a key was last pressed or released, or the wheel turned (zooming the map), in the application."""
+
+    KINDS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.Wheel})
+
+    def __init__(self, clock: Callable[[], float], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.clock = clock
+        self.at = clock()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in self.KINDS:
+            self.at = self.clock()
+        return False
 
 
 def pointer_state() -> tuple[int, int, bool]:

@@ -113,6 +113,51 @@ def test_a_full_collection_waits_for_the_pointer_to_rest_but_not_for_ever(qtbot,
         collector.stop()
 
 
+def test_a_full_collection_waits_for_the_keys_and_the_wheel_to_rest_too(qtbot, monkeypatch):
+    """Typing an entry or zooming the map with the wheel leaves the pointer where it is: a full collection
+    due waits for them too. They are watched (an event filter on the application) only while it waits."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QLineEdit
+
+    field = QLineEdit()
+    qtbot.addWidget(field)
+    field.show()
+    collector = MainThreadCollector(interval_ms=10_000)
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    now = {"t": 0.0}
+    collector.clock = lambda: now["t"]
+    collector.pointer = lambda: (100, 100, False)                # the pointer never moves
+    collector._full_at = 0.0
+    try:
+        over = tuple(t + 1 for t in collector.threshold)
+        monkeypatch.setattr(gc, "get_count", lambda: over)
+
+        def tick(seconds):
+            now["t"] += seconds
+            collector.check()
+            return collected[-1]
+
+        assert collector._hands is None                          # nothing watched before one is due
+        assert tick(collector.full_every_s) == 1                 # due: the watch begins
+        assert collector._hands is not None
+        assert tick(2.0) == 1
+        QTest.keyClicks(field, "12 down")                        # a marshal's report typed in
+        assert field.text() == "12 down"                         # (the filter only looks)
+        assert tick(2.0) == 1                                    # typed 2 s ago
+        wheel = QWheelEvent(QPointF(5, 5), QPointF(field.mapToGlobal(QPoint(5, 5))), QPoint(), QPoint(0, 120),
+                            Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)
+        QApplication.sendEvent(field, wheel)                     # zoomed 0 s ago
+        assert tick(2.9) == 1
+        assert tick(0.2) == 2 and collector.full_collections == 1   # keys and wheel rested 3.1 s
+        assert collector._hands is None                          # and no longer watched
+    finally:
+        collector.stop()
+
+
 def test_a_window_built_on_an_application_of_its_own_collects_in_its_thread(qtbot, tmp_path):
     """build_window gives the application its collector when the caller made the application (a test's, a
     benchmark's), as ``application()`` does: what is measured is what runs."""
