@@ -23,8 +23,24 @@ from controlroom.store.models import EventRow
 EVENTS = EventRow.__table__
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 _scan_once = json.JSONDecoder().scan_once
+_loads = json.JSONDecoder().decode
+_ONLY_OBJECTS = {dict}
 # Named tuples made without their Python-level __new__: opening a game makes one of each per event.
 _tuple_new = tuple.__new__
+
+
+def _batch_data(payloads: list[str]) -> list[dict] | None:
+    """The payloads of a batch of rows parsed in one call, as one JSON array: None unless it reads as
+    exactly one object a payload (a damaged payload: the batch is read again row by row, which says
+    which event it is).  One call for a batch instead of one a row, and the objects' keys made once a
+    batch: reading a 200,000-event game's rows took 0.47-0.48 s instead of 0.49-0.52 s."""
+    try:
+        datas = _loads("[" + ",".join(payloads) + "]")
+    except (ValueError, RecursionError):
+        return None
+    if len(datas) != len(payloads) or (datas and {*map(type, datas)} != _ONLY_OBJECTS):
+        return None
+    return datas
 
 
 def _payload(seq: int, payload: str, where: str) -> dict:
@@ -213,7 +229,6 @@ class EventLog:
         c = EVENTS.c
         placed = sa.select(c.seq).where(c.seq > int(after), c.pos.is_not(None)).limit(1)
         q = sa.select(c.seq, c.t, c.type, c.payload, c.source).where(c.seq > int(after)).order_by(c.seq)
-        scan = _scan_once          # our own compact JSON: no whitespace to skip (a damaged payload: _data)
         with self._driver() as raw:
             cur = raw.cursor()
             cur.execute(self._compiled(placed))
@@ -227,14 +242,13 @@ class EventLog:
                     chunk = cur.fetchmany(batch)
                     if not chunk:
                         break
-                    try:        # a whole batch at once; a damaged payload is found again row by row
-                        out = [(seq, new(ev_cls, (t, type_, scan(payload, 0)[0], source)))
-                               for seq, t, type_, payload, source in chunk]
-                    except (StopIteration, ValueError):
-                        out = ()
-                        for seq, t, type_, payload, source in chunk:   # the events up to the damaged one
+                    datas = _batch_data([r[3] for r in chunk])    # a whole batch at once
+                    if datas is None:           # a damaged payload: found again row by row
+                        for seq, t, type_, payload, source in chunk:
                             yield seq, Event(t, type_, self._data(seq, payload), source)
-                    yield from out
+                        continue
+                    yield from [(seq, new(ev_cls, (t, type_, data, source)))
+                                for (seq, t, type_, _text, source), data in zip(chunk, datas)]
                 cur.close()
         if late:
             for row in self.rows(after):
@@ -324,25 +338,28 @@ class EventLog:
         return str(q.compile(dialect=self.engine.dialect, compile_kwargs={"literal_binds": True}))
 
     def _stream(self, cur, batch: int) -> Iterator[LogRow]:
-        new, row_cls, ev_cls, scan = _tuple_new, LogRow, Event, _scan_once
+        new, row_cls, ev_cls = _tuple_new, LogRow, Event
         while True:
             rows = cur.fetchmany(batch)
             if not rows:
                 return
-            try:        # a whole batch at once; a damaged payload is found again row by row
-                out = [new(row_cls, (seq, pos, wall, device, counter, new(ev_cls, (t, type_, scan(payload, 0)[0], source))))
-                       for seq, pos, wall, device, counter, t, type_, payload, source in rows]
-            except (StopIteration, ValueError):
-                out = ()
-                for r in rows:              # the rows up to the damaged one
+            datas = _batch_data([r[7] for r in rows])     # a whole batch at once
+            if datas is None:               # a damaged payload: found again row by row
+                for r in rows:
                     yield self._log_row(r)
-            yield from out
+                continue
+            yield from [new(row_cls, (seq, pos, wall, device, counter, new(ev_cls, (t, type_, data, source))))
+                        for (seq, pos, wall, device, counter, t, type_, _text, source), data in zip(rows, datas)]
 
     def _data(self, seq: int, payload: str) -> dict:
+        """One payload: exactly one JSON object, else the event is damaged (StoreError names it)."""
         try:
-            return _scan_once(payload, 0)[0]      # our own compact JSON: no whitespace to skip
-        except (StopIteration, ValueError):
+            data, end = _scan_once(payload, 0)      # our own compact JSON: no whitespace to skip
+        except (StopIteration, ValueError, RecursionError):
             return _payload(seq, payload, self.where)
+        if end != len(payload) or type(data) is not dict:
+            return _payload(seq, payload, self.where)
+        return data
 
     def _log_row(self, r) -> LogRow:
         seq, pos, wall, device, counter, t, type_, payload, source = r

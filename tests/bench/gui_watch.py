@@ -1,7 +1,7 @@
 """A profiling aid: run any benchmark script with a watchdog on its GUI thread, and print what the thread was
 doing whenever it was late.
 
-    .venv/bin/python tests/bench/gui_watch.py [--late-ms 45] tests/bench/bench_timeline.py [its arguments]
+    .venv/bin/python tests/bench/gui_watch.py [--late-ms 45] [--others] tests/bench/bench_timeline.py [its arguments]
 
 A 5 ms timer in the GUI thread (made with the script's QApplication) notes
 each time it fires; a thread of its own looks every 2 ms, and while the note
@@ -10,7 +10,9 @@ is more than ``--late-ms`` old it samples the GUI thread's Python stack
 three most sampled stacks, innermost first) to stderr.  A stack that ends in
 the benchmark's own call into Qt means C++ work (a paint, a layout) or a wait
 for the GIL; one inside the collector (``collector.py``), a garbage
-collection.  It replaces ``faulthandler.dump_traceback_later``, which crashed
+collection.  With ``--others`` each sample also names where every other
+thread was (its innermost frames): the thread that held the GIL while the
+GUI thread waited for it is among them.  It replaces ``faulthandler.dump_traceback_later``, which crashed
 the process when armed and disarmed this often.  The watchdog costs the GUI
 thread a little: figures taken with it are not the benchmark's own.
 """
@@ -31,9 +33,15 @@ LOOK_S = 0.002
 DEPTH = 14
 
 
+def _walk(frame, depth: int) -> tuple[str, ...]:
+    return tuple(f"{os.path.basename(f.f_code.co_filename)}:{line}:{f.f_code.co_name}"
+                 for f, line in traceback.walk_stack(frame))[:depth]
+
+
 class Watchdog:
-    def __init__(self, late_ms: float) -> None:
+    def __init__(self, late_ms: float, others: bool = False) -> None:
         self.limit = late_ms / 1000
+        self.others = others
         self.main = threading.main_thread().ident
         self.beat = time.perf_counter()
         self.blocks: list[dict] = []
@@ -43,11 +51,17 @@ class Watchdog:
         self.beat = time.perf_counter()
 
     def _stack(self) -> tuple[str, ...]:
-        frame = sys._current_frames().get(self.main)
+        frames = sys._current_frames()
+        frame = frames.get(self.main)
         if frame is None:
             return ()
-        return tuple(f"{os.path.basename(f.f_code.co_filename)}:{line}:{f.f_code.co_name}"
-                     for f, line in traceback.walk_stack(frame))[:DEPTH]
+        stack = _walk(frame, DEPTH)
+        if self.others:
+            names = {t.ident: t.name for t in threading.enumerate()}
+            me = threading.get_ident()
+            stack += tuple(f"[{names.get(ident, ident)}: " + " <- ".join(_walk(f, 4)) + "]"
+                           for ident, f in frames.items() if ident not in (self.main, me))
+        return stack
 
     def _watch(self) -> None:
         block = None
@@ -71,16 +85,19 @@ class Watchdog:
 
 def main() -> None:
     args = sys.argv[1:]
-    late_ms = 45.0
-    if args[:1] == ["--late-ms"]:
-        late_ms, args = float(args[1]), args[2:]
+    late_ms, others = 45.0, False
+    while args[:1] in (["--late-ms"], ["--others"]):
+        if args[0] == "--others":
+            others, args = True, args[1:]
+        else:
+            late_ms, args = float(args[1]), args[2:]
     if not args:
         sys.exit(__doc__)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    dog = Watchdog(late_ms)
+    dog = Watchdog(late_ms, others)
     atexit.register(dog.report)
     made = QApplication.__init__
 

@@ -294,10 +294,13 @@ def test_the_local_queue_keeps_the_path_of_a_report(tmp_path):
     assert spool.items()[-1].radio == RadioMeta(9, 4, None, None, ("2",))
 
 
-@pytest.mark.parametrize("damage", ['{"badge":', ''], ids=["cut_short", "empty"])
+@pytest.mark.parametrize("damage", ['{"badge":', '', '{"badge":1},{"badge":2}', '[1]', '{"badge":1}x'],
+                         ids=["cut_short", "empty", "two_objects", "not_an_object", "trailing"])
 @pytest.mark.parametrize("late", [False, True], ids=["in_order", "with_a_late_report"])
 def test_a_damaged_event_is_named_and_the_events_before_it_are_read(game, late, damage):
     """Events are decoded a batch at a time; a damaged one stops the reading at itself, not at its batch.
+    A batch is parsed as one JSON array: a payload of two objects would shift every event after it to the
+    wrong row were the count not checked, and one of something else than an object is damaged too.
 
     (An empty payload is where the decoder stops with StopIteration, not ValueError: a batch decoded by
     ``map`` would just end there, silently, were it not checked.)"""
