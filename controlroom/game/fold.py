@@ -26,6 +26,7 @@ from collections import deque
 from itertools import islice
 from typing import Callable, Iterable
 
+from controlroom import pacing
 from controlroom.game import snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
@@ -182,16 +183,20 @@ class Fold:
             return              # (asked at every entry that comes in: nothing else when none is due)
         due, self._due = self._due, []
         start, snap = self._checkpoints[-1]
-        state = snapshot.restore(snap)
+        breathe = pacing.breathe        # done after an opening, while the window draws: it rests now and then
+        state = snapshot.restore(snap, breathe)
         apply = state.apply
         gone = self.retracted
         targets = iter(due)
         target = next(targets)
-        for entry in self.entries[bisect.bisect_right(self._keys, start):]:
+        for i, entry in enumerate(self.entries[bisect.bisect_right(self._keys, start):]):
+            if not i & 255:
+                breathe()
             if entry.seq in gone:
                 continue
             apply(entry.event)
             if entry.key == target:
+                breathe()
                 self._checkpoint(target, state)
                 target = next(targets, None)
                 if target is None:

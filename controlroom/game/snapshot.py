@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import operator
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from controlroom.game.character import Character
 from controlroom.game.state import GameState
@@ -112,15 +112,18 @@ def take(state: GameState) -> Snapshot:
     return Snapshot(_copy_attrs(vars(state)), chars)
 
 
-def restore(snapshot: Snapshot) -> GameState:
-    """A new GameState equal to the one the snapshot was taken of."""
+def restore(snapshot: Snapshot, pause: Callable[[], None] | None = None) -> GameState:
+    """A new GameState equal to the one the snapshot was taken of (``pause``: called every 512 characters,
+    where background work may rest: pacing.py)."""
     state = GameState.__new__(GameState)
     attrs = _copy_attrs(snapshot.attrs)
     state.__dict__.update(attrs)
     characters = {}
     new = Character.__new__
     setter = object.__setattr__
-    for row in snapshot.characters:
+    for i, row in enumerate(snapshot.characters):
+        if pause is not None and not i & 511:
+            pause()
         ch = new(Character)
         for name, value in zip(_SLOTS, row):
             setter(ch, name, value)

@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from controlroom import pacing
 from controlroom.game import snapshot
 from controlroom.game.character import Deadline, RuleWarning, Scenario, Stopp
 from controlroom.game.events import Event
@@ -57,6 +58,18 @@ _SCALARS = (type(None), bool, int, float, str)
 _ATTRS_GIVEN = ("profile", "roster")          # not written: the game's own, given to ``loads``
 
 
+def _each(fn, items, step: int = 1024) -> list:
+    """``fn`` of every item; for many items, a slice at a time with a rest between (pacing: a fold snapshot is
+    kept in a thread of its own while the window draws, and one list of a big game's warnings took 30 ms)."""
+    if len(items) <= step:
+        return [fn(x) for x in items]
+    out: list = []
+    for i in range(0, len(items), step):
+        pacing.breathe()
+        out += map(fn, items[i:i + step])
+    return out
+
+
 class _Encoder:
     def __init__(self, roster: Roster) -> None:
         self.members = roster.members
@@ -74,14 +87,14 @@ class _Encoder:
                         return ["lt", [list(x) for x in v]]         # records of plain values, as rows
                     if _RECORDS.get(first.__name__) is first:
                         fields = _FIELDS[first]
-                        rows = [[getattr(x, f) for f in fields] for x in v]
+                        rows = _each(lambda x: [getattr(x, f) for f in fields], v)
                         if all(type(y) in _SCALARS for r in rows for y in r):
                             return ["lr", first.__name__, rows]
-            return ["l", *map(enc, v)]
+            return ["l", *_each(enc, v)]
         if t is tuple:
             return ["t", *map(enc, v)]
         if t is dict:
-            return ["d", *[x for k, val in v.items() for x in (enc(k), enc(val))]]
+            return ["d", *[x for pair in _each(lambda kv: (enc(kv[0]), enc(kv[1])), list(v.items())) for x in pair]]
         if t is set:
             return ["s", *map(enc, v)]
         if t is frozenset:
@@ -178,14 +191,15 @@ def dumps(snap: snapshot.Snapshot, roster: Roster) -> str:
     width = len(snapshot._SLOTS)
     if any(len(r) != width for r in rows):
         raise TypeError("a character snapshot of another shape")
-    members = [enc(r[0]) for r in rows]
+    members = _each(lambda r: enc(r[0]), rows)
     columns = []
     for i in range(1, width):
+        pacing.breathe()                # kept in a thread of its own while the window draws
         col = [r[i] for r in rows]
         if all(type(x) in _SCALARS for x in col):
             columns.append(["p", col])
         else:
-            columns.append(["v", [enc(x) for x in col]])
+            columns.append(["v", _each(enc, col)])
     return _lines_dumps({"attrs": attrs, "members": [m[1] for m in members], "columns": columns})
 
 
@@ -234,7 +248,9 @@ def _lines_dumps(doc: dict) -> str:
         if len(v) <= LINE_ITEMS:
             return [cut(x) for x in v]
         first = len(lines)
-        lines.extend(_dump(v[i:i + LINE_ITEMS]) for i in range(0, len(v), LINE_ITEMS))
+        for i in range(0, len(v), LINE_ITEMS):
+            pacing.breathe()
+            lines.append(_dump(v[i:i + LINE_ITEMS]))
         return {"$": [first, len(lines) - first]}
 
     lines[0] = _dump(cut(doc))

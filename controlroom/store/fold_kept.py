@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from controlroom import pacing
 from controlroom.collecting import no_collection
 from controlroom.game import snapshot, snapshot_json
 from controlroom.game.fold import CHECKPOINT_EVERY, KEEP, Fold
@@ -222,8 +223,10 @@ class FoldKeeping:
                     apply(row.event)
                 key = (row.pos if row.pos is not None else float(row.seq), row.seq)
                 upto += 1
-                if not upto % 4096 and cancelled():
-                    break
+                if not upto & 255:
+                    pacing.breathe()            # a thread of its own, while the window draws
+                    if not upto % 4096 and cancelled():
+                        break
             rows.close()
             if upto != target or cancelled():
                 return False

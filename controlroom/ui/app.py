@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
+from controlroom import pacing
 from controlroom.core.station import Station
 from controlroom.geo.frame import MapFrame
 from controlroom.logs import setup_logging
@@ -49,6 +50,7 @@ def share_the_interpreter() -> None:
     lose only the cost of more frequent switches.
     """
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+    pacing.share_with_this_thread()         # and long background work rests now and then (pacing.py)
 
 
 #: How long a core's opening waits for the window's first paint of the game before completing its fold (s).

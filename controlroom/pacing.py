@@ -1,0 +1,51 @@
+"""Long Python work in a background thread leaves the window room to run: it rests a moment now and then.
+
+With the GIL, a thread running Python keeps the window's thread waiting each
+time that thread calls into Python from Qt, and a paint calls into Python
+hundreds of times (pyqtgraph's items, the tables' cells): each call waits up
+to the switch interval (0.5 ms, ui/app.py).  A fold's completion after an
+opening and a fold snapshot kept with the game (0.3-1 s of Python each for
+the 200,000-event game of tests/bench) held the window's heartbeat up to
+80-110 ms.  :func:`breathe`, called often in such work, sleeps ``REST_S``
+after every ``WORK_S`` of it, and the window's calls run meanwhile without
+waiting.  Nothing rests until a window asks for it (:func:`share_with_this_thread`,
+from the window's thread), and that thread itself never rests: a station
+without a window does its work at full speed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+#: How long background work runs between two rests (s) ...
+WORK_S = 0.004
+#: ... and how long it rests (s).
+REST_S = 0.003
+
+_window: int | None = None          # the window's thread, once it asked
+_local = threading.local()
+
+
+def share_with_this_thread() -> None:
+    """From now on, background work rests now and then for this thread (the window's)."""
+    global _window
+    _window = threading.get_ident()
+
+
+def stop_sharing() -> None:
+    global _window
+    _window = None
+
+
+def breathe() -> None:
+    """A point where long background work may rest (cheap: call it every few hundred steps)."""
+    if _window is None or threading.get_ident() == _window:
+        return
+    now = time.perf_counter()
+    since = getattr(_local, "since", None)
+    if since is None or now - since > 1.0:      # the first call of a new stretch of work: from now
+        _local.since = now
+    elif now - since >= WORK_S:
+        time.sleep(REST_S)
+        _local.since = time.perf_counter()

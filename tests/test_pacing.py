@@ -1,0 +1,86 @@
+"""controlroom.pacing: long background work rests now and then while a window shares the interpreter.
+
+What the rests buy the window (its heartbeat while a big game's fold completes and is kept) is measured by
+tests/bench/bench_background.py; these tests check where and when the work rests.
+"""
+
+import threading
+
+import pytest
+
+from controlroom import pacing
+from controlroom.game import snapshot, snapshot_json
+from controlroom.game.events import make_event
+from controlroom.game.fold import Fold
+from controlroom.game.roster import Member
+from controlroom.game.state import GameState
+
+
+@pytest.fixture
+def rests(monkeypatch):
+    """The rests taken (their lengths), with a clock that moves 1 ms a look; no window until a test says so."""
+    taken: list[float] = []
+    now = {"t": 0.0}
+
+    def clock() -> float:
+        now["t"] += 0.001
+        return now["t"]
+
+    monkeypatch.setattr(pacing.time, "perf_counter", clock)
+    monkeypatch.setattr(pacing.time, "sleep", taken.append)
+    monkeypatch.setattr(pacing, "_window", None)
+    monkeypatch.setattr(pacing, "_local", threading.local())
+    return taken
+
+
+def in_a_thread(work) -> None:
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+
+
+def test_no_rest_without_a_window(rests):
+    in_a_thread(lambda: [pacing.breathe() for _ in range(100)])
+    assert rests == []
+
+
+def test_background_work_rests_after_each_stretch_and_the_window_never(rests):
+    pacing.share_with_this_thread()                  # this thread is the window's
+    for _ in range(100):
+        pacing.breathe()
+    assert rests == []                               # the window's own thread never rests
+    in_a_thread(lambda: [pacing.breathe() for _ in range(100)])
+    # 1 ms a look: a rest after every WORK_S of work (the look after a rest starts the next stretch).
+    assert rests and set(rests) == {pacing.REST_S}
+    stretch = round(pacing.WORK_S / 0.001)
+    assert 100 / (stretch + 2) <= len(rests) <= 100 / stretch
+    pacing.stop_sharing()
+    rests.clear()
+    in_a_thread(lambda: [pacing.breathe() for _ in range(100)])
+    assert rests == []
+
+
+def test_the_folds_completion_and_its_snapshot_kept_rest_in_a_background_thread(rests):
+    from collections import namedtuple
+
+    Row = namedtuple("Row", "seq pos event device counter")
+    members = [Member(b, f"P{b}", "North", "G1") for b in range(1, 2001)]
+    events = [make_event(1000 * i, "strike", "marshal:1", badge=1 + i % 2000) for i in range(3000)]
+    fold = Fold(GameState(members), checkpoint_every=200, keep=8)
+    fold.load([Row(i + 1, None, e, None, None) for i, e in enumerate(events)], (), len(events))
+    pacing.share_with_this_thread()
+    done: dict = {}
+
+    def work() -> None:
+        fold.complete()                          # the tail's checkpoints, after the window painted the game
+        done["checkpoints"] = len(fold.checkpoints)
+        done["rests_completing"] = len(rests)
+        done["text"] = snapshot_json.dumps(snapshot.take(fold.state), fold.state.roster)
+
+    in_a_thread(work)
+    assert done["checkpoints"] > 1 and done["rests_completing"] > 0
+    assert len(rests) > done["rests_completing"]             # the snapshot's JSON rested too
+    # Resting changes nothing in what is made: the same text as the window's own thread makes (no rests).
+    before = len(rests)
+    assert snapshot_json.dumps(snapshot.take(fold.state), fold.state.roster) == done["text"]
+    assert len(rests) == before
