@@ -15,8 +15,10 @@ without a window does its work at full speed.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from typing import Iterator
 
 #: How long background work runs between two rests (s) ...
 WORK_S = 0.004
@@ -25,6 +27,8 @@ REST_S = 0.003
 
 _window: int | None = None          # the window's thread, once it asked
 _local = threading.local()
+_clock = time.perf_counter
+_sleep = time.sleep
 
 
 def share_with_this_thread() -> None:
@@ -34,18 +38,34 @@ def share_with_this_thread() -> None:
 
 
 def stop_sharing() -> None:
+    """Background work no longer rests (no window, or a test done with its window)."""
     global _window
     _window = None
+
+
+@contextlib.contextmanager
+def window_waiting() -> Iterator[None]:
+    """The window's thread waits inside (for the core to store everything and stop): background work has no
+    window to leave room for meanwhile, and the wait would only grow by its rests."""
+    global _window
+    held = _window if _window == threading.get_ident() else None
+    if held is not None:
+        _window = None
+    try:
+        yield
+    finally:
+        if held is not None and _window is None:
+            _window = held
 
 
 def breathe() -> None:
     """A point where long background work may rest (cheap: call it every few hundred steps)."""
     if _window is None or threading.get_ident() == _window:
         return
-    now = time.perf_counter()
+    now = _clock()
     since = getattr(_local, "since", None)
     if since is None or now - since > 1.0:      # the first call of a new stretch of work: from now
         _local.since = now
     elif now - since >= WORK_S:
-        time.sleep(REST_S)
-        _local.since = time.perf_counter()
+        _sleep(REST_S)
+        _local.since = _clock()

@@ -9,6 +9,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(autouse=True)
+def _no_window_left_sharing():
+    """A window a test built asked background work to rest for it (controlroom/pacing.py): not for the next."""
+    yield
+    from controlroom import pacing
+
+    pacing.stop_sharing()
+
+
+@pytest.fixture(autouse=True)
 def no_dangling_threads():
     """Fail a test that leaves a Python thread running (napari's dangling-thread guard)."""
     before = set(threading.enumerate())

@@ -26,11 +26,27 @@ def rests(monkeypatch):
         now["t"] += 0.001
         return now["t"]
 
-    monkeypatch.setattr(pacing.time, "perf_counter", clock)
-    monkeypatch.setattr(pacing.time, "sleep", taken.append)
+    monkeypatch.setattr(pacing, "_clock", clock)
+    monkeypatch.setattr(pacing, "_sleep", taken.append)
     monkeypatch.setattr(pacing, "_window", None)
     monkeypatch.setattr(pacing, "_local", threading.local())
     return taken
+
+
+def test_the_windows_wait_for_the_core_stops_the_rests_meanwhile(rests):
+    pacing.share_with_this_thread()
+    with pacing.window_waiting():                    # CoreThread.shutdown: the window's thread waits
+        in_a_thread(lambda: [pacing.breathe() for _ in range(100)])
+        assert rests == []
+    in_a_thread(lambda: [pacing.breathe() for _ in range(100)])
+    assert rests                                     # and after it, they rest again
+
+
+def test_a_snapshot_restored_pauses_where_it_is_told(rests):
+    members = [Member(b, f"P{b}", "North", "G1") for b in range(1, 1201)]
+    paused = []
+    state = snapshot.restore(snapshot.take(GameState(members)), lambda: paused.append(1))
+    assert len(state.characters) == 1200 and len(paused) == 3       # every 512 characters
 
 
 def in_a_thread(work) -> None:
@@ -72,13 +88,19 @@ def test_the_folds_completion_and_its_snapshot_kept_rest_in_a_background_thread(
     done: dict = {}
 
     def work() -> None:
-        fold.complete()                          # the tail's checkpoints, after the window painted the game
+        fold.complete(pacing.breathe)            # the tail's checkpoints, after the window painted the game
         done["checkpoints"] = len(fold.checkpoints)
         done["rests_completing"] = len(rests)
         done["text"] = snapshot_json.dumps(snapshot.take(fold.state), fold.state.roster)
 
     in_a_thread(work)
     assert done["checkpoints"] > 1 and done["rests_completing"] > 0
+    # A fold completed without being told to pause (a refold the game master waits for) never rests.
+    again = Fold(GameState(members), checkpoint_every=200, keep=8)
+    again.load([Row(i + 1, None, e, None, None) for i, e in enumerate(events)], (), len(events))
+    before = len(rests)
+    in_a_thread(again.complete)
+    assert len(rests) == before and len(again.checkpoints) == done["checkpoints"]
     assert len(rests) > done["rests_completing"]             # the snapshot's JSON rested too
     # Resting changes nothing in what is made: the same text as the window's own thread makes (no rests).
     before = len(rests)

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from PySide6.QtCore import Qt, QThread, QTimer, Slot
 
+from controlroom import pacing
 from controlroom.collecting import no_collection
 from controlroom.core.authority import TimerAuthority
 from controlroom.core.fold_saver import FoldSaver
@@ -189,7 +190,7 @@ class GameOpening:
         (before anything folds on).  Should the log have changed under it meanwhile, the game is folded again
         in full and shown again."""
         try:
-            self.fold.complete()
+            self.fold.complete(pacing.breathe)          # it rests now and then while the window draws
             return
         except (ValueError, StoreError):
             log.exception("completing the fold of %s: folded again from the whole log", self.db)

@@ -13,6 +13,7 @@ import time
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from controlroom import pacing
 from controlroom.core.jobs import Jobs
 from controlroom.core.worker import CoreWorker, GameInfo
 from controlroom.game.clock import Clock
@@ -129,7 +130,8 @@ class CoreThread(QObject):
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
         """Ask the worker to store everything and stop; wait for the threads to end."""
         done = True
-        if self.thread.isRunning():
-            self.stop_requested.emit()
-            done = self.thread.wait(timeout_ms)
-        return self.jobs.shutdown(timeout_ms) and done
+        with pacing.window_waiting():           # (the fold snapshot being kept need not rest for it)
+            if self.thread.isRunning():
+                self.stop_requested.emit()
+                done = self.thread.wait(timeout_ms)
+            return self.jobs.shutdown(timeout_ms) and done

@@ -26,7 +26,6 @@ from collections import deque
 from itertools import islice
 from typing import Callable, Iterable
 
-from controlroom import pacing
 from controlroom.game import snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
@@ -40,6 +39,12 @@ from controlroom.game.state import GameState
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
 _LOAD_BATCH = 4096          # rows a load takes at a time
+
+
+def _go_on() -> None:
+    """No pause."""
+
+
 CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
 
 
@@ -169,9 +174,11 @@ class Fold:
         self._due = []
         self._checkpoints = value
 
-    def fill_checkpoints(self) -> None:
+    def fill_checkpoints(self, pause: Callable[[], None] | None = None) -> None:
         """Take the checkpoints ``load`` left for later: the tail's entries folded again, on a copy of the state
-        restored from the checkpoint before them, a checkpoint at each key that was due.
+        restored from the checkpoint before them, a checkpoint at each key that was due.  ``pause`` is called
+        every 256 entries and before each checkpoint (the core's completion after an opening rests there
+        while the window draws: controlroom/pacing.py).
 
         ``load`` folds the tail as fast as the rest of the log and keeps its
         entries; a checkpoint is wanted only when a late report arrives, so
@@ -183,8 +190,8 @@ class Fold:
             return              # (asked at every entry that comes in: nothing else when none is due)
         due, self._due = self._due, []
         start, snap = self._checkpoints[-1]
-        breathe = pacing.breathe        # done after an opening, while the window draws: it rests now and then
-        state = snapshot.restore(snap, breathe)
+        breathe = pause or _go_on
+        state = snapshot.restore(snap, pause)
         apply = state.apply
         gone = self.retracted
         targets = iter(due)
@@ -203,10 +210,10 @@ class Fold:
                     return
         raise ValueError(f"the checkpoint due at {target} is past the fold's entries")
 
-    def complete(self) -> None:
+    def complete(self, pause: Callable[[], None] | None = None) -> None:
         """What ``load`` left for later: the index of the log before a fold snapshot (see ``load``), then the
-        tail's checkpoints (``fill_checkpoints``).  Nothing may fold on before."""
-        self.fill_checkpoints()
+        tail's checkpoints (``fill_checkpoints``, given ``pause``).  Nothing may fold on before."""
+        self.fill_checkpoints(pause)
         if self._index_pending is None:
             return
         read, skip = self._index_pending

@@ -27,7 +27,8 @@ the game master drags or zooms the map, clicks or types: at most
 quarter, which this timer cannot see); the younger generations, where most
 garbage dies, are collected as the interpreter's thresholds say.  Keys and
 the wheel are seen by an event filter on the application, there only while a
-full collection waits (every event of the window passes through it then).
+full collection waits and the pointer rests (every event of the window passes
+through it then: a Python call each).
 """
 
 from __future__ import annotations
@@ -85,7 +86,10 @@ class MainThreadCollector(QObject):
         c0, c1, c2 = gc.get_count()
         t0, t1, t2 = self.threshold
         now = self.clock()
-        if c2 > t2 and now - self._full_at >= self.full_every_s and self._quiet(now):
+        due = c2 > t2 and now - self._full_at >= self.full_every_s
+        if not due:
+            self._stop_watching_hands()     # (a full collection made elsewhere ended the wait)
+        if due and self._quiet(now):
             generation = 2
         elif c1 > t1:
             generation = 1
@@ -103,16 +107,22 @@ class MainThreadCollector(QObject):
     def _quiet(self, now: float) -> bool:
         """Whether the game master has left the pointer, the keys and the wheel alone ``quiet_s`` (looked at
         only while a full collection waits), or the last full collection was ``full_latest_s`` ago."""
+        late = now - self._full_at >= self.full_latest_s
         pointer = self.pointer()
         if pointer != self._pointer or pointer[-1]:
             self._pointer, self._still_since = pointer, now
+            self._stop_watching_hands()     # keys and wheel are watched only while the pointer rests
+            return late
         if self._hands is None:
             app = QCoreApplication.instance()
-            if app is not None:             # keys before the watch began are not known: it counts from now
-                self._hands = HandsOnKeys(self.clock, self)
+            if app is not None:
+                # Keys before the watch are not known: counted from when the pointer came to rest if that
+                # was lately (one look ago: the hand was on the mouse), else from now.
+                lately = now - self._still_since < self.quiet_s
+                self._hands = HandsOnKeys(self.clock, self._still_since if lately else now, self)
                 app.installEventFilter(self._hands)
         still_since = max(self._still_since, self._hands.at if self._hands is not None else self._still_since)
-        return now - still_since >= self.quiet_s or now - self._full_at >= self.full_latest_s
+        return now - still_since >= self.quiet_s or late
 
     def _stop_watching_hands(self) -> None:
         # Removed here, never from inside eventFilter (Qt would skip the next filter for that event).
@@ -135,10 +145,10 @@ class HandsOnKeys(QObject):
 
     KINDS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.Wheel})
 
-    def __init__(self, clock: Callable[[], float], parent: QObject | None = None) -> None:
+    def __init__(self, clock: Callable[[], float], at: float, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.clock = clock
-        self.at = clock()
+        self.at = at
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
         if event.type() in self.KINDS:

@@ -30,9 +30,9 @@ def game(tmp_path, monkeypatch) -> tuple[str, list[float]]:
     completed: list[float] = []
     complete = Fold.complete
 
-    def timed(self):
+    def timed(self, pause=None):
         completed.append(time.perf_counter())
-        return complete(self)
+        return complete(self, pause)
 
     monkeypatch.setattr(Fold, "complete", timed)
     return path, completed

@@ -115,7 +115,8 @@ def test_a_full_collection_waits_for_the_pointer_to_rest_but_not_for_ever(qtbot,
 
 def test_a_full_collection_waits_for_the_keys_and_the_wheel_to_rest_too(qtbot, monkeypatch):
     """Typing an entry or zooming the map with the wheel leaves the pointer where it is: a full collection
-    due waits for them too. They are watched (an event filter on the application) only while it waits."""
+    due waits for them too. They are watched (an event filter on the application: a Python call an event)
+    only while one waits and the pointer rests; a collection made elsewhere ends the watch too."""
     from PySide6.QtCore import QPoint, QPointF, Qt
     from PySide6.QtGui import QWheelEvent
     from PySide6.QtTest import QTest
@@ -128,34 +129,43 @@ def test_a_full_collection_waits_for_the_keys_and_the_wheel_to_rest_too(qtbot, m
     collected = []
     monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
     now = {"t": 0.0}
+    pointer = {"at": (100, 100, False)}
     collector.clock = lambda: now["t"]
-    collector.pointer = lambda: (100, 100, False)                # the pointer never moves
+    collector.pointer = lambda: pointer["at"]
     collector._full_at = 0.0
+    over = tuple(t + 1 for t in collector.threshold)
+    counts = {"now": over}
+    monkeypatch.setattr(gc, "get_count", lambda: counts["now"])
     try:
-        over = tuple(t + 1 for t in collector.threshold)
-        monkeypatch.setattr(gc, "get_count", lambda: over)
-
-        def tick(seconds):
+        def tick(seconds, at=None):
             now["t"] += seconds
+            if at is not None:
+                pointer["at"] = at
             collector.check()
             return collected[-1]
 
-        assert collector._hands is None                          # nothing watched before one is due
-        assert tick(collector.full_every_s) == 1                 # due: the watch begins
-        assert collector._hands is not None
-        assert tick(2.0) == 1
-        QTest.keyClicks(field, "12 down")                        # a marshal's report typed in
+        assert tick(collector.full_every_s) == 1 and collector._hands is None    # the pointer first seen
+        assert tick(0.5) == 1 and collector._hands is not None                  # it rests: keys watched
+        QTest.keyClicks(field, "12 down")                        # a marshal's report typed in, at once
         assert field.text() == "12 down"                         # (the filter only looks)
         assert tick(2.0) == 1                                    # typed 2 s ago
+        assert tick(0.1, (101, 100, False)) == 1 and collector._hands is None  # the pointer moves: not watched
+        assert tick(0.1) == 1 and collector._hands is not None
         wheel = QWheelEvent(QPointF(5, 5), QPointF(field.mapToGlobal(QPoint(5, 5))), QPoint(), QPoint(0, 120),
                             Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
                             False)
-        QApplication.sendEvent(field, wheel)                     # zoomed 0 s ago
+        QApplication.sendEvent(field, wheel)                     # zoomed now
         assert tick(2.9) == 1
-        assert tick(0.2) == 2 and collector.full_collections == 1   # keys and wheel rested 3.1 s
+        assert tick(0.2) == 2 and collector.full_collections == 1   # pointer, keys and wheel rested 3.1 s
         assert collector._hands is None                          # and no longer watched
+        collector._full_at -= collector.full_every_s             # due again, and watched again ...
+        assert tick(0.1) == 1 and tick(0.1) == 1 and collector._hands is not None
+        counts["now"] = (0, 0, 0)                                # ... until a collection made elsewhere
+        collector.check()
+        assert collector._hands is None
     finally:
         collector.stop()
+    assert collector._hands is None
 
 
 def test_a_window_built_on_an_application_of_its_own_collects_in_its_thread(qtbot, tmp_path):
