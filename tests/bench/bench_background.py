@@ -41,28 +41,18 @@ from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import store_played_game  # noqa: E402
 from figures import below, pct  # noqa: E402
 
 import controlroom.core.fold_saver as fold_saver  # noqa: E402
 from controlroom import pacing  # noqa: E402
 from controlroom.core.station import Station  # noqa: E402
 from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
 from controlroom.ui.app import build_window  # noqa: E402
 
 STRETCHES = (("completion", 0.0, 2.0), ("quiet", 2.0, 3.9), ("fold_kept", 3.9, 9.0), ("quiet_after", 9.0, 19.0))
 SAVE_AFTER_MS = 4000
 RUN_S = 20.0
-
-
-def make_game(path: str, events: int) -> None:
-    members = roster(8000)
-    log = played_game(members, events)
-    with GameStore.open(path) as store:
-        store.save_roster(members)
-        for i in range(0, len(log), 5000):
-            store.log.append(log[i:i + 5000])
 
 
 def open_and_watch(app: QApplication, stored: str, work: str, rests: bool) -> dict:
@@ -127,7 +117,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp())
     stored = str(tmp / "stored.crgame")
     t = time.perf_counter()
-    make_game(stored, args.events)
+    store_played_game(stored, args.events)
     print(f"the game: {args.events:,} events of 8,000 players stored in {time.perf_counter() - t:.0f} s",
           file=sys.stderr)
     runs: dict[str, list[dict]] = {"rests": [], "baseline_no_rests": []}

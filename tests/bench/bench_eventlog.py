@@ -39,6 +39,18 @@ def roster(players: int) -> list[Member]:
     return out
 
 
+def store_played_game(path: str, n_events: int, players: int = 8000) -> tuple[list[Member], list]:
+    """The roster and ``played_game`` stored in a new game file (appended 5,000 events at a time), as the
+    benchmarks that open the big game store it; returns the roster and the events."""
+    members = roster(players)
+    log = played_game(members, n_events)
+    with GameStore.open(path) as store:
+        store.save_roster(members)
+        for i in range(0, len(log), 5000):
+            store.log.append(log[i:i + 5000])
+    return members, log
+
+
 def played_game(members: list[Member], n_events: int, seed: int = 7) -> list:
     """A plausible battle: marshals' reports about characters in the right condition, ~1 report per
     5 game-seconds per 100 players, with the rule timers' own events in between."""

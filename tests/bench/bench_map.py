@@ -217,16 +217,11 @@ def open_big_game(app, events: int = 200_000, cold: bool = True, kept: bool = Tr
     what the core does after opening and every 5 minutes): only the events
     after it are folded.
     """
-    from bench_eventlog import played_game, roster
+    from bench_eventlog import store_played_game
 
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "big.crgame")
-    members = roster(8000)
-    log = played_game(members, events)
-    with GameStore.open(path) as store:
-        store.save_roster(members)
-        for i in range(0, len(log), 5000):
-            store.log.append(log[i:i + 5000])
+    members, log = store_played_game(path, events)
     out: dict = {"events": len(log)}
     if cold:
         out.update(open_baselines(path, members, log))

@@ -62,7 +62,7 @@ from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent  # noqa
 from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import store_played_game  # noqa: E402
 from bench_map import radio_lines, window_on_gateway  # noqa: E402
 
 from controlroom.game.views import StoredView  # noqa: E402
@@ -253,13 +253,9 @@ def say(name: str, r: dict) -> None:
 
 
 def make_big_game(path: str, events: int) -> dict[int, bytes]:
-    members = roster(8000)
     t0 = time.perf_counter()
-    log = played_game(members, events)
-    with GameStore.open(path) as store:
-        store.save_roster(members)
-        for i in range(0, len(log), 5000):
-            store.log.append(log[i:i + 5000])
+    _members, log = store_played_game(path, events)
+    with GameStore.open(path, create=False) as store:
         keys = {d: register_device(store, d, "tracker", f"T{d}", group=f"G{(d - 1) % 60:02d}").key for d in TRACKERS}
         keys.update({d: register_device(store, d, "marshal", f"M{d}").key for d in MARSHALS})
     print(f"the game: {len(log):,} events of 8,000 players made and stored in {time.perf_counter() - t0:.0f} s",

@@ -69,31 +69,39 @@ def test_a_full_collection_at_most_every_so_often_and_the_collector_kept_off(qtb
     assert gc.isenabled()
 
 
+class Driven:
+    """A collector on a clock and a pointer of the test's own, every generation over its threshold, and what
+    it collected; ``tick`` moves the clock (and the pointer) and lets it look once."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.collector = MainThreadCollector(interval_ms=10_000)
+        self.collected: list[int] = []
+        monkeypatch.setattr(gc, "collect", lambda generation=2: self.collected.append(generation) or 0)
+        self.now = 0.0
+        self.at = (100, 100, False)
+        self.collector.clock = lambda: self.now
+        self.collector.pointer = lambda: self.at
+        self.collector._full_at = 0.0
+        self.counts = tuple(t + 1 for t in self.collector.threshold)
+        monkeypatch.setattr(gc, "get_count", lambda: self.counts)
+
+    def tick(self, seconds: float, at: tuple | None = None) -> int:
+        self.now += seconds
+        if at is not None:
+            self.at = at
+        self.collector.check()
+        return self.collected[-1]
+
+
 def test_a_full_collection_waits_for_the_pointer_to_rest_but_not_for_ever(qtbot, monkeypatch):
     """A full collection due (its count, full_every_s) waits until the game master has left the mouse alone
     quiet_s (not moved, no button held), so that its pause does not come in a drag of the map; never longer
     than full_latest_s from the last one. The younger generations do not wait."""
     x, y, held = collector_module.pointer_state()            # the real pointer (offscreen: somewhere, at rest)
     assert isinstance(x, int) and isinstance(y, int) and held is False
-    collector = MainThreadCollector(interval_ms=10_000)
-    collected = []
-    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
-    now = {"t": 0.0}
-    pointer = {"at": (100, 100, False)}
-    collector.clock = lambda: now["t"]
-    collector.pointer = lambda: pointer["at"]
-    collector._full_at = 0.0
+    driven = Driven(monkeypatch)
+    collector, tick = driven.collector, driven.tick
     try:
-        over = tuple(t + 1 for t in collector.threshold)
-        monkeypatch.setattr(gc, "get_count", lambda: over)
-
-        def tick(seconds, at=None):
-            now["t"] += seconds
-            if at is not None:
-                pointer["at"] = at
-            collector.check()
-            return collected[-1]
-
         assert tick(collector.full_every_s) == 1            # due: the pointer first seen, not yet rested
         assert tick(1.0, (120, 100, False)) == 1           # moved
         assert tick(2.5) == 1                              # still 2.5 s
@@ -101,11 +109,11 @@ def test_a_full_collection_waits_for_the_pointer_to_rest_but_not_for_ever(qtbot,
         assert tick(2.0, (120, 100, False)) == 1           # released 2 s ago... (seen now)
         assert tick(2.0) == 1
         assert tick(1.5) == 2 and collector.full_collections == 1       # rested 3.5 s: collected
-        full_at = now["t"]
+        full_at = driven.now
         assert tick(1.0) == 1                              # and not again until full_every_s
         # A game master who never lets go of the mouse still gets one every full_latest_s.
         x = 0
-        while now["t"] + 1.0 - full_at < collector.full_latest_s:
+        while driven.now + 1.0 - full_at < collector.full_latest_s:
             x += 1
             assert tick(1.0, (x, 0, False)) == 1
         assert tick(1.0, (x + 1, 0, False)) == 2 and collector.full_collections == 2
@@ -125,25 +133,9 @@ def test_a_full_collection_waits_for_the_keys_and_the_wheel_to_rest_too(qtbot, m
     field = QLineEdit()
     qtbot.addWidget(field)
     field.show()
-    collector = MainThreadCollector(interval_ms=10_000)
-    collected = []
-    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
-    now = {"t": 0.0}
-    pointer = {"at": (100, 100, False)}
-    collector.clock = lambda: now["t"]
-    collector.pointer = lambda: pointer["at"]
-    collector._full_at = 0.0
-    over = tuple(t + 1 for t in collector.threshold)
-    counts = {"now": over}
-    monkeypatch.setattr(gc, "get_count", lambda: counts["now"])
+    driven = Driven(monkeypatch)
+    collector, tick = driven.collector, driven.tick
     try:
-        def tick(seconds, at=None):
-            now["t"] += seconds
-            if at is not None:
-                pointer["at"] = at
-            collector.check()
-            return collected[-1]
-
         assert tick(collector.full_every_s) == 1 and collector._hands is None    # the pointer first seen
         assert tick(0.5) == 1 and collector._hands is not None                  # it rests: keys watched
         QTest.keyClicks(field, "12 down")                        # a marshal's report typed in, at once
@@ -160,7 +152,7 @@ def test_a_full_collection_waits_for_the_keys_and_the_wheel_to_rest_too(qtbot, m
         assert collector._hands is None                          # and no longer watched
         collector._full_at -= collector.full_every_s             # due again, and watched again ...
         assert tick(0.1) == 1 and tick(0.1) == 1 and collector._hands is not None
-        counts["now"] = (0, 0, 0)                                # ... until a collection made elsewhere
+        driven.counts = (0, 0, 0)                                # ... until a collection made elsewhere
         collector.check()
         assert collector._hands is None
     finally:
