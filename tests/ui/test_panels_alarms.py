@@ -205,3 +205,11 @@ def test_more_opens_the_list_of_every_alarm_acknowledged_there(banner, qtbot):
     assert banner.more.isHidden()                                     # three left: all on the strip
     banner.add_alarm(Alarm("gateway:g2:6", "gateway_lost", "g2 lost", 6))     # the open list follows
     assert len(dialog.shown_rows()) == 4 and "4 alarm" in dialog.summary.text()
+
+
+def test_a_fitted_label_without_its_fit_is_refused_when_defined():
+    from controlroom.ui.panels.fitted import FittedLabel
+
+    with pytest.raises(TypeError, match="without _fit"):
+        class Unfitted(FittedLabel):       # noqa: F841 - refused at its definition
+            pass

@@ -8,15 +8,22 @@ holds fewer letters, so the text is fitted again then too.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel
 
 
 class FittedLabel(QLabel):
-    """Subclasses say in ``_fit`` what the label shows for its present width and font."""
+    """Subclasses say in ``_fit`` what the label shows for its present width and font (a class without
+    one is refused when it is defined)."""
 
-    def _fit(self) -> None:
-        raise NotImplementedError
+    _fit: Callable[[], None]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if not callable(getattr(cls, "_fit", None)):
+            raise TypeError(f"{cls.__name__} is a FittedLabel without _fit: say what it shows for its room")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
