@@ -33,7 +33,8 @@ def _demo_file(name: str) -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.sim import prepare
-    from controlroom.sim.links import close_all, open_ptys, open_sockets
+    from controlroom.engine.commands import StartScenario
+    from controlroom.sim.ports import close_all, open_ptys, open_sockets
     from controlroom.sim.simulator import Simulator
     from controlroom.store.engine import data_dir
     from controlroom.ui.app import run_window
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             str(db), [p.name for p in ports], title="demo battle", map_image=_demo_file("field.png"),
             valhalla=valhalla, speed=args.speed, quit_after=args.quit_after,
             screenshot=args.screenshot, night=args.night, remember_ports=False,
-            before_start=lambda core, _w: core.scenario_start_requested.emit("Demo battle", True, 900.0),
+            before_start=lambda core, _w: core.send(StartScenario("Demo battle", True, 900.0)),
         )
     finally:
         sim.stop()

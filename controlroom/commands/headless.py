@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QCoreApplication, QTimer
 
     from controlroom.commands.errors import CliError, UsageError
-    from controlroom.core.station import Station
+    from controlroom.core.wiring import Station
     from controlroom.game.clock import format_time
     from controlroom.logs import setup_logging
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         if status.get("stopping"):
             _exit_now("stopped at once (a second signal)", 1)
         status["stopping"] = True
-        core.stop_requested.emit()
+        core.request_stop()
         # Whatever state the station is in, it ends within STOP_LIMIT_S: nothing acknowledged is
         # lost by ending here, since a frame is acknowledged only once it is stored.
         threading.Timer(STOP_LIMIT_S, _exit_now, ("the station did not stop in time; ended", 1)).start()

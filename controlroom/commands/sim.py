@@ -157,7 +157,7 @@ def prepare(args, seed: int, origin):
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
-    from controlroom.sim.links import close_all, open_ports, open_ptys
+    from controlroom.sim.ports import close_all, open_ports, open_ptys
     from controlroom.sim.simulator import Simulator
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError

@@ -1,9 +1,11 @@
 """CoreThread: the core worker in its own QThread; the window and the commands talk only to this object.
 
-Its signals mirror the worker's, delivered in the thread that made the
-CoreThread (the GUI thread); its request signals are queued into the
-worker's thread.  What the window may know of the game besides deltas
-(``info``: name, ruleset, speed, map, ports) and the game's time now
+Its signals are the core's facts (``core.facts.FACTS``), mirrored from the
+worker and delivered in the thread that made the CoreThread (the GUI
+thread).  Every command goes to the worker by one queued signal
+(``send(command)``, an ``engine.commands`` value); what the links hear goes
+into its ``heard`` queue.  What the window may know of the game besides
+deltas (``info``: name, ruleset, speed, map, ports) and the game's time now
 (``game_time``) are read here, never from the worker.
 """
 
@@ -14,55 +16,30 @@ import time
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from controlroom import pacing
+from controlroom.core.facts import NAMES, Facts
 from controlroom.core.jobs import Jobs
-from controlroom.core.worker import CoreWorker, GameInfo
+from controlroom.core.worker import CoreWorker
+from controlroom.engine import commands as cmds
+from controlroom.engine.opening import GameInfo
 from controlroom.game.clock import Clock
+from controlroom.radio.link import HeardQueue
 
 _Q = Qt.ConnectionType.QueuedConnection
-MIRRORED = ("opened", "loaded", "delta_published", "stopp_called", "characters_died", "alarm_raised",
-            "events_stored", "timers_changed", "input_rejected", "devices_known", "stats_reported", "stopped",
-            "roster_answered")
 
 
-class CoreThread(QObject):
-    """Owns the core's thread and its jobs' thread; every command to the core is a queued signal."""
+class CoreThread(Facts):
+    """Owns the core's thread and its jobs' thread."""
 
-    opened = Signal(object)               # GameInfo
-    loaded = Signal(object)
-    delta_published = Signal(object)
-    stopp_called = Signal(object)
-    characters_died = Signal(object)
-    alarm_raised = Signal(object)
-    events_stored = Signal(int)
-    timers_changed = Signal(str)          # alone (a game file), owner, standby, offline (server gone)
-    input_rejected = Signal(str)
-    devices_known = Signal(object)
-    stats_reported = Signal(object)       # counters and health, when the core stops
-    stopped = Signal()
-    roster_answered = Signal(object)      # RosterAnswer: to players_requested
-
-    submit_requested = Signal(str, object, str)
-    scenario_start_requested = Signal(str, bool, float)
-    scenario_end_requested = Signal()
-    global_stopp_requested = Signal(str)
-    stopp_lift_requested = Signal(str, bool)
-    acknowledge_requested = Signal(str)
-    retract_requested = Signal(int, str)
-    poll_requested = Signal()
-    stop_requested = Signal()
-    frame_heard = Signal(int, object, object, object)     # gateway, rssi, snr, frame bytes
-    frames_heard = Signal(object)                          # [(gateway, rssi, snr, frame bytes), ...]
-    line_rejected = Signal(str, str, str)                  # gateway id (or link name), reason, detail
-    link_changed = Signal(str, str, str)                   # link, state, detail
-    mesh_heard = Signal(object)                            # [radio.mesh_ingest.MeshHeard, ...]
-    players_requested = Signal(int, object, bool)          # request, [(line, Member)], store (False: only check)
+    _command = Signal(object)
+    _stop = Signal()
 
     def __init__(self, db: str, clock: Clock | None = None, parent: QObject | None = None, **worker_options) -> None:
         super().__init__(parent)
         self.db = str(db)
         self.thread = QThread()
         self.thread.setObjectName("controlroom-core")
-        self.worker = CoreWorker(self.db, clock, **worker_options)
+        self.heard = HeardQueue()
+        self.worker = CoreWorker(self.db, clock, heard=self.heard, **worker_options)
         self.worker.moveToThread(self.thread)
         self.jobs = Jobs(self.db, self)
         self.info: GameInfo | None = None
@@ -73,31 +50,35 @@ class CoreThread(QObject):
         # quit() is thread-safe: called directly, it does not wait for the (blocked) main thread.
         self.worker.stopped.connect(self.thread.quit, Qt.ConnectionType.DirectConnection)
         self.worker.stats_reported.connect(self._keep_stats, Qt.ConnectionType.DirectConnection)
-        w = self.worker
-        for signal, slot in (
-            (self.submit_requested, w.submit),
-            (self.scenario_start_requested, w.start_scenario),
-            (self.scenario_end_requested, w.end_scenario),
-            (self.global_stopp_requested, w.call_global_stopp),
-            (self.stopp_lift_requested, w.lift_stopp),
-            (self.acknowledge_requested, w.acknowledge),
-            (self.retract_requested, w.retract),
-            (self.poll_requested, w.poll),
-            (self.stop_requested, w.stop),
-            (self.frame_heard, w.frame_received),
-            (self.frames_heard, w.frames_received),
-            (self.line_rejected, w.line_rejected),
-            (self.link_changed, w.link_changed),
-            (self.mesh_heard, w.mesh_received),
-            (self.players_requested, w.add_players),
-        ):
-            signal.connect(slot, _Q)
-        for name in MIRRORED:
-            getattr(w, name).connect(getattr(self, name), _Q)
+        self._command.connect(self.worker.handle, _Q)
+        self._stop.connect(self.worker.stop, _Q)
+        for name in NAMES:
+            getattr(self.worker, name).connect(getattr(self, name), _Q)
         self.opened.connect(self._on_opened)
         self.loaded.connect(self._on_delta)
         self.delta_published.connect(self._on_delta)
 
+    # -- commands (any thread) ------------------------------------------------------------------
+    @Slot(object)
+    def send(self, command: cmds.Command) -> None:
+        """A command for the core (``engine.commands``), carried out in its thread."""
+        if not isinstance(command, cmds.COMMANDS):
+            raise TypeError(f"not a command of the core's: {command!r}")
+        self._command.emit(command)
+
+    def submit(self, type_: str, fields: dict, source: str = "gm") -> None:
+        """A report or an entry as an event of ``type_`` happening now (``send(Submit(...))``)."""
+        self.send(cmds.Submit(type_, fields, source))
+
+    def poll(self) -> None:
+        """Look at the clock now: fire what is due, publish (a virtual clock in tests moves without a timer)."""
+        self.send(cmds.Poll())
+
+    def request_stop(self) -> None:
+        """Ask the worker to store what it has and stop (``shutdown`` also waits for it)."""
+        self._stop.emit()
+
+    # -- what the window reads --------------------------------------------------------------------
     def _keep_stats(self, stats: dict) -> None:
         self.stats = stats
 
@@ -124,6 +105,7 @@ class CoreThread(QObject):
         """The window has painted the game the core loaded (thread-safe; again later: nothing)."""
         self.worker.window_shown.set()
 
+    # -- life ------------------------------------------------------------------------------------------
     def start(self) -> None:
         self.thread.start()
 
@@ -132,6 +114,6 @@ class CoreThread(QObject):
         done = True
         with pacing.window_waiting():           # (the fold snapshot being kept need not rest for it)
             if self.thread.isRunning():
-                self.stop_requested.emit()
+                self.request_stop()
                 done = self.thread.wait(timeout_ms)
             return self.jobs.shutdown(timeout_ms) and done

@@ -69,7 +69,7 @@ class Clock(Protocol):
 
     def now_ms(self) -> int: ...
 
-    def real_ms(self, game_ms: int) -> float: ...
+    def real_ms(self, game_ms: float) -> float: ...
 
 
 class WallClock:
@@ -91,7 +91,7 @@ class WallClock:
     def now_ms(self) -> int:
         return self._start + int((time.monotonic_ns() - self._origin) * self.speed) // 1_000_000
 
-    def real_ms(self, game_ms: int) -> float:
+    def real_ms(self, game_ms: float) -> float:
         """Real milliseconds that ``game_ms`` of game time take."""
         return game_ms / self.speed
 
@@ -105,7 +105,7 @@ class VirtualClock:
     def __init__(self, start_ms: int = 0) -> None:
         self._now = start_ms
 
-    def real_ms(self, game_ms: int) -> float:
+    def real_ms(self, game_ms: float) -> float:
         return float(game_ms)
 
     def now_ms(self) -> int:

@@ -17,17 +17,19 @@ the last checkpoint before it and folds the entries again in key order
 timers (``resim``): a deadline the late report prevented is undone by a
 ``retracted`` correction, one it brought forward is fired at its own time, so
 that folding the log (corrections included) always gives the same game.
+
+Its parts: loading a stored log (``fold_load``), placing a late report
+(``fold_place``) and folding again (``fold_rerun``); here, confirming what
+the log stored and the provisional events of this station.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import deque
-from itertools import islice
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from controlroom.game import snapshot
-from controlroom.game.events import SOURCE_TIMER, Event
+from controlroom.game import fold_load, fold_place, fold_rerun, snapshot
+from controlroom.game.events import Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
     END, UNDONE, Confirmed, Correction, Entry, Key, LogIndex, Placement, _between, _Provisional, _timer_id, _undo,
     key_of,
@@ -38,13 +40,6 @@ from controlroom.game.state import GameState
 # Field reports are superseded by the next one of the same kind; folded late, they change nothing
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
-_LOAD_BATCH = 4096          # rows a load takes at a time
-
-
-def _go_on() -> None:
-    """No pause."""
-
-
 CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
 
 
@@ -78,6 +73,7 @@ class Fold:
         self._index_pending: tuple[Callable[[], tuple], int] | None = None   # load's index_head, for complete
         self.saved_point: tuple[Key, int] | None = None     # (key, rows) of the kept snapshot it was opened from
         self.retractions_known: int | None = None           # the seq up to which its corrections were read
+        self._watch: dict[int, dict] = {}                   # while folding again: seqs whose warnings are wanted
         # device -> sorted [(counter, key, t)] of its recent frames: where a late frame of it belongs
         self.frames: dict[int, list[tuple[int, Key, int]]] = {}
         for device, counter, key, t in recent_frames:
@@ -85,81 +81,9 @@ class Fold:
 
     def load(self, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None, *,
              skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None) -> None:
-        """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter).
-
-        Snapshots are taken only over the last ``checkpoint_every * keep``
-        events: a late report further back folds the whole log again.  The
-        rows are taken in batches: the index, the devices' frames and the
-        events before that tail are gathered a batch at a time, and only the
-        tail's events are kept as entries.  The tail's first checkpoint is
-        taken as it is reached; the others only when first wanted, or by
-        ``complete`` (``fill_checkpoints``): an opening shows the game first.
-
-        ``skip``: the state given to the fold is the fold of the log's first
-        ``skip`` rows already (a fold snapshot kept with the game, restored;
-        ``last_key`` is the key of the last of them); ``rows`` are those after
-        them, and ``index_head`` the (pos, seq, t) columns of those skipped, in
-        fold order, and the (device, counter, key, t) of their radio frames;
-        or a function that reads them, called by ``complete`` (the opening
-        may show the game first: nothing folds on before ``complete``).  ``opened`` is then set to (key, rows before
-        it, snapshot) of the checkpoint at the start of the tail: the fold of
-        the log up to there and nothing else, what a game keeps to open faster.
-        """
-        state = self.state
-        apply = state.apply
-        self.retracted = set(retracted)
-        gone = self.retracted
-        index = self.index
-        tail = max(0, (total or 0) - self.checkpoint_every * self.keep)
-        frames: dict[int, list] = {}
-        if callable(index_head):
-            self._index_pending = (index_head, skip)
-        elif index_head is not None:
-            pos, seq, t, head_frames = index_head
-            index.pos.extend(pos)
-            index.seq.extend(seq)
-            index.t.extend(t)
-            for device, counter, k, t_ in head_frames:
-                frames.setdefault(device, []).append((counter, k, t_))
-            if len(index) != skip:
-                raise ValueError(f"a fold of {skip} rows already was given the index of {len(index)}")
-        last = self.last_key
-        n = skip                                # rows taken so far (or already folded)
-        it = iter(rows)
-        while True:
-            chunk = list(islice(it, _LOAD_BATCH))
-            if not chunk:
-                break
-            seqs = [r.seq for r in chunk]
-            poss = [p if p is not None else float(q) for p, q in zip([r.pos for r in chunk], seqs)]
-            events = [r.event for r in chunk]
-            index.pos.extend(poss)
-            index.seq.extend(seqs)
-            index.t.extend([e.t for e in events])
-            for r in chunk:
-                if r.device is not None:
-                    frames.setdefault(r.device, []).append((r.counter, (r.pos if r.pos is not None else float(r.seq),
-                                                                        r.seq), r.event.t))
-            head = min(len(chunk), max(0, tail - n))      # rows of this batch before the tail
-            if head:
-                if gone:
-                    deque(map(apply, [e for e, q in zip(events[:head], seqs) if q not in gone]), maxlen=0)
-                else:
-                    deque(map(apply, events[:head] if head < len(chunk) else events), maxlen=0)
-            if head < len(chunk):
-                if n + head == tail and tail:           # the first row of the tail: its checkpoint
-                    k = (poss[head - 1], seqs[head - 1]) if head else last
-                    self._checkpoints = [(k, snapshot.take(state))]
-                    self.opened = (k, tail, self._checkpoints[0][1])
-                self._load_tail(chunk[head:], seqs[head:], poss[head:])
-            n += len(chunk)
-            last = (poss[-1], seqs[-1])
-        self.last_key = last
-        for device, fs in frames.items():
-            fs.sort()
-            self.frames[device] = fs[-256:]
-        self.schedule.rebuild(state)
-        state.take_dirty()
+        """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter): see
+        ``game.fold_load.load``."""
+        fold_load.load(self, rows, retracted, total, skip=skip, index_head=index_head)
 
     @property
     def checkpoints(self) -> list[tuple[Key, snapshot.Snapshot]]:
@@ -175,78 +99,14 @@ class Fold:
         self._checkpoints = value
 
     def fill_checkpoints(self, pause: Callable[[], None] | None = None) -> None:
-        """Take the checkpoints ``load`` left for later: the tail's entries folded again, on a copy of the state
-        restored from the checkpoint before them, a checkpoint at each key that was due.  ``pause`` is called
-        every 256 entries and before each checkpoint (the core's completion after an opening rests there
-        while the window draws: controlroom/pacing.py).
-
-        ``load`` folds the tail as fast as the rest of the log and keeps its
-        entries; a checkpoint is wanted only when a late report arrives, so
-        the opening shows the game first (``complete``) and these are taken
-        after.  Folding is deterministic: the copy passes through the states
-        the fold itself passed through.
-        """
-        if not self._due:
-            return              # (asked at every entry that comes in: nothing else when none is due)
-        due, self._due = self._due, []
-        start, snap = self._checkpoints[-1]
-        breathe = pause or _go_on
-        state = snapshot.restore(snap, pause)
-        apply = state.apply
-        gone = self.retracted
-        targets = iter(due)
-        target = next(targets)
-        for i, entry in enumerate(self.entries[bisect.bisect_right(self._keys, start):]):
-            if not i & 255:
-                breathe()
-            if entry.seq in gone:
-                continue
-            apply(entry.event)
-            if entry.key == target:
-                breathe()
-                self._checkpoint(target, state)
-                target = next(targets, None)
-                if target is None:
-                    return
-        raise ValueError(f"the checkpoint due at {target} is past the fold's entries")
+        """Take the checkpoints ``load`` left for later (``game.fold_load.fill_checkpoints``); ``pause`` is called
+        now and then (the opening rests there while the window draws)."""
+        fold_load.fill_checkpoints(self, pause)
 
     def complete(self, pause: Callable[[], None] | None = None) -> None:
-        """What ``load`` left for later: the index of the log before a fold snapshot (see ``load``), then the
-        tail's checkpoints (``fill_checkpoints``, given ``pause``).  Nothing may fold on before."""
-        self.fill_checkpoints(pause)
-        if self._index_pending is None:
-            return
-        read, skip = self._index_pending
-        self._index_pending = None
-        pos, seq, t, head_frames = read()
-        if len(seq) != skip:
-            raise ValueError(f"a fold of {skip} rows already was given the index of {len(seq)}")
-        index = self.index
-        index.pos, index.seq, index.t = pos + index.pos, seq + index.seq, t + index.t
-        if head_frames:
-            frames: dict[int, list] = {}
-            for device, counter, k, t_ in head_frames:
-                frames.setdefault(device, []).append((counter, k, t_))
-            for device, fs in frames.items():
-                fs += self.frames.get(device, ())
-                fs.sort()
-                self.frames[device] = fs[-256:]
-
-    def _load_tail(self, rows: list, seqs: list[int], poss: list[float]) -> None:
-        """Fold the last rows of a stored log, keeping each as an entry; the keys of the checkpoints due every
-        so often among them are noted, for ``fill_checkpoints`` to take."""
-        gone = self.retracted
-        new = tuple.__new__
-        kept = [new(Entry, ((pos, seq), seq, row.event, row.device, row.counter))
-                for row, seq, pos in zip(rows, seqs, poss) if seq not in gone]
-        if not kept:
-            return
-        deque(map(self.state.apply, [e[2] for e in kept]), maxlen=0)
-        self.entries += kept
-        self._keys += [e[0] for e in kept]
-        every = self.checkpoint_every
-        self._due += [kept[i][0] for i in range(every - self._since_checkpoint - 1, len(kept), every)]
-        self._since_checkpoint = (self._since_checkpoint + len(kept)) % every
+        """What ``load`` left for later: the index of the log before a fold snapshot, then the tail's
+        checkpoints (``game.fold_load.complete``).  Nothing may fold on before."""
+        fold_load.complete(self, pause)
 
     def _checkpoint(self, k: Key, state: GameState | None = None) -> None:
         """A checkpoint of the state (the fold's own, or ``state``) at ``k``, after the last one.
@@ -269,11 +129,12 @@ class Fold:
         fired = fire_due(self.state, self.schedule, now, changed=self.changes)
         return [(self._note(e, None), e) for e in fired]
 
-    def prefold(self, event: Event) -> int:
-        """Fold an event now that will be stored later (a report kept on this laptop); its token."""
-        self.state.apply(event)
+    def prefold(self, event: Event) -> tuple[int, list]:
+        """Fold an event now that will be stored later (a report kept on this laptop): its token, and the rule
+        warnings it raised."""
+        warnings = self.state.apply(event)
         self.schedule.sync(self.state, self.changes)
-        return self._note(event, None)
+        return self._note(event, None), list(warnings)
 
     def _note(self, event: Event, pos: float | None) -> int:
         self._token += 1
@@ -286,31 +147,10 @@ class Fold:
     # -- late events ---------------------------------------------------------------
     def place(self, device: int | None, counter: int | None, arrival_t: int, happened_t: int | None = None,
               tolerance_ms: int = 2000) -> Placement | None:
-        """Where a report heard now belongs, if it happened before what is folded already (else None).
+        """Where a report heard now belongs, if it happened before what is folded already (else None): see
+        ``game.fold_place.place``."""
+        return fold_place.place(self, device, counter, arrival_t, happened_t, tolerance_ms)
 
-        A frame with a lower counter than one of the same device already
-        folded happened before it.  A report with the time of its key press
-        (protocol version 2) that is more than ``tolerance_ms`` older than the
-        events folded after it goes at that time.
-        """
-        target: int | None = None          # index in the whole log's fold order
-        if device is not None and counter is not None:
-            frames = self.frames.get(device, ())
-            i = bisect.bisect_right(frames, (counter, END))
-            if i < len(frames):
-                target = self.index.find(frames[i][1])
-        if happened_t is not None and happened_t < arrival_t - tolerance_ms:
-            i = self.index.first_after(happened_t)
-            if i is not None and (target is None or i < target):
-                target = i
-        if target is None:
-            return None
-        target_key, target_t = self.index.key(target), self.index.t[target]
-        before = self.index.pos[target - 1] if target > 0 else target_key[0] - 1.0
-        t = min(arrival_t, target_t if happened_t is None else max(0, min(happened_t, target_t)))
-        return Placement(_between(before, target_key[0]), t)
-
-    # -- the log confirms --------------------------------------------------------
     def confirm(self, items: Iterable[tuple], may_fire: bool) -> Confirmed:
         """Fold stored events: ``items`` are (stored event, token of a provisional event or None), in seq order.
 
@@ -338,7 +178,9 @@ class Fold:
                     if stored.event.type in FIELD_TYPES and key_of(stored) < self.last_key:
                         self.state.apply_late(stored.event)     # superseded, or kept in time order
                         continue
-                    self._apply(stored.event)
+                    warnings = self._apply(stored.event)
+                    if warnings:
+                        out.verdicts[stored.seq] = list(warnings)
                     out.applied.append(stored.event)
                 self.last_key = max(self.last_key, key_of(stored))
                 self._maybe_checkpoint()
@@ -356,7 +198,11 @@ class Fold:
                 gone = next((e.key for e in self.entries if e.seq == target), (float(target), target))
                 first = min(first, gone)
         out.refolded = True
-        out.corrections = self._refold(first, may_fire)
+        self._watch = {s.seq: out.verdicts for s, tok in items if tok is None}
+        try:
+            out.corrections = self._refold(first, may_fire)
+        finally:
+            self._watch = {}
         out.applied = [s.event for s, t in ordered if t is None]
         out.new_warnings = len(self.state.warnings)
         old, new = set(deaths_before), set(self.state.deaths)
@@ -405,9 +251,10 @@ class Fold:
                     return False    # a correction of an event folded already
         return True
 
-    def _apply(self, event: Event) -> None:
-        self.state.apply(event)
+    def _apply(self, event: Event) -> list:
+        warnings = self.state.apply(event)
         self.schedule.sync(self.state, self.changes)
+        return warnings
 
     def _insert(self, stored) -> None:
         self.fill_checkpoints()         # before an entry comes in: they are taken from the entries as loaded
@@ -438,109 +285,9 @@ class Fold:
             del self._keys[:cut]
 
     # -- folding again -------------------------------------------------------------
+    # -- folding again (game.fold_rerun) -------------------------------------------------------
     def _refold(self, first: Key, may_fire: bool) -> list[Correction]:
-        """Fold again from the last checkpoint before ``first``; re-run the timers if this station fires them."""
-        while len(self.checkpoints) > 1 and self.checkpoints[-1][0] >= first:
-            self.checkpoints.pop()
-        cp_key, snap = self.checkpoints[-1]
-        if cp_key >= first:
-            return self._deep_refold(may_fire)
-        self.state = snapshot.restore(snap)
-        start = bisect.bisect_right(self._keys, cp_key)
-        return self._run(self.entries[start:], may_fire, cp_key)
-
-    def _deep_refold(self, may_fire: bool) -> list[Correction]:
-        """The late event lies before every checkpoint kept: fold the whole log again."""
-        if self.history is None:
-            raise RuntimeError("a late event lies before the oldest checkpoint and the log cannot be read again")
-        state, stored = self.history()
-        self.state = state
-        self.entries, self._keys = [], []
-        self.index = LogIndex()
-        stored = list(stored)
-        for s in stored:
-            self._insert(s)
-            if s.event.type == "retracted":
-                self.retracted.add(s.event.data["seq"])
-        start_key = (0.0, 0)
-        self.checkpoints = [(start_key, snapshot.take(state))]
-        return self._run(list(self.entries), may_fire, start_key)
+        return fold_rerun.refold(self, first, may_fire)
 
     def _run(self, entries: list[Entry], may_fire: bool, start: Key) -> list[Correction]:
-        """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes."""
-        state = self.state
-        self.schedule.rebuild(state)
-        corrections: list[Correction] = []
-        live = [e for e in entries if e.seq not in self.retracted]
-        stored_timers: dict[tuple, Entry] = {}
-        if may_fire:
-            for e in live:
-                if e.event.source == SOURCE_TIMER and e.event.type != "retracted":
-                    stored_timers.setdefault(_timer_id(e.event), e)
-        consumed: set[int] = set()
-        prev = start
-        self._since_checkpoint = 0
-        for i, entry in enumerate(live):
-            if may_fire:
-                prev = self._fire_before(entry, live, i, prev, stored_timers, consumed, corrections)
-            if entry.seq in consumed:
-                prev = entry.key
-                continue
-            if may_fire and stored_timers.get(_timer_id(entry.event)) is entry:
-                # A stored deadline the rules no longer fire at this time: undone.
-                corrections.append(_undo(entry))
-                self.retracted.add(entry.seq)
-                continue
-            state.apply(entry.event)
-            self.schedule.sync(state, self.changes)
-            prev = entry.key
-            self._since_checkpoint += 1
-            if self._since_checkpoint >= self.checkpoint_every:
-                self._since_checkpoint = 0
-                self._checkpoint(entry.key)
-        if entries:
-            self.last_key = max(self.last_key, entries[-1].key)
-        for p in self.provisional:          # still to be stored: folded after everything stored
-            if p.pos is not None or p.event.type == "retracted":
-                continue                    # corrections, folded where they belong already
-            state.apply(p.event)
-            self.schedule.sync(state, self.changes)
-        self.changes.badges |= set(state.characters)
-        self.changes.stopps |= set(state.stopps)
-        out = []
-        for c in corrections:               # folded already: provisional until the log has them
-            if c.kind == "retract":
-                state.apply(c.event)        # the log's record of the correction
-            self._token += 1
-            c = c._replace(token=self._token)
-            self.provisional.append(_Provisional(self._token, c.event, c.pos if c.kind == "fire" else None))
-            out.append(c)
-        return out
-
-    def _fire_before(self, entry: Entry, live: list[Entry], i: int, prev: Key, stored_timers: dict,
-                     consumed: set[int], corrections: list[Correction]) -> Key:
-        """Fire the deadlines due by ``entry``'s time (at the same time: first), matching stored ones."""
-        state = self.state
-        while True:
-            due = self.schedule.next_due()
-            if due is None or due > entry.event.t:
-                return prev
-            event = state.deadline_event(self.schedule.pop())
-            match = stored_timers.pop(_timer_id(event), None)
-            if match is not None and match.key >= entry.key:
-                consumed.add(match.seq)
-                here = next((e for e in live[i:] if e.seq not in consumed or e is match), None)
-                if here is not match:       # stored, but later than it fires now: moved to its time
-                    corrections.append(_undo(match))
-                    self.retracted.add(match.seq)
-                    prev = self._placed(event, prev, entry, corrections)
-            else:
-                prev = self._placed(event, prev, entry, corrections)
-            state.apply(event)
-            self.schedule.sync(state, self.changes)
-
-    @staticmethod
-    def _placed(event: Event, prev: Key, entry: Entry, corrections: list[Correction]) -> Key:
-        pos = _between(prev[0], entry.key[0])
-        corrections.append(Correction("fire", event, event, pos=pos))
-        return (pos, prev[1])
+        return fold_rerun.run(self, entries, may_fire, start)

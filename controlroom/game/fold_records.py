@@ -58,6 +58,7 @@ class Confirmed:
     refolded: bool = False
     corrections: list[Correction] = field(default_factory=list)
     new_warnings: int = 0
+    verdicts: dict[int, list] = field(default_factory=dict)     # seq -> the rule warnings folding it raised
 
 
 class LogIndex:

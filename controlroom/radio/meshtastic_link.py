@@ -17,10 +17,11 @@ the link is stopped.
 from __future__ import annotations
 
 import logging
-import queue
+import queue as queues
 import threading
 from typing import Callable
 
+from controlroom.radio.link import HeardQueue, LinkState
 from controlroom.radio.mesh_ingest import BROADCAST, MeshHeard, MeshReply, from_packet, node_name
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,17 @@ def parse_url(url: str) -> tuple[str, str, int | None]:
     raise ValueError(f"{url!r} is not a Meshtastic port (meshtastic:DEVICE or meshtastic-tcp:HOST)")
 
 
+def check_url(url: str) -> None:
+    """ValueError naming what is wrong with a Meshtastic port's URL."""
+    parse_url(url)
+
+
+def open_node(url: str, queue: HeardQueue, **options) -> "MeshtasticLink":
+    """A station's link to the Meshtastic node at ``url``: it puts what it hears into ``queue``."""
+    known = {k: v for k, v in options.items() if k in ("retry_s", "connect_timeout_s")}
+    return MeshtasticLink(url, queue=queue, **known)
+
+
 def import_meshtastic():
     """(SerialInterface, TCPInterface, pub), or MeshtasticMissing with the install hint."""
     try:
@@ -82,13 +94,16 @@ class MeshtasticLink:
     ``on_state(link, state, detail)`` with state "connecting", "up" or "lost".
     """
 
-    def __init__(self, url: str, on_packet: Callable[[str, MeshHeard], None],
-                 on_state: Callable[[str, str, object], None], retry_s: float = RETRY_S,
-                 connect_timeout_s: int = CONNECT_TIMEOUT_S) -> None:
+    def __init__(self, url: str, on_packet: Callable[[str, MeshHeard], None] | None = None,
+                 on_state: Callable[[str, str, object], None] | None = None, retry_s: float = RETRY_S,
+                 connect_timeout_s: int = CONNECT_TIMEOUT_S, *, queue: HeardQueue | None = None) -> None:
         self.name = url
         self.kind, self.target, self.port = parse_url(url)
-        self.on_packet = on_packet
-        self.on_state = on_state
+        if queue is None and (on_packet is None or on_state is None):
+            raise ValueError("a Meshtastic link reports to callbacks or to a station's queue")
+        self._queue = queue
+        self.on_packet = on_packet or (lambda _link, heard: queue.put(heard))
+        self.on_state = on_state or (lambda link, state, detail: queue.put(LinkState(link, state, str(detail or ""))))
         self.retry_s = retry_s
         self.connect_timeout_s = connect_timeout_s
         self.gateway = ""                   # the node's id once connected ("!0a1b2c3d")
@@ -98,7 +113,7 @@ class MeshtasticLink:
         self._lost = threading.Event()
         self._thread: threading.Thread | None = None
         self._sender: threading.Thread | None = None
-        self._outbox: queue.Queue = queue.Queue()
+        self._outbox: queues.Queue = queues.Queue()
         self._pub = None
         self.sent = 0
         self.send_failed = 0
@@ -206,9 +221,14 @@ class MeshtasticLink:
             self._lost.set()
 
     # -- from the core's thread -------------------------------------------------------------
-    def send(self, reply: MeshReply) -> bool:
-        """Queue an answer for the sender thread; False when the node is not connected (another may take it)."""
-        if self.iface is None or self._stop.is_set():
+    def owns(self, ack) -> bool:
+        """Whether this node heard the message ``ack`` answers."""
+        return isinstance(ack, MeshReply) and ack.link == self.name
+
+    def send(self, reply) -> bool:
+        """Queue an answer for the sender thread; False when the node is not connected (another may take it),
+        or for what a Meshtastic node does not carry (a LoRa gateway's acknowledgement frame)."""
+        if not isinstance(reply, MeshReply) or self.iface is None or self._stop.is_set():
             return False
         self._outbox.put(reply)
         return True

@@ -3,7 +3,7 @@
 ``usb:VID:PID[:SERIAL]`` (hex ids) names a USB serial device by what it is,
 not where it is plugged: ``find_usb_port`` looks it up among the ports that
 ``serial.tools.list_ports`` lists, so a board that comes back as
-/dev/ttyUSB1 instead of /dev/ttyUSB0 is found again.  ``check_url`` refuses,
+/dev/ttyUSB1 instead of /dev/ttyUSB0 is found again.  ``check_serial_url`` refuses,
 before any thread starts, a gateway URL no link could ever open.
 """
 
@@ -39,8 +39,8 @@ def parse_usb_url(url):
     return UsbIds(vid, pid, parts[3] if len(parts) == 4 and parts[3] else None)
 
 
-def check_url(url):
-    """Refuse, with ValueError, a gateway URL no link could ever open (an unknown scheme, a bad usb: URL).
+def check_serial_url(url):
+    """Refuse, with ValueError, a serial gateway URL no link could ever open (an unknown scheme, a bad usb: URL).
 
     Device paths and names (/dev/ttyUSB0, COM5) pass: a device may be plugged
     in later.  Schemes are pyserial's URL handlers (socket://, loop://,
@@ -50,12 +50,6 @@ def check_url(url):
         raise ValueError("a gateway port is a device (/dev/ttyUSB0, COM5) or a URL, not %r" % (url,))
     if parse_usb_url(url) is not None:
         return
-    # -- a stock Meshtastic node (issue 21; radio/meshtastic_link.py) --
-    from controlroom.radio import meshtastic_link
-    if meshtastic_link.is_meshtastic_url(url):
-        meshtastic_link.parse_url(url)
-        return
-    # --
     scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", url)
     if "://" not in url and (scheme is None or len(scheme.group(1)) == 1):
         return                  # a device path or name (a Windows drive letter is no scheme)

@@ -29,6 +29,13 @@ A lost link is retried with back-off (``backoff_initial`` doubling up to
 session that lasted (identified, or up for ``backoff_max``), so a port that
 opens and fails at once is not hammered.
 
+A link made for a station (``open_gateway(url, queue)``) puts what it hears
+into the station's ``radio.link.HeardQueue`` instead of calling back:
+``FrameHeard`` for each RX line of its own gateway, ``LineRejected`` and
+``LinkState``; it is one ``radio.link.Link``: ``send(FrameAck)`` queues the
+acknowledgement for transmission, ``owns`` says whether its gateway heard
+the report.
+
 Frames to transmit go through ``send_frame(frame)``: a TX queue per link
 (PROTOCOL.md section 7) with one ``TX`` line outstanding, answered by ``TXOK``
 or ``TXERR``.  No answer within ``tx_timeout`` counts as a timeout and the
@@ -57,6 +64,7 @@ import serial
 
 from controlroom.radio import codec
 from controlroom.radio.lines import MAX_LINE, GatewayLineDecoder
+from controlroom.radio.link import FrameAck, FrameHeard, LineRejected, LinkState
 from controlroom.radio.ports import find_usb_port, parse_usb_url, usb_ids_of, usb_text
 
 log = logging.getLogger(__name__)
@@ -95,14 +103,18 @@ def locate_usb(link):
 class GatewayLink:
     """One gateway on one port, read by its own (non-daemon) thread."""
 
-    def __init__(self, url, on_line, on_state, *, name=None, locate=None,
+    def __init__(self, url, on_line=None, on_state=None, *, queue=None, name=None, locate=None,
                  identify_timeout=3.0, identify_interval=1.0, backoff_initial=0.2,
                  backoff_max=5.0, read_timeout=0.2, write_timeout=1.0,
                  baudrate=115200, max_line=MAX_LINE, tx_timeout=2.0, tx_backoff=0.25, tx_tries=6,
                  tx_max_age=20.0):
         self.url = url
         self.name = name or url
-        self.on_line, self.on_state = on_line, on_state
+        self._queue = queue
+        self.on_line = on_line or self._put_line
+        self.on_state = on_state or self._put_state
+        if queue is None and (on_line is None or on_state is None):
+            raise ValueError("a gateway link reports to callbacks or to a station's queue")
         self._usb_url = parse_usb_url(url)
         self.usb_ids = self._usb_url           # learnt on the first open of a device path
         self.port = None if self._usb_url else url
@@ -163,7 +175,7 @@ class GatewayLink:
         self.request_stop()
         return self.join(timeout)
 
-    def send(self, line):
+    def write_line(self, line):
         """Write one line (str or bytes; LF added).  False when the port is not
         open or the write failed (the reader then reports the loss)."""
         data = line.encode("ascii") if isinstance(line, str) else bytes(line)
@@ -183,6 +195,40 @@ class GatewayLink:
                 return False
             self.sent += 1
         return True
+
+    # -- a station's link (radio.link.Link) -----------------------------------------
+
+    def send(self, ack):
+        """An acknowledgement to transmit (a ``FrameAck``); False for any other answer, or when not open."""
+        return isinstance(ack, FrameAck) and self.send_frame(ack.frame)
+
+    def owns(self, ack):
+        """Whether this link's gateway heard the report ``ack`` answers."""
+        return isinstance(ack, FrameAck) and ack.gateway == self.gateway_id
+
+    def _put_line(self, name, item):
+        """What a station's link hears (on_line): its own gateway's frames, and the lines it rejects."""
+        if not item.ok:
+            own = self.gateway_id
+            self._queue.put(LineRejected(name if own is None else str(own), item.reason, item.detail))
+            return
+        if item.kind != "rx":
+            return
+        f = item.fields
+        own = self.gateway_id
+        if own is not None and f["gateway"] != own:
+            # PROTOCOL.md section 7: an RX line names the gateway that heard it; this link's gateway
+            # said it is another one.  Not believed, not acknowledged under that id.
+            self._queue.put(LineRejected(str(own), "gateway_id", "an RX line claiming gateway %s on the link of "
+                                                                 "gateway %s (%s)" % (f["gateway"], own, name)))
+            return
+        self._queue.put(FrameHeard(name, f["gateway"], f["rssi"], f["snr"], f["frame"]))
+
+    def _put_state(self, name, state, detail):
+        text = detail if isinstance(detail, str) else ""
+        if isinstance(detail, dict) and "gateway" in detail:
+            text = "gateway %s (%s, SF%s)" % (detail["gateway"], detail.get("fw", "?"), detail.get("sf", "?"))
+        self._queue.put(LinkState(name, state, text))
 
     # -- the TX queue ------------------------------------------------------------
 
@@ -231,7 +277,7 @@ class GatewayLink:
                 head.sent_at = now
                 if head.tries > 1:
                     self.tx["retries"] += 1
-                if not self.send(head.line):
+                if not self.write_line(head.line):
                     head.sent_at, head.not_before = None, now + self.tx_backoff
                     return
                 if self._silent and not self._answers:
@@ -413,42 +459,11 @@ class GatewayLink:
             self._call(self.on_line, item)
 
 
-class GatewaySet:
-    """Several gateway links (one per URL) sharing the callbacks."""
+#: What ``open_gateway`` passes on to ``GatewayLink`` (the station's other links' options are left).
+OPTIONS = ("locate", "identify_timeout", "identify_interval", "backoff_initial", "backoff_max", "read_timeout",
+           "write_timeout", "baudrate", "max_line", "tx_timeout", "tx_backoff", "tx_tries", "tx_max_age")
 
-    def __init__(self, urls, on_line, on_state, **options):
-        self.links = {}
-        for url in urls:
-            if url not in self.links:
-                self.links[url] = GatewayLink(url, on_line, on_state, **options)
 
-    def start(self):
-        for link in self.links.values():
-            link.start()
-
-    def stop(self, timeout=5.0):
-        """Stop every link (all at once) and join them; True when all ended."""
-        for link in self.links.values():
-            link.request_stop()
-        return all([link.join(timeout) for link in self.links.values()])
-
-    def targets(self, gateway):
-        """Links for ``gateway``: "all" (or None), a gateway id (int) or a link name."""
-        if gateway is None or gateway == "all":
-            return list(self.links.values())
-        return [link for link in self.links.values()
-                if link.gateway_id == gateway or link.name == gateway]
-
-    def send_to(self, gateway, line):
-        """Send ``line`` to one gateway or "all"; returns how many links took it."""
-        return sum(1 for link in self.targets(gateway) if link.send(line))
-
-    def stats(self):
-        return {name: link.stats() for name, link in self.links.items()}
-
-    def __enter__(self):
-        self.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
+def open_gateway(url, queue, **options):
+    """A station's link to the LoRa gateway at ``url``: it puts what it hears into ``queue``."""
+    return GatewayLink(url, queue=queue, **{k: v for k, v in options.items() if k in OPTIONS})

@@ -38,7 +38,7 @@ from controlroom.game.clock import format_time
 from controlroom.radio import codec
 from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
 from controlroom.radio.lines import decode_line
-from controlroom.sim.links import Readers
+from controlroom.sim.ports import Readers
 
 FIRMWARE = "sim-1.0"
 RETRY_S = (4, 8, 16, 32)         # then every LATER_S (hardware/PROTOCOL.md section 6)

@@ -10,7 +10,8 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
 from controlroom import pacing
-from controlroom.core.station import Station
+from controlroom.core.wiring import Station
+from controlroom.engine.commands import Acknowledge, CallStopp, EndScenario, LiftStopp, StartScenario
 from controlroom.geo.frame import MapFrame
 from controlroom.logs import setup_logging
 from controlroom.ui.collector import MainThreadCollector
@@ -84,19 +85,19 @@ def wire(core, window: MainWindow) -> None:
     alarms = window.panels.alarms
     core.alarm_raised.connect(alarms.add_alarm)
     core.characters_died.connect(window.death_alarms)
-    alarms.acknowledged.connect(core.acknowledge_requested)
+    alarms.acknowledged.connect(lambda alarm: core.send(Acknowledge(alarm)))
     controls = window.panels.panels["controls"]
-    controls.scenario_start.connect(core.scenario_start_requested)
-    controls.scenario_end.connect(core.scenario_end_requested)
-    controls.stopp_call.connect(core.global_stopp_requested)
-    controls.stopp_lift.connect(core.stopp_lift_requested)
-    controls.manual_entry.connect(window.note_entry)          # first: Ctrl+Z knows it as this window's
-    controls.manual_entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, "gm"))
+    controls.scenario_start.connect(lambda name, respawn, time_s: core.send(StartScenario(name, respawn, time_s)))
+    controls.scenario_end.connect(lambda: core.send(EndScenario()))
+    controls.stopp_call.connect(lambda reason: core.send(CallStopp(reason)))
+    controls.stopp_lift.connect(lambda stopp, trivial: core.send(LiftStopp(stopp, trivial)))
+    controls.manual_entry.connect(window.entries.note_entry)          # first: Ctrl+Z knows it as this window's
+    controls.manual_entry.connect(lambda type_, fields: core.submit(type_, fields, "gm"))
     core.opened.connect(lambda info: controls.set_profile(info.profile))
     wire_desks(core, window.desk_switch)
     for name, desk in window.desk_switch.desks.items():
         if name != "map":
-            desk.entry.connect(window.note_entry)
+            desk.entry.connect(window.entries.note_entry)
 
 
 def wire_desks(core, switch) -> None:
@@ -133,9 +134,9 @@ def run_window(
     core = station.core
     window = build_window(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
     if map_image is not None:
-        window.open_map_file(str(map_image))
+        window.maps.open_map_file(str(map_image))
     else:
-        core.opened.connect(window.show_kept_map)          # the map kept with the game, once it is open
+        core.opened.connect(window.maps.show_kept_map)          # the map kept with the game, once it is open
     if night:
         window.night_action.setChecked(True)
     if before_start is not None:

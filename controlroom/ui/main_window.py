@@ -46,11 +46,12 @@ def on_a_screen() -> bool:
     return QApplication.platformName() != "offscreen"
 
 
-class MainWindow(WindowEntries, WindowMaps, QMainWindow):
+class MainWindow(QMainWindow):
     """Reads only the core's snapshots and deltas; sends commands back through the CoreThread.
 
-    The game master's entries (Ctrl+Z, corrections, Find, player cards) are
-    :class:`WindowEntries`'; placing and keeping maps :class:`WindowMaps`'.
+    Its parts: the game master's entries (Ctrl+Z, corrections, Find, player
+    cards) in ``entries`` (:class:`WindowEntries`); placing and keeping maps in
+    ``maps`` (:class:`WindowMaps`).
     """
 
     #: The map's layers are drawn again at most this often (ms); the core publishes every 100 ms, and at
@@ -82,6 +83,8 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         self.desk_switch = DeskSwitch(self, core, self.map)      # the map, or the Valhalla or weapon-check desk
         self.setCentralWidget(self.desk_switch.stack)
         self.panels = Panels(self, core)
+        self.entries = WindowEntries(self)
+        self.maps = WindowMaps(self)
         self.alarm_list = None                      # the list of every alarm, opened from "+N more"
         self.panels.alarms.show_all_requested.connect(self.show_all_alarms)
         self._menus()
@@ -89,12 +92,9 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         timeline = self.panels.panels.get("timeline")
         if timeline is not None:
             timeline.event_activated.connect(self.show_event)
-            timeline.correct_requested.connect(self.correct_report)
-            timeline.card_requested.connect(self.open_card)
+            timeline.correct_requested.connect(self.entries.correct_report)
+            timeline.card_requested.connect(self.entries.open_card)
         self.characters: dict = {}                  # badge -> CharacterView, from the deltas
-        self.cards: dict = {}                       # badge -> an open PlayerCard
-        self._last_entry: tuple[int, float] | None = None     # (seq, monotonic time) of the GM's last entry
-        self._sent: list[tuple[str, dict]] = []                # entries sent from this window, not yet stored
         self._fitted = False
         # A STOPP on the map flashes until its alarm is acknowledged.
         self._flash = QTimer(self)
@@ -184,10 +184,10 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
             self.characters = {}
         for c in delta.characters:
             self.characters[c.badge] = c
-        self._note_entries(delta)
+        self.entries.note_entries(delta)
         self.layers.apply(delta)
         self.panels.apply(delta)
-        self._update_cards(delta)
+        self.entries.update_cards(delta)
         first = not self._fitted
         if first:
             self.map.fit_to_field()
@@ -223,7 +223,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
     @Slot(int)
     def show_event(self, seq: int) -> None:
         """Centre the map where an event of the timeline happened (its own position, or its group's)."""
-        stored = self.stored_event(seq)
+        stored = self.entries.stored_event(seq)
         if stored is None:
             return
         xy = self.layers.where(stored.event)
@@ -350,10 +350,10 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         edit = bar.addMenu(self.tr("&Edit"))
         self.undo_action = QAction(self.tr("&Undo my last entry (within a minute)"), self,
                                    shortcut=QKeySequence.StandardKey.Undo)
-        self.undo_action.triggered.connect(self.undo_last_entry)
+        self.undo_action.triggered.connect(self.entries.undo_last_entry)
         edit.addAction(self.undo_action)
         self.find_action = QAction(self.tr("&Find a player or group…"), self, shortcut=QKeySequence.StandardKey.Find)
-        self.find_action.triggered.connect(self.find)
+        self.find_action.triggered.connect(self.entries.find)
         edit.addAction(self.find_action)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
@@ -362,7 +362,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         self.legend_action.toggled.connect(self.map.legend.setVisible)
         view.addAction(self.legend_action)
         place = QAction(self.tr("&Place a map (image, GeoTIFF, MBTiles)…"), self)
-        place.triggered.connect(self.place_map_image)
+        place.triggered.connect(self.maps.place_map_image)
         view.addAction(place)
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
         self.night_action.toggled.connect(self.set_night_mode)

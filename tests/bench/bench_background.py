@@ -46,7 +46,7 @@ from figures import below, pct  # noqa: E402
 
 import controlroom.core.fold_saver as fold_saver  # noqa: E402
 from controlroom import pacing  # noqa: E402
-from controlroom.core.station import Station  # noqa: E402
+from controlroom.core.wiring import Station  # noqa: E402
 from controlroom.geo.frame import MapFrame  # noqa: E402
 from controlroom.ui.app import build_window  # noqa: E402
 

@@ -47,7 +47,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
 
-from controlroom.core.station import Station  # noqa: E402
+from controlroom.core.wiring import Station  # noqa: E402
 from controlroom.game.clock import VirtualClock  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.radio import codec  # noqa: E402

@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_ingest import FakeGateway  # noqa: E402
 from figures import below, pct  # noqa: E402
 
-from controlroom.core.station import Station  # noqa: E402
+from controlroom.core.wiring import Station  # noqa: E402
 from controlroom.game.events import make_event  # noqa: E402
 from controlroom.radio import codec  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402

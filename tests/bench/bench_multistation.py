@@ -43,6 +43,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QCoreApplication  # noqa: E402
 
 from controlroom.core.thread import CoreThread  # noqa: E402
+from controlroom.radio.link import FrameHeard  # noqa: E402
 from controlroom.game.clock import VirtualClock  # noqa: E402
 from controlroom.game.roster import Member  # noqa: E402
 from controlroom.radio import codec  # noqa: E402
@@ -106,7 +107,8 @@ def station_main(args) -> int:
                 time.sleep(min(delay, 0.002))
                 delay = t0 + i / rate - time.time()
         sent += [time.time()] * len(keys[i:i + chunk])
-        core.frames_heard.emit([(args.station + 1, -90, 7.5, frame(d, c)) for d, c in keys[i:i + chunk]])
+        for d, c in keys[i:i + chunk]:
+            core.heard.put(FrameHeard("bench", args.station + 1, -90, 7.5, frame(d, c)))
     w = core.worker
 
     def handled():

@@ -404,7 +404,8 @@ def main() -> int:
           f"whole window, map and radio panel too) max {live['blocked_max_ms']} ms, p99 {live['blocked_p99_ms']} ms; "
           f"stayed scrolled up: {live['stayed_scrolled_up']}", file=sys.stderr)
     gateway.finish()
-    station.gateways.stop()             # the radio quiet again: only the timeline's work from here
+    for link in station.links.values():     # the radio quiet again: only the timeline's work from here
+        link.stop()
     panel.apply_delta = own
     for _ in range(50):
         app.processEvents()

@@ -144,7 +144,7 @@ def main() -> int:
     def feed():
         due = int((time.monotonic() - t_feed) * args.rate) - sent["n"]
         for _ in range(max(0, due)):
-            core.submit_requested.emit("strike", {"badge": rng.choice(targets)}, "marshal:2")
+            core.submit("strike", {"badge": rng.choice(targets)}, "marshal:2")
             sent["n"] += 1
 
     feeder.timeout.connect(feed)
@@ -156,7 +156,7 @@ def main() -> int:
     load_s = time.monotonic() - t_feed
     core.shutdown()
     health = core.stats["health"]                    # the core's own counters, reported as it stopped
-    late = list(core.worker.lateness_ms)
+    late = list(core.worker.engine.batcher.lateness_ms)
     with GameStore.open(path, create=False) as store:
         stored = store.log.count()
         died = sum(1 for _, e in store.log.events() if e.type == "died")

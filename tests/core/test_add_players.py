@@ -1,15 +1,17 @@
 """Players added to an open game: checked by line against the stored roster, stored, folded over, published.
 
-The core's slot (CoreThread.players_requested -> CoreWorker.add_players) is
-the one way the window changes the roster of a game under way.  A check
+Through the core's thread (``CoreThread.send(AddPlayers(...))``, answered by
+``roster_answered``): the one way the window changes the roster of a game
+under way.  The engine's tests (tests/engine/test_engine_roster.py) cover the
+order of additions, batches and the refold in the background.  A check
 stores nothing; an addition with a problem stores nothing; a clean one is in
 the game file (a restart and a replay see it) and in the next full delta.
 """
 
 import pytest
-from PySide6.QtCore import Qt
 
 from controlroom.core.thread import CoreThread
+from controlroom.engine.commands import AddPlayers
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -46,7 +48,7 @@ def core(qtbot, game):
 def ask(qtbot, core, request, entries, store):
     with qtbot.waitSignal(core.roster_answered, timeout=10_000,
                           check_params_cb=lambda a: a.request == request) as blocker:
-        core.players_requested.emit(request, entries, store)
+        core.send(AddPlayers(request, tuple(entries), store))
     return blocker.args[0]
 
 
@@ -111,94 +113,3 @@ def test_healers_are_counted_with_the_players_already_in_the_game(qtbot, core):
     assert not answer.stored and answer.problems == (
         "group 'Wolves' has 2 healers but 6 paid members allow at most 1 (one healer per five paid members): "
         "healer on line 6 (and 1 already in the game)",)
-
-
-def test_players_offered_while_a_batch_is_being_stored_are_added_after_it(qtbot, core, game):
-    """The one-writer order holds: a report on its way to the store is stored and folded first; the players
-    are added after it, and the game folded over them keeps the report."""
-    entries = read_roster_entries(FILE, default_profile())
-    waiting = []
-
-    def in_flight(_batch_id, _items):
-        # In the core's thread, as the batch goes to the storage thread: the players' request is queued now,
-        # before the batch's "committed" can be, so the core has it while the batch is in flight.
-        waiting.append(core.worker._in_flight is not None)
-        core.players_requested.emit(9, entries, True)
-
-    core.worker._append_requested.connect(in_flight, Qt.ConnectionType.DirectConnection)
-    with qtbot.waitSignal(core.roster_answered, timeout=10_000) as blocker:
-        core.submit_requested.emit("down", {"badge": 2}, "marshal:7")
-    core.worker._append_requested.disconnect(in_flight)
-    assert waiting[0] is True
-    assert blocker.args[0].stored and [m.badge for m in blocker.args[0].added] == [150, 151]
-    with qtbot.waitSignal(core.delta_published, timeout=10_000,
-                          check_params_cb=lambda d: any(c.badge == 2 for c in d.characters)) as delta:
-        core.poll_requested.emit()
-    views = {c.badge: c for c in delta.args[0].characters}
-    assert views[2].condition == "unconscious"
-    assert core.shutdown()
-    with GameStore.open(game, create=False) as store:
-        types = [(e.type, dict(e.data)) for _s, e in store.log.events()]
-        # The report stored first; then the players, and the event that says when they came.
-        assert [t for t, _d in types][-2:] == ["down", "roster_added"] and types[-1][1] == {"added": [150, 151]}
-        state, _last = store.load_state()
-    assert state.characters[2].condition == "unconscious" and 151 in state.characters
-
-
-def test_events_read_before_a_fold_again_are_not_folded_twice(qtbot, game):
-    """After the game is folded again over a new roster, the storage writer may still deliver events that
-    fold read already (another station's on a shared game): they stay in the fold once, and what came
-    after them is folded on.  (The worker runs in the test's thread here, so the order is the worst one.)"""
-    from controlroom.core.worker import CoreWorker
-
-    worker = CoreWorker(game, VirtualClock(60_000), publish_interval_ms=20)
-    with qtbot.waitSignal(worker.loaded, timeout=10_000):
-        worker.start()
-    try:
-        with GameStore.open(game, create=False) as other:         # another station's reports
-            stored = other.log.append([make_event(10_000, "down", "marshal:3", badge=2),
-                                       make_event(11_000, "down", "marshal:3", badge=4)]).stored
-            later = other.log.append([make_event(12_000, "down", "marshal:3", badge=5)]).stored
-        worker._fold_again()                                      # reads all three
-        seqs = [e.seq for e in worker.fold.entries]
-        assert sorted(seqs) == sorted(set(seqs)) and {s.seq for s in stored + later} <= set(seqs)
-        worker._fold([(s, None) for s in stored])                 # delivered late: already in the fold
-        worker._fold([(s, None) for s in later])
-        seqs = [e.seq for e in worker.fold.entries]
-        assert len(seqs) == len(set(seqs)), "an event folded twice"
-        assert not any(w.badge in (2, 4, 5) for w in worker.fold.state.warnings), worker.fold.state.warnings
-        assert worker._folded_upto == 0 or worker._folded_upto >= later[-1].seq
-        # Folded on after them: a new report is folded once, as usual.
-        with GameStore.open(game, create=False) as other:
-            fresh = other.log.append([make_event(13_000, "down", "marshal:3", badge=11)]).stored
-        worker._fold([(s, None) for s in fresh])
-        assert [e.seq for e in worker.fold.entries].count(fresh[0].seq) == 1
-        assert worker.fold.state.characters[11].condition != "active"
-    finally:
-        with qtbot.waitSignal(worker.stopped, timeout=30_000):
-            worker.stop()
-
-
-def test_an_addition_is_answered_while_the_game_cannot_be_stored(qtbot, game):
-    """Storage failing (a full disk, the server gone): an addition is refused at once with why, and one
-    waiting for the batch that cannot be stored is answered too, not left waiting."""
-    from controlroom.core.worker import CoreWorker
-
-    worker = CoreWorker(game, VirtualClock(60_000), publish_interval_ms=20)
-    with qtbot.waitSignal(worker.loaded, timeout=10_000):
-        worker.start()
-    answers = []
-    worker.roster_answered.connect(answers.append)
-    try:
-        entries = read_roster_entries(FILE, default_profile())
-        worker._players_waiting.append((8, list(entries)))       # waiting for the batch in flight
-        worker._on_storage_failed("the disk holding the game file is full")
-        worker.add_players(9, entries, True)
-        assert [(a.request, a.stored) for a in answers] == [(8, False), (9, False)]
-        for a in answers:
-            assert "cannot be stored now (the disk holding the game file is full)" in a.problems[0]
-        with GameStore.open(game, create=False) as store:
-            assert [m.badge for m in store.roster()] == BADGES
-    finally:
-        with qtbot.waitSignal(worker.stopped, timeout=30_000):
-            worker.stop()

@@ -86,7 +86,7 @@ def test_the_cores_upkeep_of_an_idle_game_does_not_read_its_snapshot(qtbot, tmp_
         stored = []
         ct.events_stored.connect(stored.append)
         for i in range(1_200):
-            ct.submit_requested.emit("note", {"text": f"note {i}"}, "gm")
+            ct.submit("note", {"text": f"note {i}"}, "gm")
         qtbot.waitUntil(lambda: bool(stored) and stored[-1] == 37_200, timeout=30_000)
 
         def left_alone() -> bool:            # kept again, then asked three times more

@@ -58,7 +58,7 @@ def test_the_opening_completes_its_fold_once_the_window_has_painted(qtbot, game)
         assert completed[0] >= painted
         stored = []
         ct.events_stored.connect(stored.append)
-        ct.submit_requested.emit("note", {"text": "after the opening"}, "gm")
+        ct.submit("note", {"text": "after the opening"}, "gm")
         qtbot.waitUntil(lambda: bool(stored), timeout=10_000)          # and the core goes on
     finally:
         assert ct.shutdown()

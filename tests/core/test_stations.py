@@ -7,6 +7,8 @@ from collections import Counter
 import pytest
 
 from controlroom.core.thread import CoreThread
+from controlroom.engine.commands import AddPlayers
+from controlroom.radio.link import FrameHeard
 from controlroom.radio import codec
 from controlroom.game.clock import VirtualClock
 from controlroom.game.roster import Member
@@ -69,14 +71,14 @@ def test_an_event_at_one_station_shows_at_the_other_within_a_second(qtbot, stati
     b.delta_published.connect(lambda d: seen.extend((time.monotonic(), s.event.type) for s in d.events))
     qtbot.wait(300)
     sent = time.monotonic()
-    a.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    a.submit("down", {"badge": 1}, "marshal:7")
     qtbot.waitUntil(lambda: any(kind == "down" for _, kind in seen), timeout=5000)
     arrived = next(t for t, kind in seen if kind == "down")
     assert arrived - sent < 1.0
     # ...and B's own game state has it: Aldo is unconscious there too, with his countdown.
     with qtbot.waitSignal(b.delta_published, timeout=5000,
                           check_params_cb=lambda d: any(c.badge == 2 for c in d.characters)) as blocker:
-        b.submit_requested.emit("strike", {"badge": 2, "count": 1}, "marshal:8")
+        b.submit("strike", {"badge": 2, "count": 1}, "marshal:8")
     assert [e.type for e in logged(shared)] == ["down", "strike"]
     assert b.worker.state.characters[1].condition == "unconscious"
 
@@ -88,20 +90,20 @@ def test_one_owner_fires_each_deadline_once_and_a_standby_takes_over(qtbot, stat
     b = stations(shared, clock, "b")
     qtbot.wait(500)
     assert b.timer_states == ["standby"]
-    b.submit_requested.emit("down", {"badge": 2}, "marshal:8")           # reported at the standby station
+    b.submit("down", {"badge": 2}, "marshal:8")           # reported at the standby station
     qtbot.waitUntil(lambda: a.worker.state is not None and a.worker.state.characters[2].condition == "unconscious",
                     timeout=5000)
-    a.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    a.submit("down", {"badge": 1}, "marshal:7")
     qtbot.waitUntil(lambda: len(logged(shared)) == 2, timeout=5000)
     clock.advance_to(600_000)                       # Birgit bleeds out: the owner fires it, the standby must not
-    a.poll_requested.emit()
-    b.poll_requested.emit()
+    a.poll()
+    b.poll()
     qtbot.waitUntil(lambda: b.worker.state.characters[2].condition == "dead", timeout=5000)
     # The owner goes away; the standby takes the timers over and fires what is still due, once.
     assert a.shutdown()
     qtbot.waitUntil(lambda: b.timer_states[-1:] == ["owner"], timeout=10_000)
     clock.advance_to(700_000)
-    b.poll_requested.emit()
+    b.poll()
     qtbot.waitUntil(lambda: Counter(e.type for e in logged(shared))["died"] == 2, timeout=5000)
     qtbot.wait(300)
     died = [(e.data["badge"], e.t) for e in logged(shared) if e.type == "died"]
@@ -118,21 +120,21 @@ def test_an_owner_that_lost_its_lock_unawares_stores_no_deadline(qtbot, stations
     a = stations(shared, clock, "a", lock_interval_s=60)
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["owner"], timeout=5000)
     b = stations(shared, clock, "b")
-    a.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    a.submit("down", {"badge": 1}, "marshal:7")
     qtbot.waitUntil(lambda: b.worker.state.characters[1].condition == "unconscious", timeout=5000)
     dsn = make_url(shared).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", (a.worker.authority._watch.lock.pid,))
+        admin.execute("SELECT pg_terminate_backend(%s)", (a.worker._watch.lock.pid,))
     qtbot.waitUntil(lambda: b.timer_states[-1:] == ["owner"], timeout=5000)
     assert a.timer_states[-1] == "owner"            # A has not noticed yet (it looks once a minute)
     clock.advance_to(600_000)
-    a.poll_requested.emit()                         # A fires Aldo's death: not stored, and A stands by
+    a.poll()                         # A fires Aldo's death: not stored, and A stands by
     qtbot.waitUntil(lambda: a.worker.stats()["health"]["dropped_deadlines"] == 1, timeout=5000)
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["standby"], timeout=5000)
     qtbot.wait(300)
     assert a.worker.stats()["health"]["dropped_deadlines"] == 1           # fired once, not again and again
     assert [e.type for e in logged(shared)] == ["down"]
-    b.poll_requested.emit()                         # B fires it: stored, once
+    b.poll()                         # B fires it: stored, once
     qtbot.waitUntil(lambda: [e.type for e in logged(shared)] == ["down", "died"], timeout=5000)
     qtbot.waitUntil(lambda: a.worker.state.characters[1].condition == "dead", timeout=5000)
     qtbot.wait(300)
@@ -143,24 +145,24 @@ def test_a_station_cut_off_from_the_server_loses_nothing(qtbot, stations, shared
     clock = VirtualClock(0)
     a = stations(shared, clock, "a")
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["owner"], timeout=5000)
-    a.submit_requested.emit("down", {"badge": 1}, "marshal:7")
+    a.submit("down", {"badge": 1}, "marshal:7")
     qtbot.waitUntil(lambda: len(logged(shared)) == 1, timeout=5000)
     pg_control("stop")
     sent, counter, began = set(), 0, time.monotonic()
     while time.monotonic() - began < OUTAGE_S:          # the radio goes on: frames, and a copy of each
         counter += 1
         frame = codec.encode_heartbeat(KEY, 7, counter, 80, counter)
-        a.frame_heard.emit(1, -90, 5.0, frame)
-        a.frame_heard.emit(2, -95, 3.0, frame)
+        a.heard.put(FrameHeard("test", 1, -90, 5.0, frame))
+        a.heard.put(FrameHeard("test", 2, -95, 3.0, frame))
         sent.add((7, counter))
         qtbot.wait(100)
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["offline"], timeout=5000)
     qtbot.waitUntil(lambda: len(Spool(tmp_path / "a.queue")) == len(sent), timeout=5000)   # on disk, not in memory
     clock.advance_to(600_000)       # Aldo's deadline falls due while nobody can own the timers
-    a.poll_requested.emit()
+    a.poll()
     pg_control("start")
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["owner"], timeout=20_000)
-    a.poll_requested.emit()
+    a.poll()
     qtbot.waitUntil(lambda: len(logged(shared)) == 2 + len(sent), timeout=20_000)
     qtbot.wait(500)
     with GameStore.open(shared, create=False) as store:
@@ -177,7 +179,8 @@ def test_a_station_closed_while_cut_off_delivers_its_queue_when_opened_again(qtb
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["owner"], timeout=5000)
     pg_control("stop")
     frames = [codec.encode_casualty(KEY, 7, 1, 11, "down"), codec.encode_casualty(KEY, 7, 2, 2, "down")]
-    a.frames_heard.emit([(1, -90, 5.0, f) for f in frames])
+    for f in frames:
+        a.heard.put(FrameHeard("test", 1, -90, 5.0, f))
     qtbot.waitUntil(lambda: len(Spool(tmp_path / "a.queue")) == 2, timeout=5000)
     assert a.shutdown()                 # the laptop is closed before the server is back
     pg_control("start")
@@ -202,9 +205,9 @@ def test_players_added_at_one_station_are_in_the_game_at_the_other(qtbot, statio
     with qtbot.waitSignal(b.delta_published, timeout=10_000,
                           check_params_cb=lambda d: d.full and any(c.badge == 40 for c in d.characters)), \
             qtbot.waitSignal(a.roster_answered, timeout=10_000) as answer:
-        a.players_requested.emit(1, entries, True)
+        a.send(AddPlayers(1, tuple(entries), True))
     assert answer.args[0].stored
     with qtbot.waitSignal(b.delta_published, timeout=10_000, check_params_cb=lambda d: any(
             c.badge == 40 and c.condition == "unconscious" for c in d.characters)):
-        b.submit_requested.emit("down", {"badge": 40}, "marshal:8")
+        b.submit("down", {"badge": 40}, "marshal:8")
     assert [e.type for e in logged(shared)] == ["roster_added", "down"]

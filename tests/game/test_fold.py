@@ -228,7 +228,7 @@ def test_the_tails_checkpoints_taken_after_the_opening_are_the_states_the_fold_p
     """load folds the tail fast and notes where its checkpoints are due; they are taken later, by folding the
     tail's entries again from the first, and each is the state after the log up to its key (batches of 4
     rows, so the count of the next checkpoint crosses batch boundaries, and a retracted row in the tail)."""
-    from controlroom.game import fold as fold_module
+    from controlroom.game import fold_load as fold_module
     from controlroom.game import snapshot
 
     monkeypatch.setattr(fold_module, "_LOAD_BATCH", 4)

@@ -34,7 +34,7 @@ class Rig:
     """Firmware gateway on a pty + firmware handsets on one Air, stepped by a thread."""
 
     def __init__(self, gw_cfg):
-        from controlroom.sim.links import PtyPort
+        from controlroom.sim.ports import PtyPort
         self.pty = PtyPort()
         self.air = fakes.Air()
         radio = fakes.FakeRadio("gateway", -91, 6.75)

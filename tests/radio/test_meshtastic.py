@@ -16,7 +16,7 @@ from controlroom.game.state import GameState
 from controlroom.radio import mesh_ingest as mi
 from controlroom.radio.mesh_ingest import BROADCAST, MeshHeard, MeshIngest, MeshReply, from_packet
 from controlroom.radio.meshtastic_link import is_meshtastic_url, parse_url
-from controlroom.radio.ports import check_url
+from controlroom.radio.link import check_url
 
 PHONE, TRACKER, STRANGER, GW = 0xC0FFEE01, 0xC0FFEE02, 0xBADBAD01, 0x0A1B2C3D
 MEMBERS = [Member(1, "Aino", "North", "Hundid"), Member(2, "Jaan", "North", "Hundid"),
@@ -180,7 +180,7 @@ def test_a_missing_meshtastic_package_is_named_with_the_extra(monkeypatch):
 # -- end to end: a station, the meshtastic package, a fake node on a real pty -----------------------------------
 def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
     pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
-    from controlroom.core.station import Station
+    from controlroom.core.wiring import Station
     from controlroom.game.clock import VirtualClock
     from controlroom.radio.meshtastic_fake import FakeNode
     from controlroom.store.devices import register_device
@@ -222,17 +222,21 @@ def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
         node.text(PHONE, "STOPP oht")
         node.text(STRANGER, "D 3")
         node.text(PHONE, "Tere kõigile")                             # chat: no answer
-        sent = node.device.wait_sent(5, timeout=15)
+        node.text(PHONE, "V 3")                    # Mari is alive: stored, but refused by the rules, and told so
+        sent = node.device.wait_sent(6, timeout=15)
+        refused = next(t for _to, _c, t in sent if "Valhalla" in t)
+        assert refused.startswith("? ") and "badge 3" in refused and "only the dead report to Valhalla" in refused
         assert sorted(sent) == sorted([
             (BROADCAST, 1, "OK: 1 down 14:02"),
             (PHONE, 0, "OK: 2 dead 14:02"),
             (BROADCAST, 0, "? badge 999 unknown"),
             (BROADCAST, 0, next(t for _to, _c, t in sent if t.startswith("OK: STOPP 21-"))),
             (BROADCAST, 0, "? node !badbad01 is not registered"),
+            (BROADCAST, 0, refused),
         ]), sent
         qtbot.waitUntil(lambda: "stopp" in alarms, timeout=5000)
         qtbot.wait(300)
-        assert len(node.device.sent) == 5                            # the copy and the chat got nothing
+        assert len(node.device.sent) == 6                            # the copy and the chat got nothing
     finally:
         station.shutdown()
         node.close()
@@ -244,6 +248,8 @@ def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
             assert any(t == "died" for t, _p in log)
         if text.startswith("OK: STOPP"):
             assert any(t == "stopp_called" for t, _p in log)
+        if "Valhalla" in text:
+            assert ("valhalla_checkin", '{"badge":3}') in log
     with GameStore.open(db, create=False) as store:
         events = [(s.event.type, s.event.source, s.radio.via if s.radio else None) for s in store.log.read()]
     assert ("position", "tracker:22", VIA_MESH_CHANNEL) in events
@@ -299,13 +305,21 @@ def test_sim_meshtastic_and_a_headless_station_end_to_end(tmp_path):
     assert mesh["duplicates"] == truth["sent_copies"]
     assert mesh["unknown_node"] == 0 and mesh["refused_role"] == 0
     errors = truth["answers_error"]
-    # The only reports refused: a LIFT whose STOPP was lost on air.
-    assert all(e == "? no STOPP of yours is on: LIFT <id>" for e in errors), errors
-    assert mesh["accepted"] == truth["sent_positions"] + truth["sent_texts"] - len(errors)
-    assert truth["answers_ok"] == truth["sent_texts"] - len(errors)      # every stored report was confirmed
+    # Refused before it was stored: only a LIFT whose STOPP was lost on air.
+    not_stored = [e for e in errors if e == "? no STOPP of yours is on: LIFT <id>"]
+    # Stored, but refused by the rules when folded, and answered with the rule (not "OK"): a Valhalla check-in
+    # of a player whose death report was lost on the air, say.
+    verdicts = [e for e in errors if e not in not_stored]
+    assert mesh["accepted"] == truth["sent_positions"] + truth["sent_texts"] - len(not_stored)
+    assert truth["answers_ok"] + len(verdicts) == truth["sent_texts"] - len(not_stored)   # every one answered
     with GameStore.open(game, create=False) as store:
         assert all(d.meshtastic for d in devices(store).values() if d.role in ("marshal", "tracker"))
         stored = list(store.log.read())
+        state, _last = store.load_state()
+    # Each answer that was not OK is a rule warning of the record, in the same words.
+    warned = Counter(f"? {w.message}" for w in state.warnings if w.type in {"valhalla_checkin", "down", "died",
+                                                                              "bound", "headcount"})
+    assert Counter(verdicts) == warned or not verdicts and not warned, (verdicts, warned)
     vias = Counter(s.radio.via for s in stored if s.radio is not None)
     assert vias["meshtastic/pki"] > 0 and vias["meshtastic/channel"] > 0 and set(vias) <= {
         "meshtastic/pki", "meshtastic/channel"}
@@ -316,7 +330,7 @@ def test_a_game_that_requires_pki_refuses_channel_reports_at_the_station(qtbot, 
     """The organiser's setting (keys meshtastic --require-pki) is read when the station opens the game."""
     pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
     from controlroom.cli import main
-    from controlroom.core.station import Station
+    from controlroom.core.wiring import Station
     from controlroom.game.clock import VirtualClock
     from controlroom.radio.meshtastic_fake import FakeNode
     from controlroom.store.devices import register_device

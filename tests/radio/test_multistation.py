@@ -106,7 +106,7 @@ def test_two_gateway_stations_and_a_window_station_share_one_game(qtbot, pg_url,
 
         # A bleeding character, then the timer owner vanishes (killed, no goodbye).
         alive = next(b_ for b_, ch in c.worker.state.characters.items() if ch.condition == "active")
-        c.submit_requested.emit("down", {"badge": alive}, "marshal:999")
+        c.submit("down", {"badge": alive}, "marshal:999")
         qtbot.waitUntil(lambda: any(s.event.type == "down" and s.event.data.get("badge") == alive
                                     for _, s in seen), timeout=5000)
         killed = time.monotonic()

@@ -17,7 +17,8 @@ import pytest
 from controlroom.radio import codec, transport
 from controlroom.radio import ports as serial_ports
 from controlroom.radio.ports import UsbIds
-from controlroom.radio.transport import GatewayLink, GatewaySet
+from controlroom.radio.link import FrameAck, HeardQueue, FrameHeard, LinkState, send_through
+from controlroom.radio.transport import GatewayLink, open_gateway
 
 KEY = bytes.fromhex("3C9E5D1AB8427F06E1C4A93D5B70F28E")
 FAST = {"backoff_initial": 0.05, "backoff_max": 0.2, "identify_timeout": 2.0}
@@ -165,7 +166,7 @@ def test_identify_exchange(rec, pty, link):
     assert [i.kind for n, i in rec.items] == ["id"] and rec.items[0][0] == gw.path
     start = time.monotonic()
     assert lk.stop(1.0) and time.monotonic() - start < 1.0              # stop() joins quickly
-    assert rec.state_list()[-1] == "stopped" and not lk.is_up and lk.send("ID?") is False
+    assert rec.state_list()[-1] == "stopped" and not lk.is_up and lk.write_line("ID?") is False
 
 
 def test_silent_gateway_is_read_unidentified(rec, pty, link):
@@ -205,10 +206,14 @@ def test_frames_split_at_every_byte_boundary_arrive_whole(rec, pty, link):
 
 
 def test_two_gateways_at_once(rec, pty):
+    """Two links of a station: each reads its own gateway; an ack goes out through the gateway that heard the
+    frame (``send_through``), else through any other."""
     gw1, gw2 = pty(), pty()
-    gws = GatewaySet([gw1.path, gw2.path, gw1.path], rec.on_line, rec.on_state, **FAST)
-    assert len(gws.links) == 2
-    with gws:
+    links = [GatewayLink(gw1.path, rec.on_line, rec.on_state, **FAST),
+             GatewayLink(gw2.path, rec.on_line, rec.on_state, **FAST)]
+    for lk in links:
+        lk.start()
+    try:
         gw1.answer_id(7)
         gw2.answer_id(8)
         rec.wait(lambda: rec.state_list().count("identified") == 2)
@@ -218,18 +223,41 @@ def test_two_gateways_at_once(rec, pty):
         rec.wait(lambda: len(rec.counters()) == 40)
         assert rec.counters(gw1.path) == list(range(1, 21))
         assert rec.counters(gw2.path) == list(range(101, 121))
-        tx7 = codec.format_tx_line(codec.encode_ack(KEY, 7, 1, 0x0102, 106))
-        tx8 = codec.format_tx_line(codec.encode_ack(KEY, 8, 1, 0x0102, 107))
-        assert gws.send_to(7, tx7) == 1 and gws.send_to(8, tx8) == 1 and gws.send_to(99, tx8) == 0
-        assert gw1.expect(b"TX").decode() == tx7 and gw2.expect(b"TX").decode() == tx8
-        assert gws.send_to("all", tx8) == 2 and gws.send_to(gw2.path, tx7) == 1
-        assert gw1.expect(b"TX").decode() == tx8 and gw2.expect(b"TX").decode() == tx8
-        assert gw2.expect(b"TX").decode() == tx7
-        stats = gws.stats()
-        assert {s["gateway"]: s["frames"] for s in stats.values()} == {7: 20, 8: 20}
-        assert stats[gw1.path]["sent"] == 2 and stats[gw2.path]["state"] == "identified"
+        ack7, ack8 = codec.encode_ack(KEY, 7, 1, 0x0102, 106), codec.encode_ack(KEY, 8, 1, 0x0102, 107)
+        assert send_through(links, FrameAck(7, ack7)) and send_through(links, FrameAck(8, ack8))
+        assert gw1.expect(b"TX").decode() == codec.format_tx_line(ack7)
+        assert gw2.expect(b"TX").decode() == codec.format_tx_line(ack8)
+        assert send_through(links, FrameAck(99, ack8))              # nobody's gateway 99: the first that takes it
+        stats = [lk.stats() for lk in links]
+        assert {s["gateway"]: s["frames"] for s in stats} == {7: 20, 8: 20}
+        assert stats[1]["state"] == "identified"
+    finally:
+        for lk in links:
+            lk.stop()
     assert rec.state_list().count("stopped") == 2
-    assert gws.send_to("all", tx7) == 0
+    assert not send_through(links, FrameAck(7, ack7))               # stopped: nothing takes it
+
+
+def test_a_stations_link_puts_what_it_hears_into_the_queue(pty):
+    """``open_gateway``: RX lines of its own gateway as FrameHeard, another gateway's id refused, states."""
+    gw = pty()
+    queue = HeardQueue()
+    lk = open_gateway(gw.path, queue, **FAST)
+    lk.start()
+    try:
+        gw.answer_id(7)
+        wait_until(lambda: lk.state == "identified")
+        gw.write(rx_line(1, 7))
+        gw.write(rx_line(2, 9))                      # a line claiming another gateway on this link
+        wait_until(lambda: len(queue) >= 4)
+    finally:
+        lk.stop()
+    items = queue.take()
+    heard = [i for i in items if isinstance(i, FrameHeard)]
+    assert [(h.gateway, int.from_bytes(h.frame[3:7], "big")) for h in heard] == [(7, 1)]
+    assert any(getattr(i, "reason", "") == "gateway_id" for i in items)
+    assert [i.state for i in items if isinstance(i, LinkState)][:3] == ["connecting", "identifying", "identified"]
+    assert lk.owns(FrameAck(7, b"")) and not lk.owns(FrameAck(8, b""))
 
 
 def test_unplug_and_replug_no_frame_lost_or_doubled(rec, pty, link):
@@ -249,7 +277,7 @@ def test_unplug_and_replug_no_frame_lost_or_doubled(rec, pty, link):
     new["path"] = gw2.path
     rec.wait(rec.has_state("lost"))
     assert f"the gateway on {old_path} was unplugged" in rec.detail("lost") and not lk.is_up
-    assert lk.send("ID?") is False
+    assert lk.write_line("ID?") is False
     rec.wait(rec.has_state("retrying"))
     assert isinstance(rec.detail("retrying"), float)
     gw2.answer_id()
@@ -261,7 +289,7 @@ def test_unplug_and_replug_no_frame_lost_or_doubled(rec, pty, link):
     assert rec.counters() == list(range(1, 11))
     stats = lk.stats()
     assert stats["reconnects"] == 1 and stats["port"] == gw2.path and sum(stats["rejections"].values()) == 0
-    assert lk.send(codec.format_txok_line(1)) is True and gw2.expect(b"TXOK")
+    assert lk.write_line(codec.format_txok_line(1)) is True and gw2.expect(b"TXOK")
 
 
 def fake_ports(*entries):
@@ -335,11 +363,11 @@ def test_open_failure_backs_off_and_stop_is_prompt(rec, link):
 def test_loop_url(rec, link):
     lk = link("loop://", identify_timeout=0.3, identify_interval=1.0)
     rec.wait(lambda: any(i.kind == "id_request" for n, i in rec.items))   # its own ID? came back
-    assert lk.send(rx_line(3).decode()) is True
+    assert lk.write_line(rx_line(3).decode()) is True
     rec.wait(lambda: rec.counters() == [3])
     rec.wait(rec.has_state("unidentified"))
     with pytest.raises(ValueError):
-        lk.send("two\nlines")
+        lk.write_line("two\nlines")
 
 
 def test_broken_callback_does_not_stop_the_reader(pty, link):

@@ -23,7 +23,7 @@ from controlroom.commands.sim import register_devices
 from controlroom.radio import codec
 from controlroom.sim import battle
 from controlroom.sim.battle import Battle, Transmission
-from controlroom.sim.links import PtyPort, close_all, open_ptys
+from controlroom.sim.ports import PtyPort, close_all, open_ptys
 from controlroom.sim.simulator import Simulator
 from controlroom.store.devices import devices
 from controlroom.store.game import GameStore

@@ -6,7 +6,7 @@ Several GameStore handles on one SQLite file and on one PostgreSQL database
 
 import threading
 
-from controlroom.core.worker import DOWNLINK_KEY
+from controlroom.engine.opening import DOWNLINK_KEY
 from controlroom.radio.ingest import DownlinkCounter
 from controlroom.store.game import GameStore
 

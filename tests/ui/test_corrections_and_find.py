@@ -32,7 +32,7 @@ def window(qtbot, tmp_path, game):
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     yield w
-    for dialog in list(w.cards.values()):
+    for dialog in list(w.entries.cards.values()):
         dialog.close()
     assert core.shutdown()
 
@@ -60,7 +60,7 @@ def test_a_report_on_the_wrong_badge_is_taken_back_and_replaced(window, qtbot, g
     with qtbot.waitSignal(panel.correct_requested) as asked:
         actions["Correct this report\u2026"].trigger()
     assert asked.args == [seq]
-    dialog = window.correction_dialog
+    dialog = window.entries.correction_dialog
     assert isinstance(dialog, CorrectionDialog) and dialog.badge.text() == "1"
     dialog.accept()                                               # no reason: refused, said why
     assert dialog.isVisible() and "Say why" in dialog.message.text()
@@ -92,7 +92,7 @@ def test_ctrl_z_takes_back_the_last_entry_within_a_minute(window, qtbot, game):
     window.undo_action.trigger()                                  # once only
     assert window.status.text().startswith("Nothing to undo")
     # A report of another station's game master (or a radio) is not this window's to undo.
-    window.core.submit_requested.emit("down", {"badge": 12}, "gm")
+    window.core.submit("down", {"badge": 12}, "gm")
     model = window.panels.panels["timeline"].model
     qtbot.waitUntil(lambda: any(s.event.data.get("badge") == 12 for s in model.rows), timeout=5000)
     window.undo_action.trigger()
@@ -108,7 +108,7 @@ def test_ctrl_z_takes_back_the_last_entry_within_a_minute(window, qtbot, game):
         s.seq for s in model.rows if s.event.type == "valhalla_checkin"))
     # An entry older than a minute is not undone by Ctrl+Z.
     late = enter(qtbot, window, "down", badge=11)
-    window._last_entry = (late, time.monotonic() - 61)
+    window.entries._last_entry = (late, time.monotonic() - 61)
     window.undo_action.trigger()
     assert "more than a minute old" in window.status.text()
     assert not any(e.type == "retracted" and e.data.get("seq") == late for e in stored(game))
@@ -135,11 +135,11 @@ def test_find_names_a_badge_a_player_or_a_group(window):
 def test_find_opens_the_player_card_and_corrections_start_there(window, qtbot, game):
     seq = enter(qtbot, window, "strike", badge=2, count=1)
     window.find_action.trigger()
-    dialog = window.find_dialog
+    dialog = window.entries.find_dialog
     assert window.find_action.shortcut().toString() == "Ctrl+F"
     dialog.field.setText("Birgit (2) \u00b7 Wolves")
     dialog.accept()
-    card = window.cards[2]
+    card = window.entries.cards[2]
     assert isinstance(card, PlayerCard) and card.isVisible()
     assert "Birgit" in card.title.text() and "Hit points" in card.state.text() and "armour points" in card.state.text()
     assert "dead" in card.state.text()                       # Birgit died at 00:01:00 (the test game)
@@ -150,8 +150,8 @@ def test_find_opens_the_player_card_and_corrections_start_there(window, qtbot, g
     with qtbot.waitSignal(card.correct_requested) as asked:
         card.correct.click()
     assert asked.args == [seq]
-    window.correction_dialog.reason.setText("a strike on the shield")
-    window.correction_dialog.accept()
+    window.entries.correction_dialog.reason.setText("a strike on the shield")
+    window.entries.correction_dialog.accept()
     wait_stored(qtbot, game, lambda e: e.type == "retracted" and e.data.get("seq") == seq)
     qtbot.waitUntil(lambda: seq in card.retracted, timeout=5000)             # the card follows
     assert card.history.item(len(card.history_rows) - 1, 0).font().strikeOut()

@@ -92,11 +92,11 @@ def test_respawn_countdowns_of_the_dead(qtbot, desk, tmp_path):
         assert desk.respawn_note.text() == ""
         core.worker.clock.advance_to(300_000)
         with qtbot.waitSignal(core.delta_published, timeout=5000):
-            core.poll_requested.emit()
+            core.poll()
         desk.refresh()
         assert rows(desk.model)[0][5] == "6:00"
         core.worker.clock.advance_to(660_000)           # respawned: no longer among the dead
-        core.poll_requested.emit()
+        core.poll()
         qtbot.waitUntil(lambda: desk.model.rowCount() == 0, timeout=5000)
         assert desk.respawn_note.text().startswith("No respawn countdowns")
 

@@ -55,7 +55,7 @@ def test_the_valhalla_dock_behind_a_tab_draws_its_tables_when_raised(qtbot, wind
     assert {r.badge for r in panel.fallen_model.rows} == dead
     assert rows(panel.group_model) and panel.side_labels
     # A change while it shows is drawn at once.
-    window.core.submit_requested.emit("down", {"badge": 11}, "gm")
+    window.core.submit("down", {"badge": 11}, "gm")
     qtbot.waitUntil(lambda: panel.data.characters[11].condition == "unconscious", timeout=5000)
     assert not panel._stale and panel.fallen_model.rows == panel.data.fallen()
 

@@ -246,7 +246,7 @@ def test_the_window_labels_its_groups_from_the_first_deltas(qtbot, tmp_path, set
         assert view.metres_per_pixel() <= bounds.width() / view.getViewBox().width() * 1.01   # the whole field
         for label in view.shown_labels():
             assert ink(view, label) > 30, label
-        core.submit_requested.emit("down", {"badge": 1}, "gm")            # Aldo of the Wolves goes down
+        core.submit("down", {"badge": 1}, "gm")            # Aldo of the Wolves goes down
         qtbot.waitUntil(lambda: "Wolves 1\u2191 1\u2193 0\u2020" in {label.text for label in view.shown_labels()},
                         timeout=5000)
         # Zoomed out well past the whole field, the labels hide.

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from controlroom.core.worker import Alarm
+from controlroom.game.alarms import Alarm
 from controlroom.game.alarms import GAME, LINK, SAFETY, SECURITY, STORAGE
 from controlroom.game.events import make_event
 from controlroom.game.views import StateDelta, StoredView

@@ -150,9 +150,9 @@ def test_the_window_speaks_estonian(qtbot, tmp_path, estonian):
         assert QCoreApplication.translate("AlarmBanner", "+%n more", "", 3) == "+3 veel"       # a plural form
         # Texts of the window's mixins (their own Qt contexts, WindowEntries and WindowMaps): PySide6's tr
         # looks through the window's classes in turn.
-        window.undo_last_entry()
+        window.entries.undo_last_entry()
         assert window.status.text() == "Pole midagi tagasi võtta: ükski sinu kanne ei oota."
-        window._map_kept(type("Kept", (), {"name": "field.png", "problem": ""})())
+        window.maps._map_kept(type("Kept", (), {"name": "field.png", "problem": ""})())
         assert window.status.text() == "Kaart field.png on mänguga kaasas."
         # View, Language: the choice is remembered, and applies at the next start.
         window.language_actions["en"].trigger()

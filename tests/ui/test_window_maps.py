@@ -42,7 +42,7 @@ def test_a_kept_map_is_announced_in_the_windows_thread(qtbot, tmp_path, monkeypa
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     try:
-        assert window.open_map_file(str(FIELD))
+        assert window.maps.open_map_file(str(FIELD))
         qtbot.waitUntil(lambda: bool(said_in), timeout=10_000)
         assert said_in == [threading.main_thread().name]
         assert window.status.text() == "The map field.png is kept with the game."

@@ -65,7 +65,7 @@ def wire_desk(desk, core) -> None:
         core.loaded.connect(lambda _delta: desk.set_profile(game_profile(core)))
     core.loaded.connect(desk.apply_delta)
     core.delta_published.connect(desk.apply_delta)
-    desk.entry.connect(lambda type_, fields: core.submit_requested.emit(type_, fields, desk.SOURCE))
+    desk.entry.connect(lambda type_, fields: core.submit(type_, fields, desk.SOURCE))
 
 
 def game_profile(core):

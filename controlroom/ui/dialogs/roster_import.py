@@ -8,7 +8,7 @@ line in the file.  Import stays disabled while a problem stands: first the
 file's own (``game.roster_csv``, read here, in the window's thread: a desk's
 file is small), then what the core says of adding its players to the game
 under way (a badge the game has with other data, a group on another side,
-too many healers; ``CoreThread.players_requested`` with ``store`` False).
+too many healers; ``AddPlayers`` with ``store`` False, sent to the core).
 Import asks the core to store them (the core checks again, stores, folds the
 game over the new roster and publishes it).  The mapping is remembered
 (QSettings, as JSON) and offered again for the next file.
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog
                                QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QScrollArea, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from controlroom.engine.commands import AddPlayers
 from controlroom.game.roster_csv import (
     COLUMNS, RosterImportError, RosterMapping, column_of, header_key, preview_roster_csv, problem_line,
     read_roster_entries,
@@ -312,7 +313,7 @@ class RosterImportDialog(QDialog):
         self._waiting, self._storing = True, store
         self.status.setText(self.tr("Adding the players to the game…") if store
                             else self.tr("Checking the players against the game…"))
-        self.core.players_requested.emit(self._request, list(self.entries or ()), store)
+        self.core.send(AddPlayers(self._request, tuple(self.entries or ()), store))
 
     @Slot(object)
     def _on_answer(self, answer) -> None:

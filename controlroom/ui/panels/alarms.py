@@ -142,7 +142,7 @@ class AlarmBanner(QWidget):
     """Unacknowledged alarms by class, repeats merged; hidden when there are none (once it has a parent).
 
     Connect ``add_alarm`` to CoreThread.alarm_raised and ``acknowledged`` to
-    CoreThread.acknowledge_requested (one emit per alarm id acknowledged).
+    the core as ``Acknowledge`` commands (one per alarm id acknowledged).
     ``sound(cls)`` is called once per new row with the alarm's class (an
     :class:`~controlroom.ui.panels.sound.AlarmSounds` by default).
     """

@@ -1,4 +1,4 @@
-"""The core's alarms in the game master's words: a STOPP called, a late report that changed the game."""
+"""The engine's alarms in the game master's words: a STOPP called or overdue, a late report that changed the game."""
 
 from __future__ import annotations
 
@@ -55,3 +55,10 @@ def late_report_alarm(state, corrections, now: int) -> Alarm:
     text = translate("alarms", "a late report changed the game: {changes}").format(
         changes="; ".join(lines[:6]) + (" …" if len(lines) > 6 else ""))
     return Alarm(f"late_report:{now}", "late_report", text, now)
+
+
+def stopp_overdue_alarm(event) -> Alarm:
+    """A STOPP in force for longer than the rules' limit (a ``stopp_overdue`` deadline fired)."""
+    sid = event.data["stopp"]
+    return Alarm(f"stopp_overdue:{sid}", "stopp_overdue",
+                 translate("alarms", "STOPP {stopp} has lasted too long").format(stopp=sid), event.t)

@@ -1,4 +1,4 @@
-"""Several stations on one game: the timer lock's watcher and the live notices, as Qt signals.
+"""Watching the server of a shared game: the timer lock and the live notices of other stations' appends.
 
 Both wait on the database server in plain Python threads (a blocking
 socket, no Qt inside) and report through signals, delivered queued in the
@@ -11,12 +11,8 @@ import threading
 
 from PySide6.QtCore import QObject, Signal
 
+from controlroom.engine.authority import OFFLINE, OWNER, STANDBY
 from controlroom.store.pg import Listener, TimerLock
-
-OWNER = "owner"          # this station runs the game's rule timers
-STANDBY = "standby"      # another station does; this one takes over if it disappears
-ALONE = "alone"          # a game file: the one station runs the timers
-OFFLINE = "offline"      # the server cannot be reached: nobody here runs the timers
 
 
 class TimerWatch(QObject):

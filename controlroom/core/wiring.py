@@ -1,0 +1,66 @@
+"""A station: one game's core and its links to the field, wired together (what the window, headless and the demo run).
+
+Every link (``radio.link``: a LoRa gateway on a serial port, a Meshtastic
+node, whatever the port's URL names) reads the field in threads of its own
+and puts what it hears into the core's one ``HeardQueue``; the core takes it
+in its thread.  The core's answers go straight from the core's thread
+through the link that heard the report (or any other that can carry it),
+never through the window's event loop.  The links start once the game is
+open: their ports are the ones given, or those kept with the game.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Slot
+
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import Clock
+from controlroom.radio.link import Ack, Link, check_url, open_link, send_through
+
+# A link that has gone is looked for again after 1, 2, 4 ... 30 s (a lasting session starts it afresh).
+LINK_OPTIONS = {"backoff_initial": 1.0, "backoff_max": 30.0}
+
+
+class Station(QObject):
+    """The core thread of game ``db`` and, once it is open, a link for each of its ports.
+
+    ``ports``: the links' URLs; None for those kept with the game.
+    """
+
+    def __init__(self, db: str, ports: list[str] | None = None, clock: Clock | None = None,
+                 parent: QObject | None = None, link_options: dict | None = None, **core_options) -> None:
+        super().__init__(parent)
+        for url in ports or ():
+            check_url(url)                      # ValueError: a port no link could ever open
+        self.link_options = {**LINK_OPTIONS, **(link_options or {})}
+        self.links: dict[str, Link] = {}
+        self.core = CoreThread(db, clock, parent=self, acks=self.send_ack, ports=ports, **core_options)
+        self.core.opened.connect(self._start_links)
+
+    def start(self) -> None:
+        self.core.start()
+
+    def shutdown(self, timeout_ms: int = 30_000) -> bool:
+        """Stop the links (nothing more is heard), then store what was heard and stop the core."""
+        links = list(self.links.values())
+        for link in links:
+            link.request_stop()
+        for link in links:
+            link.join()
+        return self.core.shutdown(timeout_ms)
+
+    def stats(self) -> dict:
+        return {name: link.stats() for name, link in self.links.items()}
+
+    @Slot(object)
+    def _start_links(self, info) -> None:
+        if self.links:
+            return
+        for url in dict.fromkeys(info.ports):
+            self.links[url] = open_link(url, self.core.heard, **self.link_options)
+        for link in self.links.values():
+            link.start()
+
+    def send_ack(self, ack: Ack) -> None:
+        """(In the core's thread.)  Through the link that heard the report; if it cannot, through any other."""
+        send_through(list(self.links.values()), ack)

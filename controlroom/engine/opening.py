@@ -1,0 +1,136 @@
+"""Opening a game: the store, the fold from its kept snapshot and the log after it, the radio's memory, the clock.
+
+``open_game`` does what can be done before anything is shown: a shared
+game's local queue is stored first, the game is folded (``complete=False``:
+the rest of the fold, ``Fold.complete``, waits until the window has the
+game), the downlink counter's block reserved, the radio ingest told what was
+heard before, and the game's clock set.  A game that cannot be opened
+raises StoreError or ProfileError, in words.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from controlroom.game.clock import Clock, WallClock
+from controlroom.game.fold import Fold
+from controlroom.game.views import StoredView
+from controlroom.radio.ingest import DownlinkCounter, Ingest
+from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
+from controlroom.rules.profile import RulesProfile
+from controlroom.store.devices import devices
+from controlroom.store.engine import data_dir
+from controlroom.store.errors import StoreError
+from controlroom.store.game import GameStore
+from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
+from controlroom.store.spool import Spool, default_path
+
+from controlroom.engine.storage import deliver_queue
+
+log = logging.getLogger(__name__)
+
+EPOCH_KEY = "clock_epoch_unix_ms"
+DOWNLINK_KEY = "downlink_counter"       # the highest downlink counter reserved (PROTOCOL.md section 4)
+OPENING_EVENTS = 2000                   # the last events an opening shows in the timeline
+
+
+class GameInfo(NamedTuple):
+    """What the window may know of the open game (read once it is open)."""
+
+    name: str
+    db: str
+    where: str
+    profile: RulesProfile
+    speed: float                         # game ms per real ms as the clock runs (0: a virtual clock, in tests)
+    shared: bool
+    ports: tuple[str, ...] = ()          # the gateways: as given, else those kept with the game
+    map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
+    map_path: Path | None = None
+    map_problem: str = ""
+
+
+@dataclass(slots=True)
+class OpenedGame:
+    """An open game, folded (but for ``Fold.complete``), with what its engine needs."""
+
+    store: GameStore
+    fold: Fold
+    ingest: Ingest
+    mesh: MeshIngest
+    clock: Clock
+    spool: Spool | None
+    last_seq: int
+    events: list[StoredView]             # the last events, for the timeline
+    info: GameInfo
+
+
+def open_game(db: str, *, clock: Clock | None = None, speed: float | None = None, queue_path: str | None = None,
+              ports: list[str] | None = None, remember_ports: bool = True) -> OpenedGame:
+    """Open and fold game ``db``; StoreError or ProfileError if it cannot be.  The store is closed on failure."""
+    store = GameStore.open(db)
+    try:
+        return _open(store, db, clock, speed, queue_path, ports, remember_ports)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, queue_path: str | None,
+          ports: list[str] | None, remember_ports: bool) -> OpenedGame:
+    spool = None
+    if store.log.shared:                # what a previous run kept on this laptop is stored first
+        spool = Spool(queue_path or default_path(str(store.engine.url)))
+        if len(spool):
+            deliver_queue(store, spool)
+    fold = store.open_fold(complete=False)       # completed once the window has the game
+    last_seq = store.log.last_seq()
+    events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
+              for s in store.log.read(after=max(0, last_seq - OPENING_EVENTS))]
+    # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
+    reserved = store.reserve_block(DOWNLINK_KEY, DownlinkCounter.BLOCK)
+    known = devices(store)
+    ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
+                                                    reserve=lambda size: store.reserve_block(DOWNLINK_KEY, size)))
+    mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1")
+    highest, heard = store.log.radio_counters()
+    ingest.remember(highest, heard, fold.state.t)
+    store.checkpoint_in_background()
+    if clock is None:
+        # A fast simulated game starts where its log ends; a real one counts real time, and so does a
+        # shared one at any speed, so that every station keeps the same game time.
+        fast = bool(speed) and not store.log.shared
+        clock = WallClock(fold.state.t, speed or 1.0) if fast else persistent_clock(store, fold.state.t, speed or 1.0)
+    info = game_info(store, db, fold, clock, ports, remember_ports)
+    return OpenedGame(store, fold, ingest, mesh, clock, spool, last_seq, events, info)
+
+
+def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[str] | None,
+              remember_ports: bool) -> GameInfo:
+    """The game's name, ruleset and speed; its gateways and its map, kept with it."""
+    if ports and remember_ports:
+        save_ports(store, ports)
+    kept_ports = tuple(ports) if ports is not None else tuple(stored_ports(store))
+    if ports is None and kept_ports:
+        log.info("gateways kept with the game: %s", ", ".join(kept_ports))
+    kept, path, problem = None, None, ""
+    try:
+        kept = current_map(store)
+        if kept is not None:
+            path = map_file(store, kept, data_dir() / "maps")
+    except (StoreError, OSError) as exc:
+        problem = str(exc)
+    speed = clock.speed if getattr(clock, "runs", True) else 0.0
+    return GameInfo(store.name, db, store.where, fold.state.profile, speed, store.log.shared, kept_ports, kept,
+                    path, problem)
+
+
+def persistent_clock(store: GameStore, t: int, speed: float = 1.0) -> WallClock:
+    """Real time (or ``speed`` times it): the game's clock goes on while the program is closed."""
+    now_unix = int(time.time() * 1000)
+    key = EPOCH_KEY if speed == 1.0 else f"{EPOCH_KEY}@{speed:g}"
+    epoch = int(store.meta_once(key, str(now_unix - int(t / speed))))
+    return WallClock(start_ms=max(t, int((now_unix - epoch) * speed)), speed=speed)

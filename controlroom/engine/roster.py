@@ -1,0 +1,74 @@
+"""Players added to an open game: checked against the stored roster, stored, announced, folded in.
+
+The roster is kept in the store beside the event log, and the game is the
+fold of the log over it.  New players are stored in one transaction (after
+the batch in flight, if any); a ``roster_added`` event then goes the way of
+every event.  Once that event is stored and folded, here or at another
+station of a shared game, the whole log is folded again over the new roster
+(what a restart or a replay does: events that named their badges before now
+count).  That refold reads the whole log: it runs in the background on a
+fold of its own, and only the swap to it happens in the engine's thread
+(``Engine.refolded``).  Nothing is stored while a problem stands; the answer
+lists them by line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from controlroom.engine.commands import AddPlayers
+from controlroom.engine.output import RosterAnswer
+from controlroom.engine.reports import Report, report
+from controlroom.game.fold import Fold
+from controlroom.game.roster_addition import plan_addition
+from controlroom.i18n import translate
+from controlroom.store.errors import StoreError
+from controlroom.store.game import GameStore
+
+
+def not_storing(error: str | None) -> str:
+    return translate("roster", "the game cannot be stored now ({error}); add the players once it is stored "
+                               "again").format(error=error)
+
+
+@dataclass(slots=True)
+class Additions:
+    """Offers of players waiting for the batch in flight, and whether the game must be folded over its roster."""
+
+    waiting: list[AddPlayers] = field(default_factory=list)
+    stale: bool = False              # a roster_added was folded: fold the game again over the stored roster
+
+    def offer(self, cmd: AddPlayers, *, fold: Fold, store: GameStore, storage_error: str | None,
+              busy: bool) -> tuple[RosterAnswer | None, Report | None]:
+        """The answer to an offer (None: it waits for the batch in flight), and the ``roster_added`` report to
+        store when players were added."""
+        def answer(problems=(), plan=None, stored=False) -> RosterAnswer:
+            return RosterAnswer(cmd.request, stored, tuple(plan.new) if plan else (),
+                                len(plan.unchanged) if plan else 0, tuple(problems))
+
+        if cmd.store and storage_error is not None:
+            return answer([not_storing(storage_error)]), None
+        if cmd.store and busy:
+            self.waiting.append(cmd)            # added once the batch in flight is stored
+            return None, None
+        try:
+            plan = plan_addition(list(cmd.entries), store.roster(), fold.state.profile)
+        except StoreError as exc:
+            return answer([str(exc)]), None
+        if plan.problems or not cmd.store:
+            return answer(plan.problems, plan), None
+        if not plan.new:
+            return answer((), plan, True), None
+        if fold.provisional:
+            return answer([translate("roster", "the game's events kept on this laptop are not stored on the server "
+                                               "yet; add the players when the server is back")]), None
+        try:
+            store.save_roster(plan.new, remove_missing=False)
+        except StoreError as exc:
+            return answer([str(exc)]), None
+        # Stored: the players are in the game file.  The event says when, to the log and to every station.
+        return answer((), plan, True), report("roster_added", {"added": [m.badge for m in plan.new]})
+
+    def take_waiting(self) -> list[AddPlayers]:
+        waiting, self.waiting = self.waiting, []
+        return waiting

@@ -1,0 +1,133 @@
+"""Folding again: from the last checkpoint before a late event, re-running the rule timers as it goes.
+
+One part of ``game.fold.Fold`` (``Fold.confirm`` and ``Fold.withdraw`` call
+these).  The station that may fire deadlines re-runs the rule timers while
+it folds (``run``): a deadline the late report prevented is undone by a
+``retracted`` correction, one it brought forward is fired at its own time,
+so that folding the log (corrections included) always gives the same game.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING
+
+from controlroom.game import snapshot
+from controlroom.game.events import SOURCE_TIMER, Event
+from controlroom.game.fold_records import Correction, Entry, Key, LogIndex, _between, _Provisional, _timer_id, _undo
+
+if TYPE_CHECKING:
+    from controlroom.game.fold import Fold
+
+
+def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
+    """Fold again from the last checkpoint before ``first``; re-run the timers if this station fires them."""
+    while len(fold.checkpoints) > 1 and fold.checkpoints[-1][0] >= first:
+        fold.checkpoints.pop()
+    cp_key, snap = fold.checkpoints[-1]
+    if cp_key >= first:
+        return deep_refold(fold, may_fire)
+    fold.state = snapshot.restore(snap)
+    start = bisect.bisect_right(fold._keys, cp_key)
+    return run(fold, fold.entries[start:], may_fire, cp_key)
+
+
+def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
+    """The late event lies before every checkpoint kept: fold the whole log again."""
+    if fold.history is None:
+        raise RuntimeError("a late event lies before the oldest checkpoint and the log cannot be read again")
+    state, stored = fold.history()
+    fold.state = state
+    fold.entries, fold._keys = [], []
+    fold.index = LogIndex()
+    stored = list(stored)
+    for s in stored:
+        fold._insert(s)
+        if s.event.type == "retracted":
+            fold.retracted.add(s.event.data["seq"])
+    start_key = (0.0, 0)
+    fold.checkpoints = [(start_key, snapshot.take(state))]
+    return run(fold, list(fold.entries), may_fire, start_key)
+
+
+def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key) -> list[Correction]:
+    """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes."""
+    state = fold.state
+    fold.schedule.rebuild(state)
+    corrections: list[Correction] = []
+    live = [e for e in entries if e.seq not in fold.retracted]
+    stored_timers: dict[tuple, Entry] = {}
+    if may_fire:
+        for e in live:
+            if e.event.source == SOURCE_TIMER and e.event.type != "retracted":
+                stored_timers.setdefault(_timer_id(e.event), e)
+    consumed: set[int] = set()
+    prev = start
+    fold._since_checkpoint = 0
+    for i, entry in enumerate(live):
+        if may_fire:
+            prev = _fire_before(fold, entry, live, i, prev, stored_timers, consumed, corrections)
+        if entry.seq in consumed:
+            prev = entry.key
+            continue
+        if may_fire and stored_timers.get(_timer_id(entry.event)) is entry:
+            # A stored deadline the rules no longer fire at this time: undone.
+            corrections.append(_undo(entry))
+            fold.retracted.add(entry.seq)
+            continue
+        warnings = state.apply(entry.event)
+        if warnings and entry.seq in fold._watch:
+            fold._watch[entry.seq][entry.seq] = list(warnings)
+        fold.schedule.sync(state, fold.changes)
+        prev = entry.key
+        fold._since_checkpoint += 1
+        if fold._since_checkpoint >= fold.checkpoint_every:
+            fold._since_checkpoint = 0
+            fold._checkpoint(entry.key)
+    if entries:
+        fold.last_key = max(fold.last_key, entries[-1].key)
+    for p in fold.provisional:          # still to be stored: folded after everything stored
+        if p.pos is not None or p.event.type == "retracted":
+            continue                    # corrections, folded where they belong already
+        state.apply(p.event)
+        fold.schedule.sync(state, fold.changes)
+    fold.changes.badges |= set(state.characters)
+    fold.changes.stopps |= set(state.stopps)
+    out = []
+    for c in corrections:               # folded already: provisional until the log has them
+        if c.kind == "retract":
+            state.apply(c.event)        # the log's record of the correction
+        fold._token += 1
+        c = c._replace(token=fold._token)
+        fold.provisional.append(_Provisional(fold._token, c.event, c.pos if c.kind == "fire" else None))
+        out.append(c)
+    return out
+
+
+def _fire_before(fold: Fold, entry: Entry, live: list[Entry], i: int, prev: Key, stored_timers: dict,
+                 consumed: set[int], corrections: list[Correction]) -> Key:
+    """Fire the deadlines due by ``entry``'s time (at the same time: first), matching stored ones."""
+    state = fold.state
+    while True:
+        due = fold.schedule.next_due()
+        if due is None or due > entry.event.t:
+            return prev
+        event = state.deadline_event(fold.schedule.pop())
+        match = stored_timers.pop(_timer_id(event), None)
+        if match is not None and match.key >= entry.key:
+            consumed.add(match.seq)
+            here = next((e for e in live[i:] if e.seq not in consumed or e is match), None)
+            if here is not match:       # stored, but later than it fires now: moved to its time
+                corrections.append(_undo(match))
+                fold.retracted.add(match.seq)
+                prev = _placed(event, prev, entry, corrections)
+        else:
+            prev = _placed(event, prev, entry, corrections)
+        state.apply(event)
+        fold.schedule.sync(state, fold.changes)
+
+
+def _placed(event: Event, prev: Key, entry: Entry, corrections: list[Correction]) -> Key:
+    pos = _between(prev[0], entry.key[0])
+    corrections.append(Correction("fire", event, event, pos=pos))
+    return (pos, prev[1])
