@@ -64,7 +64,8 @@ class Engine:
         self.buffer: Logged = []                 # the log read back while a batch is in flight
         self.storage_error: str | None = None
         self.gm_stopps = 0                       # the number of the last STOPP a game master called here
-        self.dropped_deadlines = 0
+        self.dropped_deadlines = 0               # deadlines fired under a timer lock found lost
+        self.doubled_deadlines = 0               # deadlines fired that the log had already
         self.queued = 0                          # events in the local queue
         self.stopping = False
         self.folded_upto = 0                     # after a refold: the highest seq its fold read
@@ -184,10 +185,12 @@ class Engine:
         else:
             if result.dropped:          # deadlines fired under a timer lock that is no longer ours
                 self.dropped_deadlines += len(result.dropped)
-                tokens = [batch.items[i].token for i in result.dropped]
-                self._refolded(self.fold.withdraw([t for t in tokens if t is not None]))
+                self._withdraw(batch, result.dropped)
                 if self.authority.lock_lost():
                     out.timers, out.recheck = self.authority.state, True
+            if result.doubled:          # deadlines another station had stored already: folded as its events
+                self.doubled_deadlines += len(result.doubled)
+                self._withdraw(batch, result.doubled)
             items = self.buffer + [(s, None if i is None else batch.items[i].token) for s, i in result.logged]
             self.buffer = []
             confirmed = self._fold(items, out)
@@ -221,6 +224,10 @@ class Engine:
             items, self.buffer = self.buffer, []
             self._fold(items, out)
         return out
+
+    def _withdraw(self, batch: Batch, indexes: list[int]) -> None:
+        tokens = [batch.items[i].token for i in indexes]
+        self._refolded(self.fold.withdraw([t for t in tokens if t is not None]))
 
     def _delivered(self, result: Committed, out: Output) -> None:
         if result.withdrawn:
@@ -412,5 +419,6 @@ class Engine:
                   "late_max_ms": round(late[-1], 3) if late else 0.0, "pending": len(self.fold.schedule),
                   "unstored": self.batcher.unstored(), "timers": self.authority.state if self.authority else ALONE,
                   "queued": self.queued, "dropped_deadlines": self.dropped_deadlines,
+                  "doubled_deadlines": self.doubled_deadlines,
                   "waiting": self.batcher.waiting}
         return {"health": health, **self.intake.stats()}

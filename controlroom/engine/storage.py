@@ -18,7 +18,6 @@ import logging
 from dataclasses import dataclass, field
 
 from controlroom.engine.batching import Pending
-from controlroom.store import pg
 from controlroom.store.errors import ServerUnreachable
 from controlroom.store.eventlog import AppendResult, StoredEvent
 from controlroom.store.game import GameStore
@@ -37,6 +36,7 @@ class Committed:
     logged: Logged = field(default_factory=list)             # the log since the last read; ours with batch index
     duplicates: list[int] = field(default_factory=list)      # radio frames stored before (batch indexes)
     dropped: list[int] = field(default_factory=list)         # deadlines of a lost timer lock, not stored
+    doubled: list[int] = field(default_factory=list)         # deadlines another station had stored already
     kept: bool = False                                       # in the local queue: stored when the server is back
     withdrawn: list[int] = field(default_factory=list)       # tokens of queued events the log did not take
     delivered: Logged = field(default_factory=list)          # the queue delivered first: the log read back then
@@ -82,15 +82,9 @@ class BatchWriter:
         return delivered
 
     def _store(self, items: list[Pending]) -> Committed:
-        out = Committed()
-        keep = list(range(len(items)))
-        if self.shared and any(p.epoch is not None for p in items):
-            holder = pg.timer_holder(self.store.engine)
-            keep = [i for i in keep if items[i].epoch is None or items[i].epoch == holder]
-            out.dropped = sorted(set(range(len(items))) - set(keep))
-        result = self.store.log.append([(items[i].event, items[i].radio, items[i].pos) for i in keep])
-        out.duplicates = [keep[i] for i in result.duplicates]
-        mine = {s.seq: keep[i] for s, i in zip(result.stored, result.indexes)}
+        result = self.store.log.append([(p.event, p.radio, p.pos) for p in items], epochs=[p.epoch for p in items])
+        out = Committed(duplicates=result.duplicates, dropped=result.dropped, doubled=result.doubled)
+        mine = dict(zip((s.seq for s in result.stored), result.indexes))
         if not self.shared:
             out.logged = [(s, mine[s.seq]) for s in result.stored]
             if result.stored:
@@ -149,10 +143,6 @@ def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int, li
     items = spool.items()
     if not items:
         return AppendResult(), 0, []
-    holder = pg.timer_holder(store.engine) if any(it.epoch is not None for it in items) else None
-    kept = [it for it in items if it.epoch is None or (it.epoch and it.epoch == holder)]
-    result = store.log.append([(it.event, it.radio, it.pos) for it in kept]) if kept else AppendResult()
+    result = store.log.append([(it.event, it.radio, it.pos) for it in items], epochs=[it.epoch for it in items])
     spool.remove_through(items[-1].id)
-    tokens = [it.token for it in kept]
-    dropped = [it.token for it in items if it not in kept and it.token is not None]
-    return result, len(items) - len(kept), tokens + dropped
+    return result, len(result.dropped), [it.token for it in items]

@@ -1,4 +1,4 @@
-"""The append-only event log: durable batches, one total order, no radio frame stored twice."""
+"""The append-only event log: durable batches, one total order, no radio frame and no deadline stored twice."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from controlroom.game.events import Event
 from controlroom.store import pg
 from controlroom.store.errors import StoreError, error_for, explain
 from controlroom.store.models import EventRow
+from controlroom.store.timer_keys import live_keys, retracts, timer_key
 
 EVENTS = EventRow.__table__
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -82,11 +83,13 @@ class LogRow(NamedTuple):
 
 @dataclass(slots=True)
 class AppendResult:
-    """What a batch append did: the events stored, and the indexes of radio frames already stored."""
+    """What a batch append did: the events stored, and the indexes (in the batch) of those it refused."""
 
     stored: list[StoredEvent] = field(default_factory=list)
-    duplicates: list[int] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)     # radio frames stored before
     indexes: list[int] = field(default_factory=list)        # of each stored event in the batch
+    dropped: list[int] = field(default_factory=list)        # deadlines fired under a timer lock no longer held
+    doubled: list[int] = field(default_factory=list)        # deadlines stored before (by this or another station)
 
 
 # An append item: an event, or (event, radio meta), or (event, radio meta, fold position).
@@ -103,6 +106,8 @@ def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = N
         "snr": radio.snr if radio else None,
         "gateways": ",".join(radio.gateways) if radio and radio.gateways else None,
         "via": radio.via if radio else None,
+        "timer_key": timer_key(event),
+        "retracts": retracts(event),
     }
 
 
@@ -144,14 +149,21 @@ class EventLog:
         self._insert = sa.insert(EVENTS).returning(EVENTS.c.seq, sort_by_parameter_order=True)
         self._driver_errors = getattr(engine.dialect.dbapi, "Error", DBAPIError)
 
-    def append(self, items: Sequence[Item], wall_ms: int | None = None) -> AppendResult:
+    def append(self, items: Sequence[Item], wall_ms: int | None = None, *,
+               epochs: Sequence[int | None] | None = None) -> AppendResult:
         """Store a batch in one durable transaction (committed before this returns).
 
         A radio frame (device, counter) that is already in the log, or twice
         in the batch, is not stored again; its index is reported in
-        ``duplicates``.  On a storage failure nothing of the batch is stored
-        and StoreError says why (ServerUnreachable when the database server
-        is gone); events stored before are untouched.
+        ``duplicates``.  A fired deadline whose identity is stored and not
+        taken back (``store.timer_keys``) is not stored again: ``doubled``.
+        On a shared game, a deadline fired under a timer lock session
+        (``epochs``, one per item: None for what is no deadline) that does
+        not hold the lock now is not stored: ``dropped``; both checks are
+        made in the transaction that appends, after the appends of other
+        stations before it.  On a storage failure nothing of the batch is
+        stored and StoreError says why (ServerUnreachable when the database
+        server is gone); events stored before are untouched.
         """
         wall = int(time.time() * 1000) if wall_ms is None else wall_ms
         pairs = [(it, None, None) if isinstance(it, Event) else (it[0], it[1], it[2] if len(it) > 2 else None)
@@ -162,7 +174,7 @@ class EventLog:
         # batch is rolled back and done again, looking each frame up first.
         for check_first in (False, True, True):
             try:
-                return self._append(pairs, wall, check_first)
+                return self._append(pairs, wall, check_first, epochs)
             except IntegrityError:
                 continue
             except DBAPIError as exc:
@@ -170,15 +182,33 @@ class EventLog:
         raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
 
     def _append(self, pairs: list[tuple[Event, RadioMeta | None, float | None]], wall: int,
-                check_first: bool) -> AppendResult:
+                check_first: bool, epochs: Sequence[int | None] | None = None) -> AppendResult:
         result = AppendResult()
         with self.engine.begin() as conn:
             if self.shared:
                 pg.lock_appends(conn)       # seqs commit in their order (see store.pg)
             keys = {(r.device, r.counter) for _, r, _p in pairs if r is not None}
             seen = self._stored_keys(conn, keys) if keys and check_first else set()
+            lock_epochs = epochs if self.shared and epochs is not None and any(e is not None for e in epochs) else None
+            # The lock's holder as this append sees the log (after every append begun before it).
+            holder = pg.timer_holder_in(conn) if lock_epochs is not None else None
+            fired = [timer_key(event) for event, _r, _p in pairs]
+            live = live_keys(conn, [k for k in fired if k is not None])
             rows, kept = [], []
             for i, (event, radio, pos) in enumerate(pairs):
+                if lock_epochs is not None and lock_epochs[i] is not None and lock_epochs[i] != holder:
+                    result.dropped.append(i)
+                    continue
+                key = fired[i]
+                if key is not None:
+                    if key in live:
+                        result.doubled.append(i)
+                        continue
+                    live[key] = -1                      # (in this batch)
+                taken_back = retracts(event)
+                if taken_back is not None:
+                    for k in [k for k, s in live.items() if s == taken_back]:
+                        del live[k]                     # a deadline taken back may fire again at its new place
                 if radio is not None:
                     key = (radio.device, radio.counter)
                     if key in seen:

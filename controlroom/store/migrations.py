@@ -128,12 +128,35 @@ def _v5_meshtastic(op: Operations) -> None:
         batch.add_column(sa.Column("via", sa.String(32)))
 
 
+def _v6_timer_keys(op: Operations) -> None:
+    """A fired deadline's identity, and the seq a correction takes back: each deadline stored once per game."""
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("timer_key", sa.String(96)))
+        batch.add_column(sa.Column("retracts", sa.Integer))
+    op.create_index("ix_events_timer_key", "events", ["timer_key"])
+    op.create_index("ix_events_retracts", "events", ["retracts"])
+    import json
+
+    conn = op.get_bind()
+    rows = conn.execute(sa.text("SELECT seq, t, type, source, payload FROM events "
+                                "WHERE source = 'timer' OR type = 'retracted'")).all()
+    for seq, t, type_, source, payload in rows:
+        data = json.loads(payload)
+        if type_ == "retracted":
+            if isinstance(data.get("seq"), int):
+                conn.execute(sa.text("UPDATE events SET retracts = :r WHERE seq = :s"), {"r": data["seq"], "s": seq})
+        else:
+            key = f"{type_}|{data.get('badge', '')}|{data.get('stopp', '')}|{t}"
+            conn.execute(sa.text("UPDATE events SET timer_key = :k WHERE seq = :s"), {"k": key, "s": seq})
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
     (3, "map kept with the game", _v3_maps),
     (4, "fold position", _v4_fold_position),
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
+    (6, "a deadline stored once per game", _v6_timer_keys),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -94,6 +94,10 @@ class EventRow(SQLModel, table=True):
     # Where the event folds when it happened before events stored earlier (a late report, a
     # correction): a position between two seqs.  None: it folds at its own seq.
     pos: float | None = Field(default=None, sa_column=Column(Float, nullable=True, index=True))
+    # A fired deadline's identity (store.timer_keys): stored once per game, whichever station fires it.
+    timer_key: str | None = Field(default=None, sa_column=Column(String(96), nullable=True, index=True))
+    # The seq a ``retracted`` event takes back (a deadline taken back may fire again with its identity).
+    retracts: int | None = Field(default=None, sa_column=Column(Integer, nullable=True, index=True))
 
 
 class MapRow(SQLModel, table=True):

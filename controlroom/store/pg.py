@@ -152,15 +152,7 @@ class Listener(threading.Thread):
             self.join(timeout=5)
 
 
-def timer_holder(engine: Engine) -> int | None:
-    """The server process id of the session holding the timer lock (None: nobody holds it)."""
-    from sqlalchemy.exc import DBAPIError
-
-    from controlroom.store.errors import error_for
-
+def timer_holder_in(conn: Connection) -> int | None:
+    """Inside a transaction: the server process id of the session holding the timer lock (None: nobody)."""
     q = sa.text("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = :c AND objid = :o AND granted")
-    try:
-        with engine.connect() as conn:
-            return conn.execute(q, {"c": LOCK_CLASS, "o": TIMER_LOCK}).scalar()
-    except DBAPIError as exc:
-        raise error_for(exc, "the game database") from exc
+    return conn.execute(q, {"c": LOCK_CLASS, "o": TIMER_LOCK}).scalar()
