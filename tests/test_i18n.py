@@ -86,12 +86,13 @@ def test_alarms_are_in_the_language_spoken(estonian):
 
 
 def test_the_worker_s_alarm_texts_are_translated():
-    """Every alarm text the core builds is a translate() call with an Estonian translation (checked by the
+    """Every alarm text the core and the engine build is a translate() call with an Estonian translation (checked by the
     translations test); here: the source has no English alarm text left outside translate()."""
     import ast
     from pathlib import Path
 
-    sources = sorted((Path(i18n.__file__).parent / "core").glob("*.py"))       # the worker and its parts
+    package = Path(i18n.__file__).parent
+    sources = sorted([*(package / "core").glob("*.py"), *(package / "engine").glob("*.py")])   # the core and engine
     made = 0
     for source in sources:
         tree = ast.parse(source.read_text(encoding="utf-8"))

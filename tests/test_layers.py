@@ -63,7 +63,7 @@ def test_the_contract_fails_when_a_module_below_core_imports_qt(copy):
                         encoding="utf-8")
     done = lint(copy)
     assert done.returncode == 1, done.stdout
-    assert "no Qt in rules, game, geo, radio, sim or store BROKEN" in done.stdout
+    assert "no Qt in rules, game, geo, radio, sim, store or engine BROKEN" in done.stdout
     assert "controlroom.store.eventlog -> PySide6" in done.stdout
 
 

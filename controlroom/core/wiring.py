@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Slot
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
-from controlroom.radio.link import Ack, Link, check_url, open_link, send_through
+from controlroom.radio.link import Ack, Link, send_through
+from controlroom.radio.registry import check_url, open_link
 
 # A link that has gone is looked for again after 1, 2, 4 ... 30 s (a lasting session starts it afresh).
 LINK_OPTIONS = {"backoff_initial": 1.0, "backoff_max": 30.0}

@@ -14,9 +14,9 @@ stock Meshtastic node, tomorrow a TAK server or ChirpStack.  Each one
 - says whether an answer belongs to what it heard (``owns``: the gateway or
   node that heard the report answers it first), and reports ``stats()``.
 
-``open_link(url, queue)`` picks the link for a URL by its scheme
-(``LINK_KINDS``): a new transport is one module and one line there; the
-station (``core.station``) never names one.
+``radio.registry.open_link(url, queue)`` picks the link for a URL by its
+scheme: a new transport is one module and one line there; the station
+(``core.wiring``) never names one.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from controlroom.radio.mesh_ingest import MeshHeard, MeshReply
 
-__all__ = ["FrameAck", "FrameHeard", "Heard", "HeardQueue", "LineRejected", "Link", "LinkKind", "LinkState",
-           "MeshHeard", "MeshReply", "Ack", "LINK_KINDS", "check_url", "open_link", "send_through"]
+__all__ = ["Ack", "FrameAck", "FrameHeard", "Heard", "HeardQueue", "LineRejected", "Link", "LinkState", "MeshHeard",
+           "MeshReply", "send_through"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,49 +134,3 @@ def send_through(links: Iterable[Link], ack: Ack) -> bool:
         if link.send(ack):
             return True
     return False
-
-
-@dataclass(frozen=True, slots=True)
-class LinkKind:
-    """A kind of link: which URLs it takes, how it checks one, how it opens one."""
-
-    name: str
-    takes: Callable[[str], bool]
-    check: Callable[[str], None]                         # ValueError naming what is wrong
-    open: Callable[..., Link]                            # (url, queue, **options) -> Link
-
-
-def _meshtastic() -> LinkKind:
-    from controlroom.radio import meshtastic_link as m
-
-    return LinkKind("meshtastic", m.is_meshtastic_url, m.check_url, m.open_node)
-
-
-def _serial() -> LinkKind:
-    from controlroom.radio import ports, transport
-
-    return LinkKind("serial gateway", lambda url: True, ports.check_serial_url, transport.open_gateway)
-
-
-#: The kinds of links, first match wins: the serial gateway takes what no other takes.
-LINK_KINDS: tuple[Callable[[], LinkKind], ...] = (_meshtastic, _serial)
-
-
-def kind_of(url: str) -> LinkKind:
-    if not isinstance(url, str) or not url.strip():
-        raise ValueError(f"a gateway port is a device (/dev/ttyUSB0, COM5) or a URL, not {url!r}")
-    for make in LINK_KINDS:
-        kind = make()
-        if kind.takes(url):
-            return kind
-    raise ValueError(f"no kind of link takes {url!r}")        # (the serial gateway takes every URL)
-
-
-def check_url(url: str) -> None:
-    """Refuse, with ValueError, a port no link could ever open (before any thread starts)."""
-    kind_of(url).check(url)
-
-
-def open_link(url: str, queue: HeardQueue, **options: Any) -> Link:
-    """The link for ``url`` (not started), putting what it hears into ``queue``."""
-    return kind_of(url).open(url, queue, **options)

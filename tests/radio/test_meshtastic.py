@@ -16,7 +16,7 @@ from controlroom.game.state import GameState
 from controlroom.radio import mesh_ingest as mi
 from controlroom.radio.mesh_ingest import BROADCAST, MeshHeard, MeshIngest, MeshReply, from_packet
 from controlroom.radio.meshtastic_link import is_meshtastic_url, parse_url
-from controlroom.radio.link import check_url
+from controlroom.radio.registry import check_url
 
 PHONE, TRACKER, STRANGER, GW = 0xC0FFEE01, 0xC0FFEE02, 0xBADBAD01, 0x0A1B2C3D
 MEMBERS = [Member(1, "Aino", "North", "Hundid"), Member(2, "Jaan", "North", "Hundid"),
