@@ -59,7 +59,7 @@ def system_language(environ: Mapping[str, str] = os.environ) -> str | None:
             import ctypes
 
             return _code(locale.windows_locale.get(ctypes.windll.kernel32.GetUserDefaultUILanguage()))
-        except Exception:  # noqa: BLE001 - the default language then
+        except Exception:  # the default language then
             return None
     return None
 

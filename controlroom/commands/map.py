@@ -79,7 +79,7 @@ def _locate(args) -> int:
     source = _open(args)
     try:
         x, y = source.locate(lat, lon)
-    except Exception as exc:    # noqa: BLE001 (pyproj cannot put the point in this coordinate system)
+    except Exception as exc:    # pyproj cannot put the point in this coordinate system
         raise MapCommandError(translate("errors", "{map}: {lat}, {lon} cannot be placed in {crs} ({problem})").format(
             map=source.path.name, lat=lat, lon=lon, crs=crs_label(source.crs), problem=exc)) from None
     if not (math.isfinite(x) and math.isfinite(y)):

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_meshtastic(args, battle, notes, seed)
     try:
         ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
-    except Exception as exc:  # noqa: BLE001 - pyserial raises several kinds
+    except Exception as exc:  # pyserial raises several kinds
         raise CliError(translate("errors", "cannot open the ports: {problem}").format(problem=exc)) from None
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     print(" ".join(p.name for p in ports), flush=True)

@@ -87,7 +87,7 @@ class GameOpening:
         except (StoreError, ProfileError) as exc:
             self._fail_to_open(str(exc))
             return
-        except Exception as exc:          # noqa: BLE001 - a game that cannot open must say so and stop
+        except Exception as exc:          # a game that cannot open must say so and stop
             log.exception("opening %s", self.db)
             self._fail_to_open(f"the game could not be opened: {type(exc).__name__}: {exc}")
             return

@@ -364,7 +364,7 @@ class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
         if self.acks is not None:
             try:
                 self.acks(gateway, ack)
-            except Exception:          # noqa: BLE001 - a broken radio link must not stop the core
+            except Exception:          # a broken radio link must not stop the core
                 log.exception("sending an acknowledgement through gateway %s", gateway)
 
     def _after_refold(self, out: Confirmed) -> None:

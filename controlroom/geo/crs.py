@@ -230,7 +230,7 @@ def _try(code: int, x: float, y: float, near, inside_area: bool) -> Candidate | 
     try:
         crs = CRS.from_epsg(code)
         lon, lat = Transformer.from_crs(crs, 4326, always_xy=True).transform(x, y)
-    except Exception:       # noqa: BLE001 (a database entry PROJ cannot use is no candidate)
+    except Exception:       # a database entry PROJ cannot use is no candidate
         return None
     if not (math.isfinite(lat) and math.isfinite(lon)) or abs(lat) > 90:
         return None

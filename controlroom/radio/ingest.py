@@ -128,7 +128,7 @@ class DownlinkCounter:
                         if top - self.BLOCK + 1 >= n:
                             break
                         top = self._reserve(self.BLOCK)
-                except Exception as exc:        # noqa: BLE001 - the ack still goes out (see the class)
+                except Exception as exc:        # the ack still goes out (see the class)
                     log.error("reserving the next block of downlink counters: %s", exc)
                     top = None
             if top is not None and top - self.BLOCK + 1 >= n:

@@ -149,7 +149,7 @@ class MeshtasticLink:
                 self.on_state(self.name, "connecting", self.target)
                 try:
                     iface = self._open(SerialInterface, TCPInterface)
-                except Exception as exc:        # noqa: BLE001 - any failure to connect: say so, try again
+                except Exception as exc:        # any failure to connect: say so, try again
                     self.on_state(self.name, "lost", f"Meshtastic node at {self.target}: {type(exc).__name__}: {exc}")
                     self._stop.wait(self.retry_s)
                     continue
@@ -168,7 +168,7 @@ class MeshtasticLink:
                                     (self._on_lost, "meshtastic.connection.lost")):
                 try:
                     pub.unsubscribe(listener, topic)
-                except Exception:           # noqa: BLE001 - already gone
+                except Exception:           # already gone
                     pass
 
     def _open(self, SerialInterface, TCPInterface):
@@ -194,7 +194,7 @@ class MeshtasticLink:
             return                          # another link's node
         try:
             heard = from_packet(packet, self.name, self.gateway)
-        except Exception:                   # noqa: BLE001 - one odd packet must not stop the node
+        except Exception:                   # one odd packet must not stop the node
             log.exception("a Meshtastic packet that could not be read")
             return
         if heard is not None:
@@ -228,7 +228,7 @@ class MeshtasticLink:
                 iface.sendText(reply.text, destinationId=reply.to if reply.to != BROADCAST else "^all",
                                channelIndex=reply.channel)
                 self.sent += 1
-            except Exception as exc:    # noqa: BLE001 - a broken link: counted, logged, the link goes on
+            except Exception as exc:    # a broken link: counted, logged, the link goes on
                 self.send_failed += 1
                 log.warning("answer to %s through %s not sent: %s", node_name(reply.to), self.name, exc)
 
@@ -239,5 +239,5 @@ class MeshtasticLink:
 def _close(iface) -> None:
     try:
         iface.close()
-    except Exception:                   # noqa: BLE001 - closing a broken link
+    except Exception:                   # closing a broken link
         log.debug("closing a Meshtastic interface", exc_info=True)

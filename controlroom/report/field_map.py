@@ -76,7 +76,7 @@ def place_text(places: list[Place], grid: Grid | None, source: MapSource | None,
         try:
             col, row = source.locate(lat, lon)
             square = grid.square(float(col), float(row))
-        except Exception:  # noqa: BLE001 - a point the map's coordinate system cannot hold: no square
+        except Exception:  # a point the map's coordinate system cannot hold: no square
             square = None
         if square:
             parts.append(translate("report", "square {square}").format(square=square))

@@ -148,7 +148,7 @@ def _draw_grid(painter: QPainter, fm: FieldMap, frame: QRectF, scale: float, mm:
     for place in fm.places:
         try:
             col, row = fm.source.locate(place.lat, place.lon)
-        except Exception:  # noqa: BLE001 - a place the map cannot hold is left out
+        except Exception:  # a place the map cannot hold is left out
             continue
         if not fm.source.contains(float(col), float(row)):
             continue

@@ -150,7 +150,7 @@ class HandsOnKeys(QObject):
         self.clock = clock
         self.at = at
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() in self.KINDS:
             self.at = self.clock()
         return False

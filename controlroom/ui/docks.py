@@ -31,7 +31,7 @@ class Dock(QDockWidget):
     A floating dock keeps Qt's own drawing (its frame may be the system's).
     """
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, event) -> None:
         if self.isFloating() or self.titleBarWidget() is not None:
             super().paintEvent(event)
             return

@@ -116,7 +116,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
             dock.topLevelChanged.connect(self._dock_moved)
         self._restore()
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._laid_out:
             self._laid_out = True
@@ -164,7 +164,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         else:
             self.panels.fit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         # The window's own layout follows its size (a screen that gave less than asked, a window made
         # smaller) until the game master moves a dock: then the layout is theirs.
@@ -443,7 +443,7 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         self.night_action.setChecked(s.value("window/night", False, type=bool))
         self.large_action.setChecked(s.value("window/large", False, type=bool))
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         s = QSettings()
         self.desk_switch.restore_docks()            # the layout saved is the map's, with its docks
         s.setValue("window/geometry", self.saveGeometry())
@@ -462,7 +462,7 @@ class _AfterFirstPaint(QObject):
         self._then = then
         widget.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint and self._then is not None:
             then, self._then = self._then, None
 

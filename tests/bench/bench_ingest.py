@@ -45,16 +45,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QTimer
 
-from controlroom.core.station import Station  # noqa: E402
-from controlroom.game.clock import VirtualClock  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.radio.airtime import max_frames_per_second  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import below, pct  # noqa: E402
+from controlroom.core.station import Station
+from controlroom.game.clock import VirtualClock
+from controlroom.game.roster import Member
+from controlroom.radio import codec
+from controlroom.radio.airtime import max_frames_per_second
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from figures import below, pct
 
 TRACKERS = 100
 MARSHALS = range(501, 521)

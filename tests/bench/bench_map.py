@@ -46,22 +46,22 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_ingest import FakeGateway  # noqa: E402
-from figures import below, pct  # noqa: E402
+from bench_ingest import FakeGateway
+from figures import below, pct
 
-from controlroom.core.station import Station  # noqa: E402
-from controlroom.game.events import make_event  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.app import build_window  # noqa: E402
-from controlroom.ui.map.view import MapView  # noqa: E402
+from controlroom.core.station import Station
+from controlroom.game.events import make_event
+from controlroom.radio import codec
+from controlroom.game.roster import Member
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from controlroom.geo.frame import MapFrame
+from controlroom.ui.app import build_window
+from controlroom.ui.map.view import MapView
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 COUNTS = {"groups": 400, "marshals": 100, "siege": 50, "casualties": 2000}
@@ -270,7 +270,7 @@ def _open_in_window(app, path: str) -> dict:
     marks: dict[str, float] = {}
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+        def eventFilter(self, obj, event):
             if event.type() == QEvent.Type.Paint and "loaded" in marks and "painted" not in marks:
                 marks["painted"] = time.perf_counter()
                 QTimer.singleShot(0, app.quit)

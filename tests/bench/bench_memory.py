@@ -55,13 +55,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QObject, Qt, QTimer, Slot  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway  # noqa: E402
+from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway
 
-from controlroom.game.clock import VirtualClock  # noqa: E402
+from controlroom.game.clock import VirtualClock
 
 FRAMES_PER_S = 50           # what the target names: a busy set of 8-channel gateways
 CHUNK = 5_000               # frames sent at a time (100 game seconds)

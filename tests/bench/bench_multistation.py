@@ -40,15 +40,15 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication  # noqa: E402
+from PySide6.QtCore import QCoreApplication
 
-from controlroom.core.thread import CoreThread  # noqa: E402
-from controlroom.game.clock import VirtualClock  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import pct as pct_of  # noqa: E402
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
+from controlroom.game.roster import Member
+from controlroom.radio import codec
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from figures import pct as pct_of
 
 pct = partial(pct_of, digits=1)
 

@@ -57,18 +57,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTimer  # noqa: E402
-from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent  # noqa: E402
-from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent
+from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import store_played_game  # noqa: E402
-from bench_map import radio_lines, window_on_gateway  # noqa: E402
+from bench_eventlog import store_played_game
+from bench_map import radio_lines, window_on_gateway
 
-from controlroom.game.views import StoredView  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import pct  # noqa: E402
+from controlroom.game.views import StoredView
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from figures import pct
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
 

@@ -27,15 +27,15 @@ from functools import partial
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from controlroom.core.thread import CoreThread  # noqa: E402
-from controlroom.game.clock import WallClock  # noqa: E402
-from controlroom.game.events import make_event  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import below  # noqa: E402
-from figures import pct as pct_of  # noqa: E402
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import WallClock
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.store.game import GameStore
+from figures import below
+from figures import pct as pct_of
 
 pct = partial(pct_of, digits=3)
 

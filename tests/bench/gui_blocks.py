@@ -31,11 +31,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-import bench_map  # noqa: E402
+import bench_map
 
 
 class TimingApp(QApplication):
@@ -47,7 +47,7 @@ class TimingApp(QApplication):
         self._depth = 0
         self._gui = threading.get_ident()
 
-    def notify(self, obj, event) -> bool:  # noqa: D102 - Qt's method
+    def notify(self, obj, event) -> bool:
         # notify runs in the receiver's thread: the core's and the storage's events are not the GUI thread's.
         if self._depth or threading.get_ident() != self._gui:
             return super().notify(obj, event)

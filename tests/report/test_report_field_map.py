@@ -10,14 +10,14 @@ from PySide6.QtGui import QColor, QImage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from replay_battle import store_battle  # noqa: E402
-from test_report_export import pdftotext  # noqa: E402
+from replay_battle import store_battle
+from test_report_export import pdftotext
 
-from controlroom.cli import main  # noqa: E402
-from controlroom.report.field_map import field_map  # noqa: E402
-from controlroom.report.gis import load_gis  # noqa: E402
-from controlroom.report.pdf import SIDE_COLOURS  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
+from controlroom.cli import main
+from controlroom.report.field_map import field_map
+from controlroom.report.gis import load_gis
+from controlroom.report.pdf import SIDE_COLOURS
+from controlroom.store.game import GameStore
 
 
 @pytest.fixture

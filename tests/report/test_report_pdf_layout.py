@@ -10,15 +10,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from pdf_inspect import page_streams, render_pages, text_sizes, used_share  # noqa: E402
-from replay_battle import store_battle  # noqa: E402
-from report_helpers import store_script  # noqa: E402
-from test_report_export import pdftotext  # noqa: E402
+from pdf_inspect import page_streams, render_pages, text_sizes, used_share
+from replay_battle import store_battle
+from report_helpers import store_script
+from test_report_export import pdftotext
 
-from controlroom import i18n  # noqa: E402
-from controlroom.cli import main  # noqa: E402
-from controlroom.geo.places import Place, grid_for, nearest, read_places  # noqa: E402
-from controlroom.report.field_map import place_text  # noqa: E402
+from controlroom import i18n
+from controlroom.cli import main
+from controlroom.geo.places import Place, grid_for, nearest, read_places
+from controlroom.report.field_map import place_text
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 

@@ -26,10 +26,10 @@ from controlroom.game.roster import Member
 from controlroom.store.game import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_fold_reference import EXPECTED, _game, digest  # noqa: E402
+from test_fold_reference import EXPECTED, _game, digest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
 RULES = Path(__file__).resolve().parents[2] / "resources" / "rules" / "default.toml"
 SMALL = {"checkpoint_every": 100, "keep": 4}        # a tail of 400 events: small games have a snapshot

@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QPointF
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "geo"))
-from gdal_helpers import gdal, make_geotiff, pixel_of  # noqa: E402
+from gdal_helpers import gdal, make_geotiff, pixel_of
 
-from controlroom.geo.source import CrsUnknown, open_map  # noqa: E402
-from controlroom.ui.map.view import MapView  # noqa: E402
+from controlroom.geo.source import CrsUnknown, open_map
+from controlroom.ui.map.view import MapView
 
 TARTU = (58.38, 26.72)
 

@@ -211,5 +211,5 @@ def test_a_fitted_label_without_its_fit_is_refused_when_defined():
     from controlroom.ui.panels.fitted import FittedLabel
 
     with pytest.raises(TypeError, match="without _fit"):
-        class Unfitted(FittedLabel):       # noqa: F841 - refused at its definition
+        class Unfitted(FittedLabel):       # refused at its definition
             pass

@@ -158,7 +158,7 @@ class ValhallaDesk(QWidget):
             "No respawn countdowns: respawn is off in this scenario, or nobody is waiting."))
         self._update_sides()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._draw()
 

@@ -183,7 +183,7 @@ class ExportDialog(QDialog):
         if self.job is not None:
             self.job.cancel()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._stop_jobs()
         super().closeEvent(event)
 
@@ -315,7 +315,7 @@ class GisExportDialog(QDialog):
         if self.job is not None:
             self.job.cancel()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._stop()
         super().closeEvent(event)
 

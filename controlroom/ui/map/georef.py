@@ -63,14 +63,14 @@ class _ImageView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setCursor(Qt.CursorShape.CrossCursor)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.mapToScene(event.position().toPoint()))
             event.accept()
             return
         super().mousePressEvent(event)
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
             factor = 1.25 ** steps

@@ -114,7 +114,7 @@ class LabelLayer(QGraphicsItem):
 
     # ---- QGraphicsItem -----------------------------------------------------------------
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
+    def boundingRect(self) -> QRectF:
         return self._rect
 
     def shape(self) -> QPainterPath:

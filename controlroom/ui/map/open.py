@@ -97,7 +97,7 @@ class CrsDialog(QDialog):
                 lat, lon = self.source.with_crs(crs, "").centre()
                 text = self.tr("{crs}: the map's centre would be at {lat:.5f}, {lon:.5f}").format(
                     crs=describe(crs), lat=lat, lon=lon)
-            except Exception:       # noqa: BLE001 (pyproj cannot place the map in that system)
+            except Exception:       # pyproj cannot place the map in that system
                 self._chosen, text = None, self.tr("{crs} cannot place this map").format(crs=describe(crs))
         else:
             text = problem

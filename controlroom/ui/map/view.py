@@ -184,7 +184,7 @@ class MapView(MapBackground, MapLabels, pg.PlotWidget):
 
     # ---- Qt ----------------------------------------------------------------------------
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:      # large text: the labels grow with the window's font
             self._range_changed()

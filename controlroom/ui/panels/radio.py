@@ -455,7 +455,7 @@ class RadioPanel(QWidget):
             self._devices_due = False
             self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._show_due()
 

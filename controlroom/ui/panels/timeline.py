@@ -195,7 +195,7 @@ class TimelinePanel(QWidget):
     #: Below this width the Source column is left out: the details need the room more.
     SOURCE_MIN_WIDTH = 700
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_rows()
@@ -203,7 +203,7 @@ class TimelinePanel(QWidget):
             self._widest.clear()
             self._fit_columns()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
 

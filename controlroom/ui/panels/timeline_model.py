@@ -204,7 +204,7 @@ class TimelineModel(RowTable):
             texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
         return texts
 
-    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:
         """Every role a view's delegate asks a cell for at once (seven for each cell it paints): one call from
         Qt into Python a cell instead of seven; only the text and a retracted row's font are set, the other
         roles cleared (the delegate keeps its items from one cell to the next)."""

@@ -209,11 +209,11 @@ class ValhallaPanel(QWidget):
             self.fallen_model.set_rows(self.data.fallen())
         self._update_sides()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._draw()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._stale and not hidden_in_shown_window(self):
             self._draw()

@@ -385,7 +385,7 @@ class ReplayWindow(QMainWindow):
         self.video_dialog = dialog
 
     # -- closing -------------------------------------------------------------------------
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._play_timer.stop()
         self.worker.stop()
         super().closeEvent(event)

@@ -85,7 +85,7 @@ class ReplayWorker(QObject):
         t0 = time.perf_counter()
         try:
             game = self._loader()
-        except Exception as exc:        # noqa: BLE001 (a store error, a damaged file: shown, not raised)
+        except Exception as exc:        # a store error, a damaged file: shown, not raised
             log.exception("the replay could not read the game")
             self.failed.emit(str(exc) or exc.__class__.__name__)
             return
