@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from controlroom.rules.profile import default_profile
 from controlroom.game.roster_csv import read_roster_csv
+from controlroom.rules.profile import default_profile
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from controlroom.commands.errors import CliError
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
-
 import argparse
 import json
 import math
 import sys
+
+from controlroom.commands.errors import CliError
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
 NAME = "map"
 HELP = "Check a map file (image with world file, GeoTIFF, MBTiles): its coordinate system, extent, where a point falls."

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from controlroom.i18n import translate
-from typing import Any
 
 NAME = "replay"
 HELP = "Run a scenario script, or a stored game, through the rules and print the outcome."

@@ -56,10 +56,10 @@ def summary_line(members, change) -> str:
 
 def _import(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
+    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
 
     try:
         with GameStore.open(args.db) as store:
@@ -89,9 +89,9 @@ def _import(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
     from controlroom.game.roster import RosterError
+    from controlroom.game.roster_csv import write_roster_csv
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.game.roster_csv import write_roster_csv
 
     try:
         with GameStore.open(args.db, create=False) as store:

@@ -91,8 +91,8 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
 
 
 def _roster(args, profile, seed):
-    from controlroom.sim.battle import generate_roster
     from controlroom.game.roster_csv import read_roster_csv
+    from controlroom.sim.battle import generate_roster
 
     if args.roster:
         return read_roster_csv(args.roster, profile)
@@ -124,8 +124,8 @@ def register_devices(store, planned):
 
 def prepare(args, seed: int, origin):
     """(battle, notes): the roster and devices (registered in --db), and the battle they fight."""
-    from controlroom.sim.battle import generate, plan_devices
     from controlroom.rules.profile import default_profile
+    from controlroom.sim.battle import generate, plan_devices
 
     notes, floor = [], {}
     if args.db is None:
@@ -157,11 +157,11 @@ def prepare(args, seed: int, origin):
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
+    from controlroom.game.roster_csv import RosterImportError
+    from controlroom.rules.profile import ProfileError
     from controlroom.sim.links import close_all, open_ports, open_ptys
     from controlroom.sim.simulator import Simulator
-    from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
-    from controlroom.game.roster_csv import RosterImportError
 
     origin = _check(args)
     if args.meshtastic and not args.pty:

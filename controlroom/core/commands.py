@@ -45,8 +45,8 @@ class GameMasterCommands:
     """The game master's part of ``CoreWorker``: it uses the worker's ``fold``, ``store``, inbox and batch
     in flight, and hands each command on with ``submit``."""
 
-    fold: "Fold | None"
-    store: "GameStore | None"
+    fold: Fold | None
+    store: GameStore | None
     _gm_stopps: int
     _players_waiting: list[tuple[int, list]]
     _roster_stale: bool

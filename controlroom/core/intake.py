@@ -48,10 +48,10 @@ class RadioIntake:
     """The radio's part of ``CoreWorker``: it uses the worker's ``fold``, ``clock``, ``store``, ``ingest``,
     ``mesh``, ``links``, timers and signals, and hands reports on with ``_receive``."""
 
-    ingest: "Ingest | None"
-    mesh: "MeshIngest | None"
+    ingest: Ingest | None
+    mesh: MeshIngest | None
     links: dict[str, tuple[str, str]]
-    _flood: "SecurityFlood"
+    _flood: SecurityFlood
     _unstored_frames: dict[tuple[int, int], Incoming]
     _marshals: dict[str, int]
     _silent: set[str]

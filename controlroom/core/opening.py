@@ -33,8 +33,8 @@ from controlroom.radio.ingest import DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
 from controlroom.rules.profile import ProfileError, RulesProfile
 from controlroom.store.devices import devices
-from controlroom.store.errors import StoreError
 from controlroom.store.engine import data_dir
+from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
 from controlroom.store.pg import conninfo

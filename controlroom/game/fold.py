@@ -23,13 +23,24 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
+from collections.abc import Callable, Iterable
 from itertools import islice
-from typing import Callable, Iterable
 
 from controlroom.game import snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
-    END, UNDONE, Confirmed, Correction, Entry, Key, LogIndex, Placement, _between, _Provisional, _timer_id, _undo,
+    END,
+    UNDONE,
+    Confirmed,
+    Correction,
+    Entry,
+    Key,
+    LogIndex,
+    Placement,
+    _between,
+    _Provisional,
+    _timer_id,
+    _undo,
     key_of,
 )
 from controlroom.game.scheduler import Changes, Schedule, fire_due

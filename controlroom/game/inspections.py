@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.game.events import Event
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.inspection_kinds import inspect_measures
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import ProfileError

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from controlroom.i18n import translate
 from controlroom.game.events import Event
+from controlroom.i18n import translate
 
 
 class Owed(NamedTuple):

@@ -8,8 +8,8 @@ import dialog offers them; docs/roster-csv.md lists them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -94,7 +94,7 @@ class RosterMapping:
         return {"columns": dict(self.columns), "values": {k: dict(v) for k, v in self.values.items()}}
 
     @classmethod
-    def from_json(cls, data) -> "RosterMapping":
+    def from_json(cls, data) -> RosterMapping:
         """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
         if not isinstance(data, Mapping):
             return cls()

@@ -13,18 +13,31 @@ RuleWarning instead.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from controlroom.game.character import (  # noqa: F401  (re-exported: the state's vocabulary)
-    ACTIVE, CONDITIONS, DEAD, DIES, KNOCKED_OUT, REGAINS_HP, RESPAWNS, STOPP_OVERDUE, UNCONSCIOUS, WAKES,
-    Character, Deadline, RuleWarning, Scenario, Stopp,
+    ACTIVE,
+    CONDITIONS,
+    DEAD,
+    DIES,
+    KNOCKED_OUT,
+    REGAINS_HP,
+    RESPAWNS,
+    STOPP_OVERDUE,
+    UNCONSCIOUS,
+    WAKES,
+    Character,
+    Deadline,
+    RuleWarning,
+    Scenario,
+    Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import QUIET, FieldReports
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
-from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
+from controlroom.game.stopps import StoppRules
 from controlroom.game.words import condition_word, event_word, role_word
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.armour import ArmourPoints, armour_points

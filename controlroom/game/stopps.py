@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controlroom.i18n import translate
 from controlroom.game.character import DEAD, STOPP_OVERDUE, Deadline, Stopp
 from controlroom.game.events import Event
+from controlroom.i18n import translate
 
 
 class StoppRules:

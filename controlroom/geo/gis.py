@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from controlroom.geo.worldfile import write_text_atomically
 
@@ -82,7 +83,7 @@ class GisLayers:
 def _iso(wall: int | None) -> str | None:
     if wall is None:
         return None
-    return datetime.fromtimestamp(wall / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(wall / 1000, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _game_time(t: int) -> str:

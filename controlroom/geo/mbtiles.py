@@ -70,7 +70,7 @@ class MBTiles:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "MBTiles":
+    def __enter__(self) -> MBTiles:
         return self
 
     def __exit__(self, *exc) -> None:

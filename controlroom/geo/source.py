@@ -11,8 +11,16 @@ import numpy as np
 from pyproj import CRS, Geod, Transformer
 
 from controlroom.geo.crs import (
-    Candidate, CrsError, aux_xml_path, candidates, crs_label, describe, looks_like_local_metres, prj_path,
-    read_aux_xml, read_prj,
+    Candidate,
+    CrsError,
+    aux_xml_path,
+    candidates,
+    crs_label,
+    describe,
+    looks_like_local_metres,
+    prj_path,
+    read_aux_xml,
+    read_prj,
 )
 from controlroom.geo.geotiff import GeoTiffError, read_geotiff
 from controlroom.geo.imagesize import ImageSizeError, image_size
@@ -37,7 +45,7 @@ class NotPlaced(MapError):
 class CrsUnknown(MapError):
     """A placed image whose coordinate system nothing names; ``source`` is the map without it."""
 
-    def __init__(self, message: str, source: "MapSource") -> None:
+    def __init__(self, message: str, source: MapSource) -> None:
         super().__init__(message)
         self.source = source
 
@@ -76,7 +84,7 @@ class MapSource:
     crs_from: str           # where the coordinate system came from
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def with_crs(self, crs: CRS, crs_from: str) -> "MapSource":
+    def with_crs(self, crs: CRS, crs_from: str) -> MapSource:
         return replace(self, crs=crs, crs_from=crs_from, _cache={})
 
     def _transformer(self, inverse: bool) -> Transformer:

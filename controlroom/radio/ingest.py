@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import collections
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from controlroom.radio import codec
-from controlroom.game.devices import DeviceInfo
-from controlroom.game.devices import RadioMeta
+from controlroom.game.devices import DeviceInfo, RadioMeta
 from controlroom.i18n import translate
+from controlroom.radio import codec
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,7 @@ class Ingest:
 
     def _count(self, gateway: int | str, verdict: str) -> None:
         for key in (str(gateway), "total"):
-            c = self.counts.setdefault(key, {o: 0 for o in ("frames_total", *OUTCOMES)})
+            c = self.counts.setdefault(key, dict.fromkeys(("frames_total", *OUTCOMES), 0))
             c["frames_total"] += 1
             c[verdict] += 1
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from controlroom.radio.mesh_ingest import BROADCAST, MeshHeard, MeshReply, from_packet, node_name
 

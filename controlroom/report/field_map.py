@@ -8,9 +8,9 @@ points are given in the map's pixels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from controlroom.geo.places import BEARINGS, Grid, Place, grid_for, nearest
 from controlroom.geo.source import MapError, MapSource, ground_metres_per_pixel, restore_map

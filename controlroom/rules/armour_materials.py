@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.profile import RulesProfile

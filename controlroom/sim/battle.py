@@ -28,8 +28,8 @@ from controlroom.game.roster import Member
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import ACTIVE, DEAD, DIES, KNOCKED_OUT, UNCONSCIOUS, GameState
 from controlroom.radio import codec
-from controlroom.sim.roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
 from controlroom.rules.profile import RulesProfile
+from controlroom.sim.roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
 
 ORIGIN = (58.38, 26.72)          # a field in Estonia
 FIELD_X, FIELD_Y = 750.0, 500.0  # half width (east-west) and half height of the 1.5 km x 1 km field, metres

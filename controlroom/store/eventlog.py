@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import heapq
 import json
-from contextlib import contextmanager
-from array import array
 import time
+from array import array
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from itertools import islice
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
@@ -47,9 +48,9 @@ class FoldKeeping:
     and its ``meta``, ``roster``, ``profile`` and ``retracted`` (GameStore's own).
     """
 
-    engine: "Engine"
+    engine: Engine
     where: str
-    log: "EventLog"
+    log: EventLog
     fold_unkeepable: bool
 
     def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,

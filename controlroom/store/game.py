@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
@@ -24,6 +24,7 @@ from controlroom.store.checkpoint import Checkpointer
 from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
+
 # The fold snapshot's keys are named from here too (the tests, the benchmarks).
 from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401
 from controlroom.store.migrations import LATEST, migrate, schema_version
@@ -76,7 +77,7 @@ class GameStore(FoldKeeping):
         self._checkpointer.start()
 
     @classmethod
-    def open(cls, db: str | Path | None, create: bool = True, read_only: bool = False) -> "GameStore":
+    def open(cls, db: str | Path | None, create: bool = True, read_only: bool = False) -> GameStore:
         """Open (or, with ``create``, start) a game; StoreError says what is wrong, in words.
 
         ``read_only`` (for reports and replays): a game file is opened without
@@ -111,7 +112,7 @@ class GameStore(FoldKeeping):
         return store
 
     @classmethod
-    def _open_read_only(cls, db: str | Path | None) -> "GameStore | None":
+    def _open_read_only(cls, db: str | Path | None) -> GameStore | None:
         """A game file opened only to read; None for a database server, or a file that needs upgrading first."""
         url = make_url(database_url(db))
         if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
@@ -148,7 +149,7 @@ class GameStore(FoldKeeping):
             self._checkpointer = None
         self.engine.dispose()
 
-    def __enter__(self) -> "GameStore":
+    def __enter__(self) -> GameStore:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -9,7 +9,7 @@ SQLite cannot alter constraints in place; alembic's batch mode (the
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 from alembic.migration import MigrationContext

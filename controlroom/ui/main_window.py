@@ -11,21 +11,21 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBo
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
+from controlroom.geo.frame import MapFrame
 from controlroom.logs import log_dir
 from controlroom.ui.desks.switch import DeskSwitch
-from controlroom.ui.docks import Panels
 from controlroom.ui.dialogs.games import ask_for_game, recent_games
+from controlroom.ui.docks import Panels
 from controlroom.ui.language import save_language
-from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.panels.sides import SideCountsLabel
 from controlroom.ui.panels.status_message import StatusMessage
+from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 from controlroom.ui.theme import Theme
 from controlroom.ui.window_entries import WindowEntries
 from controlroom.ui.window_maps import WindowMaps
-from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
 

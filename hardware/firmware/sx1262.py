@@ -10,7 +10,7 @@ GetIrqStatus over SPI, so DIO1 need not be wired to an interrupt.
 input pin with value(); the rest as in sx1276.py.
 """
 
-from radio_if import Packet, PREAMBLE, RadioError, SYNC_WORD, bandwidth_index, check_settings, low_data_rate
+from radio_if import PREAMBLE, SYNC_WORD, Packet, RadioError, bandwidth_index, check_settings, low_data_rate
 
 CLEAR_IRQ_STATUS = 0x02
 SET_DIO_IRQ_PARAMS = 0x08

@@ -32,8 +32,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (QBrush, QColor, QFont, QGuiApplication, QImage, QPainter,
-                           QPainterPath, QPainterPathStroker, QPen, QPolygonF)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QGuiApplication,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 
 HERE = Path(__file__).resolve().parent
 WIDTH, HEIGHT = 1600, 1100          # pixels = metres

@@ -45,6 +45,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from figures import below, pct
 from PySide6.QtCore import QCoreApplication, QTimer
 
 from controlroom.core.station import Station
@@ -54,7 +55,6 @@ from controlroom.radio import codec
 from controlroom.radio.airtime import max_frames_per_second
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
-from figures import below, pct
 
 TRACKERS = 100
 MARSHALS = range(501, 521)

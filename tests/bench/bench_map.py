@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -55,11 +55,11 @@ from figures import below, pct
 
 from controlroom.core.station import Station
 from controlroom.game.events import make_event
-from controlroom.radio import codec
 from controlroom.game.roster import Member
+from controlroom.geo.frame import MapFrame
+from controlroom.radio import codec
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
-from controlroom.geo.frame import MapFrame
 from controlroom.ui.app import build_window
 from controlroom.ui.map.view import MapView
 

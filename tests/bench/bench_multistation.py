@@ -40,6 +40,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from figures import pct as pct_of
 from PySide6.QtCore import QCoreApplication
 
 from controlroom.core.thread import CoreThread
@@ -48,7 +49,6 @@ from controlroom.game.roster import Member
 from controlroom.radio import codec
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
-from figures import pct as pct_of
 
 pct = partial(pct_of, digits=1)
 

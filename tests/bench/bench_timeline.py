@@ -64,11 +64,11 @@ from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_eventlog import store_played_game
 from bench_map import radio_lines, window_on_gateway
+from figures import pct
 
 from controlroom.game.views import StoredView
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
-from figures import pct
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
 

@@ -27,6 +27,8 @@ from functools import partial
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from figures import below
+from figures import pct as pct_of
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from controlroom.core.thread import CoreThread
@@ -34,8 +36,6 @@ from controlroom.game.clock import WallClock
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.game import GameStore
-from figures import below
-from figures import pct as pct_of
 
 pct = partial(pct_of, digits=3)
 

@@ -49,7 +49,9 @@ INSTALL_HINT = "meshtastic is not installed: pip install meshtastic (benchmark o
 
 # The fake device lives in the package now (controlroom sim --meshtastic plays it too).
 from controlroom.radio.meshtastic_fake import (  # noqa: E402
-    BROADCAST_NUM, LOCAL_NUM, MAX_FRAME, REMOTE_NUM, START1, START2, FakeDevice, frame, position_stream,
+    REMOTE_NUM,
+    FakeDevice,
+    position_stream,
 )
 from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401
 

@@ -104,7 +104,7 @@ class Handsets:
 
     def __init__(self, keys: dict[int, bytes], rng: random.Random) -> None:
         self.keys, self.rng = keys, rng
-        self.counters = {d: 0 for d in keys}
+        self.counters = dict.fromkeys(keys, 0)
         self.frames: dict[tuple[int, int], bytes] = {}
         self.acked: set[tuple[int, int]] = set()
         self.stopp_open: dict[int, int] = {}

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 
 from controlroom.core.thread import CoreThread
-from controlroom.radio import codec
 from controlroom.game.clock import VirtualClock
 from controlroom.game.roster import Member
+from controlroom.radio import codec
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
 from controlroom.store.spool import Spool

@@ -8,9 +8,9 @@ import pytest
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
+from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
-from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 
 EXAMPLE = Path(str(resources.files("controlroom.resources").joinpath("examples", "roster.csv")))
 HEADER = "badge,name,side,group,class,paid,helmet,armour\n"
@@ -192,7 +192,7 @@ def test_export_is_utf8_bom_comma_sorted_and_round_trips(tmp_path):
     write_roster_csv(reversed(members), out)
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbfbadge,name,side,group,class,paid,helmet,armour,hp,ap,inadequate\r\n")
-    assert "Õie Tamm".encode("utf-8") in data
+    assert "Õie Tamm".encode() in data
     again = read_roster_csv(out, PROFILE)
     assert again == sorted(members, key=lambda m: m.badge)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from installer_helpers import INSTALLER, load
+from installer_helpers import load
 
 lock = load("lock")
 

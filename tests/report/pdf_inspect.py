@@ -97,6 +97,6 @@ def used_share(page: Path, top_mm: float = 22.0, bottom_mm: float = 20.0) -> flo
     pixels = image.load()
     lowest = top
     for y in range(top, bottom):
-        if any(pixels[x, y] < 200 for x in range(0, w)):
+        if any(pixels[x, y] < 200 for x in range(w)):
             lowest = y
     return (lowest - top) / max(1, bottom - top)

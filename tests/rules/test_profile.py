@@ -4,6 +4,7 @@ import pytest
 
 from controlroom.rules.profile import ProfileError, load_profile
 
+
 def _default_text():
     from importlib import resources
 

@@ -6,15 +6,15 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from controlroom.game.devices import DeviceInfo
 from controlroom.game.events import make_event
 from controlroom.game.roster import check_member, healer_excess
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import DEAD, GameState
 from controlroom.radio import codec
-from controlroom.sim import battle
 from controlroom.radio.ingest import ROLE_TYPES, to_event
 from controlroom.rules.profile import default_profile
-from controlroom.game.devices import DeviceInfo
+from controlroom.sim import battle
 
 
 def make(seed=7, sides=2, groups=6, players=60, minutes=60, **kw):

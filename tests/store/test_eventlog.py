@@ -13,11 +13,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
+from controlroom.game.devices import RadioMeta
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.engine import make_engine
 from controlroom.store.errors import SchemaTooNew, StoreError
-from controlroom.game.devices import RadioMeta
 from controlroom.store.game import GameStore
 from controlroom.store.migrations import LATEST, migrate
 

@@ -27,6 +27,7 @@ from controlroom.store.game import GameStore
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from bench_eventlog import played_game, roster
 
+
 def _plain(value):
     """A value in a canonical, printable form: sets sorted, dicts by key, records as their fields."""
     if isinstance(value, (set, frozenset)):

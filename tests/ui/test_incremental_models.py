@@ -3,8 +3,7 @@ when they changed), and what it shows is the same as drawing everything again.""
 
 import numpy as np
 import pytest
-from panel_game import ROSTER, Clock, fold, ms
-from PySide6.QtCore import QModelIndex
+from panel_game import ROSTER, fold, ms
 from PySide6.QtTest import QAbstractItemModelTester
 
 from controlroom.game.state import GameState

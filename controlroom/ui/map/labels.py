@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 #: Candidate places of a label around its marker, in order of preference: right, left, above, below.
 SIDES = ("right", "left", "above", "below")
@@ -14,7 +15,7 @@ class Box(NamedTuple):
     w: float
     h: float
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         return not (self.x + self.w <= other.x or other.x + other.w <= self.x or
                     self.y + self.h <= other.y or other.y + other.h <= self.y)
 

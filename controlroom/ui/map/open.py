@@ -5,10 +5,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QMessageBox, QVBoxLayout, QWidget)
 from pyproj import CRS
+from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from controlroom.geo.crs import Candidate, CrsError, describe, looks_like_local_metres, parse_crs
 from controlroom.geo.source import CrsUnknown, MapError, MapSource, NotPlaced, open_map

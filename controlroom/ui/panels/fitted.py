@@ -8,7 +8,7 @@ holds fewer letters, so the text is fitted again then too.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel

@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QHeaderView, QLineEdit, QMenu, QStyle, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
 from controlroom.ui.panels.table import read_only_view
 from controlroom.ui.panels.timeline_model import (  # noqa: F401  (re-exported: the panel's names)
-    COLUMNS, LIVE_HOLD_MS, MAX_ROWS, SEQ_ROLE, TimelineModel, details,
+    COLUMNS,
+    LIVE_HOLD_MS,
+    MAX_ROWS,
+    SEQ_ROLE,
+    TimelineModel,
+    details,
 )
 from controlroom.ui.panels.words import EVENT_TYPES, word
+
 
 class TimelinePanel(QWidget):
     """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal, Slot,
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
 )
 from PySide6.QtGui import QFont
 

@@ -15,8 +15,18 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
-    QPushButton, QSpinBox, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time

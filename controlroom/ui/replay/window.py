@@ -14,12 +14,20 @@ from __future__ import annotations
 import bisect
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QSlider, QToolButton, QVBoxLayout,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
