@@ -216,7 +216,7 @@ def run_suites(env: dict) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run by any python3, before the install checks it
         sys.exit(f"[quickstart] controlroom needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not argv or argv[0] not in ("run", "test"):
         print(__doc__)

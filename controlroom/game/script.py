@@ -26,7 +26,7 @@ class ScriptError(ValueError):
         self.line = line
 
 
-class ScriptErrors(ScriptError):
+class ScriptErrors(ScriptError):  # noqa: N818 - several ScriptErrors in one
     """Every line of a script that cannot be read, in line order (``problems``); the message lists them all."""
 
     def __init__(self, problems: list[ScriptError]) -> None:

@@ -38,11 +38,11 @@ class MapError(ValueError):
     """A map file that cannot be used, said in words an organiser can act on."""
 
 
-class NotPlaced(MapError):
+class NotPlaced(MapError):  # noqa: N818 - a MapError named for its case
     """An image with nothing that places it (no world file, no GeoTIFF tags)."""
 
 
-class CrsUnknown(MapError):
+class CrsUnknown(MapError):  # noqa: N818 - a MapError named for its case
     """A placed image whose coordinate system nothing names; ``source`` is the map without it."""
 
     def __init__(self, message: str, source: MapSource) -> None:

@@ -33,7 +33,7 @@ RETRY_S = 3.0
 CONNECT_TIMEOUT_S = 30
 
 
-class MeshtasticMissing(RuntimeError):
+class MeshtasticMissing(RuntimeError):  # noqa: N818 - an optional package not installed, not a fault
     """The optional ``meshtastic`` package is not importable."""
 
 
@@ -136,7 +136,7 @@ class MeshtasticLink:
 
     def _connect_loop(self) -> None:
         try:
-            SerialInterface, TCPInterface, pub = import_meshtastic()
+            serial_interface, tcp_interface, pub = import_meshtastic()
         except MeshtasticMissing as exc:
             self.on_state(self.name, "lost", str(exc))
             return
@@ -148,7 +148,7 @@ class MeshtasticLink:
                 self._lost.clear()
                 self.on_state(self.name, "connecting", self.target)
                 try:
-                    iface = self._open(SerialInterface, TCPInterface)
+                    iface = self._open(serial_interface, tcp_interface)
                 except Exception as exc:        # any failure to connect: say so, try again
                     self.on_state(self.name, "lost", f"Meshtastic node at {self.target}: {type(exc).__name__}: {exc}")
                     self._stop.wait(self.retry_s)
@@ -171,11 +171,11 @@ class MeshtasticLink:
                 except Exception:           # already gone
                     pass
 
-    def _open(self, SerialInterface, TCPInterface):
+    def _open(self, serial_interface, tcp_interface):
         if self.kind == "tcp":
-            iface = TCPInterface(self.target, portNumber=self.port, connectNow=False, timeout=self.connect_timeout_s)
+            iface = tcp_interface(self.target, portNumber=self.port, connectNow=False, timeout=self.connect_timeout_s)
         else:
-            iface = SerialInterface(self.target, connectNow=False, timeout=self.connect_timeout_s)
+            iface = serial_interface(self.target, connectNow=False, timeout=self.connect_timeout_s)
         with self._lock:
             self.iface = iface              # packets published while connecting are ours too
         try:

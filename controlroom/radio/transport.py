@@ -430,7 +430,8 @@ class GatewaySet:
         """Stop every link (all at once) and join them; True when all ended."""
         for link in self.links.values():
             link.request_stop()
-        return all([link.join(timeout) for link in self.links.values()])
+        joined = [link.join(timeout) for link in self.links.values()]     # every link, even after one that did not end
+        return all(joined)
 
     def targets(self, gateway):
         """Links for ``gateway``: "all" (or None), a gateway id (int) or a link name."""

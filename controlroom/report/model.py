@@ -37,11 +37,11 @@ WHOLE_GAME = None
 _DIGITS = re.compile(r"(\d+)")
 
 
-class ReportCancelled(Exception):
+class ReportCancelled(Exception):  # noqa: N818 - a cancellation, not an error
     """The user cancelled the export."""
 
 
-class UnknownScenario(ValueError):
+class UnknownScenario(ValueError):  # noqa: N818 - a ValueError named for its case
     """A report was asked for a scenario the game never started."""
 
 
@@ -475,7 +475,7 @@ def deaths_per_side(report: Report) -> dict[str, list[tuple[int, int]]]:
     for t, side in report.deaths_over_time:
         counts[side] += 1
         out.setdefault(side, [(0, 0)]).append((t, counts[side]))
-    for side, steps in out.items():
+    for steps in out.values():
         steps.append((max(report.t_end, steps[-1][0]), steps[-1][1]))
     return out
 

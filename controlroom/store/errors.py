@@ -11,11 +11,11 @@ class StoreError(Exception):
     """The game file cannot be opened or written; the message says why and what to do."""
 
 
-class SchemaTooNew(StoreError):
+class SchemaTooNew(StoreError):  # noqa: N818 - a StoreError named for its case
     """The game file was written by a newer controlroom."""
 
 
-class ServerUnreachable(StoreError):
+class ServerUnreachable(StoreError):  # noqa: N818 - a StoreError named for its case
     """The database server cannot be reached (stopped, restarting, or the network is down)."""
 
 

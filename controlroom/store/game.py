@@ -346,7 +346,7 @@ class GameStore(FoldKeeping):
             state = GameState(self.roster(), profile or self.profile())
             apply = state.apply
             last = 0
-            for last, event in self.events():
+            for last, event in self.events():  # noqa: B007 - the last one's seq is returned
                 apply(event)
         return state, last
 

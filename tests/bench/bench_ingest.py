@@ -279,7 +279,7 @@ def disk_sync_cost(folder: Path, commits: int = 300) -> dict:
         db.execute(f"PRAGMA synchronous = {mode}")
         db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
         times = []
-        for i in range(commits):
+        for _ in range(commits):
             t = time.perf_counter()
             db.execute("BEGIN")
             db.execute("INSERT INTO t (body) VALUES (?)", (os.urandom(96),))

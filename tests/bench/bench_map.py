@@ -85,7 +85,7 @@ def repaint(app, markers: bool, frames_n: int = 60) -> list[float]:
     pts = {name: [(rng.uniform(-700, 600), rng.uniform(-450, 450)) for _ in range(n)] for name, n in COUNTS.items()}
     colours = ["#1f77b4", "#d62728", "#2ca02c"]
     times = []
-    for i in range(frames_n):
+    for _ in range(frames_n):
         if markers:
             for name, p in pts.items():
                 p[:] = [(x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)) for x, y in p]

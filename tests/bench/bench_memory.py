@@ -286,7 +286,7 @@ def main() -> int:
     if args.types and len(by_type) >= 2:
         grew = (by_type[-1] - by_type[0]).most_common(15)
         print("objects by type, grown from the first reading to the last:", file=sys.stderr)
-        for name, n in grew:
+        for name, _n in grew:
             print(f"  {name:30} {by_type[0][name]:>10,} -> {by_type[-1][name]:>10,}", file=sys.stderr)
         result_types = {"objects_grown_by_type": grew, "objects_by_type": type_counts()}
     if args.sites:

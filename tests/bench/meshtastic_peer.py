@@ -58,7 +58,7 @@ from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_fra
 PUBLISHING_THREAD = "publishing"    # meshtastic's import-time daemon thread, lives as long as the process
 
 
-class MeshtasticMissing(RuntimeError):
+class MeshtasticMissing(RuntimeError):  # noqa: N818 - as controlroom.radio.meshtastic_link's
     """meshtastic (an optional, benchmark-only dependency) is not importable."""
 
 
@@ -79,7 +79,7 @@ def measure_meshtastic(packets: int = 20000, timeout_s: float = 120) -> dict:
 
     Raises MeshtasticMissing if the package is not installed.  `timeout_s` bounds the
     load phase (from the first byte written); the handshake has its own 30 s bound."""
-    ver, mesh_pb2, portnums_pb2, SerialInterface, pub = _import_meshtastic()
+    ver, mesh_pb2, portnums_pb2, serial_interface, pub = _import_meshtastic()
     threads_before = {t.ident for t in threading.enumerate()}
 
     lock = threading.Lock()
@@ -112,8 +112,8 @@ def measure_meshtastic(packets: int = 20000, timeout_s: float = 120) -> dict:
     try:
         device.start()
         t_h = time.perf_counter()
-        iface = SerialInterface(devPath=os.ttyname(slave), noProto=False, connectNow=True,
-                                timeout=30)
+        iface = serial_interface(devPath=os.ttyname(slave), noProto=False, connectNow=True,
+                                 timeout=30)
         handshake_s = time.perf_counter() - t_h
         if device.error:
             raise device.error

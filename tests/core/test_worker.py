@@ -278,9 +278,9 @@ def test_a_retried_down_heard_after_the_same_marshals_bound_gives_the_fields_out
     with qtbot.waitSignal(core.loaded, timeout=10_000):
         core.start()
     try:
-        for at, counter, frame in ((60_000, 1, codec.encode_casualty(key, 7, 1, 1, "knocked_out")),
-                                   (120_000, 3, codec.encode_casualty(key, 7, 3, 1, "bound")),
-                                   (125_000, 2, codec.encode_casualty(key, 7, 2, 1, "down"))):
+        for at, _counter, frame in ((60_000, 1, codec.encode_casualty(key, 7, 1, 1, "knocked_out")),
+                                    (120_000, 3, codec.encode_casualty(key, 7, 3, 1, "bound")),
+                                    (125_000, 2, codec.encode_casualty(key, 7, 2, 1, "down"))):
             clock.advance_to(at)
             with qtbot.waitSignal(core.events_stored, timeout=5000):
                 core.frame_heard.emit(1, -90, 7.5, frame)

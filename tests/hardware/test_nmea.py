@@ -71,15 +71,15 @@ def _with_checksum(body):
     return "$%s*%02X" % (body, functools.reduce(operator.xor, body.encode("ascii"), 0))
 
 
-def S(text):
+def S(text):  # noqa: N802 - the cases' one-letter tag: a string
     return {"s": text}
 
 
-def B(data):
+def B(data):  # noqa: N802 - the cases' one-letter tag: bytes
     return {"b": list(data)}
 
 
-def N(value):
+def N(value):  # noqa: N802 - the cases' one-letter tag: a number
     return {"n": value}
 
 
@@ -355,7 +355,7 @@ def assert_same(actual, expected, path="result"):
         assert actual is expected, "%s: %r != %r" % (path, actual, expected)
     elif isinstance(expected, float):
         assert isinstance(actual, (int, float)) and not isinstance(actual, bool), "%s: %r" % (path, actual)
-        if path.endswith(".lat") or path.endswith(".lon"):
+        if path.endswith((".lat", ".lon")):
             ok = abs(actual - expected) <= COORD_TOLERANCE
         else:
             ok = math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-3)

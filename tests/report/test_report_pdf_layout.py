@@ -111,7 +111,7 @@ def test_no_text_is_smaller_than_8_points(pdfs, code):
         streams = page_streams(pdfs[code, game])
         sizes = [s for stream in streams for s in text_sizes(stream)]
         assert len(streams) >= 2 and len(sizes) > 500
-        assert min(sizes) >= 7.99, (game, sorted(set(round(s, 2) for s in sizes))[:5])
+        assert min(sizes) >= 7.99, (game, sorted({round(s, 2) for s in sizes})[:5])
 
 
 def test_the_font_size_reader_sees_small_text(tmp_path):

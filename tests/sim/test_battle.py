@@ -149,7 +149,7 @@ def test_reports_follow_the_rules_in_the_order_sent(big):
     assert state.warnings == []
     assert len(state.deaths) >= 10 and len(state.valhalla) >= 5
     assert sum(ch.healed for ch in state.characters.values()) >= 3
-    for t, badge in state.valhalla:
+    for _t, badge in state.valhalla:
         assert state.characters[badge].condition == DEAD
     assert {d[2] for d in state.deaths} == {"bled_out", "reported", "permanent_kill"}
 
@@ -168,7 +168,7 @@ def test_reports_delayed_like_radio_retries_raise_few_warnings(big):
 def test_nothing_but_routine_while_a_stopp_is_in_force(big):
     calls = [(t.t_ms, t.device) for t in big.transmissions if t.type == "stopp_called"]
     lifts = [t.t_ms for t in big.transmissions if t.type == "stopp_lifted"]
-    for (call, dev), lift in zip(calls, lifts):
+    for (call, _dev), lift in zip(calls, lifts):
         assert 60_000 <= lift - call <= 360_000
         during = {t.type for t in big.transmissions if call < t.t_ms < lift}
         assert during <= {"position", "heartbeat", "headcount"}

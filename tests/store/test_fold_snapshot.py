@@ -73,8 +73,8 @@ def assert_same_fold(a, b) -> None:
     assert a.retracted == b.retracted
     assert a.entries == b.entries
     assert [k for k, _s in a.checkpoints] == [k for k, _s in b.checkpoints]
-    for (_k, sa), (_k2, sb) in zip(a.checkpoints, b.checkpoints):
-        assert digest(snapshot.restore(sa)) == digest(snapshot.restore(sb))
+    for (_k, snap_a), (_k2, snap_b) in zip(a.checkpoints, b.checkpoints):
+        assert digest(snapshot.restore(snap_a)) == digest(snapshot.restore(snap_b))
     assert a.schedule.next_due() == b.schedule.next_due()
 
 

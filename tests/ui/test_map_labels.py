@@ -77,7 +77,7 @@ def test_map_labels_never_overlap_and_hide_far_out(qtbot):
 def feed(state, *events, full=False):
     """Fold (time, type, source, fields) events; the delta of what changed, with the events themselves."""
     stored = []
-    for i, (t, type_, source, fields) in enumerate(events):
+    for t, type_, source, fields in events:
         event = make_event(parse_time(t), type_, source, **fields)
         state.apply(event)
         stored.append(StoredView(len(stored) + 1, 0, event))

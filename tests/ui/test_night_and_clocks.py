@@ -109,7 +109,10 @@ def test_night_dims_the_map_by_an_adjustable_overlay(window):
 
 def test_clocks_tick_every_second_without_events(qtbot):
     ticks = itertools.count(0, 1000)
-    game = lambda: next(ticks)          # noqa: E731: a game clock one second further on each reading
+
+    def game():  # a game clock one second further on each reading
+        return next(ticks)
+
     clocks = ClockBar(game)
     qtbot.addWidget(clocks)
     assert clocks.timer.isActive() and clocks.timer.interval() <= 1000

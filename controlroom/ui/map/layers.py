@@ -264,7 +264,7 @@ class MapLayers:
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
         # Labels: the groups with most fallen first (they win a crowded spot), then by name.
-        self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda l: (l[3], l[4]))])
+        self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda row: (row[3], row[4]))])
         self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
         self._set_casualties(where_group, frame)
         if self._trails_changed:
