@@ -1,4 +1,5 @@
-"""``controlroom export``: the battle for GIS tools: tracks, casualties, STOPPs and siege engines (GeoJSON, GPX, KML)."""
+"""``controlroom export``: the battle for GIS tools: tracks, casualties, STOPPs and siege engines
+(GeoJSON, GPX, KML)."""
 
 from __future__ import annotations
 

@@ -37,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     locate.add_argument("lat", metavar="LAT", help="latitude in decimal degrees (WGS84, as GPS gives it)")
     locate.add_argument("lon", metavar="LON", help="longitude in decimal degrees")
     locate.add_argument("--json", action="store_true", help='print one JSON object {"x", "y", "crs"}')
-    locate.add_argument("--crs", metavar="EPSG:CODE", help="the map's coordinate system, when no file beside it names it")
+    locate.add_argument("--crs", metavar="EPSG:CODE",
+                        help="the map's coordinate system, when no file beside it names it")
     info = sub.add_parser("info", help="print the map's coordinate system, extent and resolution")
     info.add_argument("image", metavar="IMAGE", help="the map: an image with its world file, a GeoTIFF or MBTiles")
     info.add_argument("--crs", metavar="EPSG:CODE", help="the map's coordinate system, when no file beside it names it")

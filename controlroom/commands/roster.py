@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "Players are updated in place by badge; the game's events are never touched. "
                     "The format: docs/roster-csv.md.",
     )
-    imp.add_argument("file", metavar="FILE.csv", help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
+    imp.add_argument("file", metavar="FILE.csv",
+                     help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
     imp.add_argument("--db", required=True, metavar="GAME", help="game file (created if missing) or database URL")
     imp.add_argument("--keep-missing", action="store_true",
                      help="keep stored players that are not in the file (default: remove them)")

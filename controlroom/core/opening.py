@@ -97,7 +97,8 @@ class GameOpening:
         self.authority.changed.connect(self.timers_changed)
         self.authority.claim.connect(self._writer.take_over, Qt.ConnectionType.QueuedConnection)
         self.opened.emit(info)
-        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
+        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group,
+                                            "engine": d.siege_engine}
                                  for d in self.ingest.devices.values()})
         self._tally = SideTally(self.state)
         self._warnings_seen = len(self.state.warnings)

@@ -427,7 +427,8 @@ class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
         if self._storage_error is not None:
             self._storage_error = None
             t = self.fold.state.t if self.fold is not None else 0
-            self.alarm_raised.emit(Alarm("storage:ok", "storage", translate("alarms", "the game is being stored again"), t))
+            self.alarm_raised.emit(Alarm("storage:ok", "storage",
+                                         translate("alarms", "the game is being stored again"), t))
 
     @Slot(int)
     def _on_queued(self, count: int) -> None:
@@ -459,7 +460,8 @@ class CoreWorker(GameOpening, RadioIntake, GameMasterCommands, QObject):
         self._last_publish = time.monotonic()
         self._tally.update(state, badges)
         field = self._field_sent.changes(state, whole=full)
-        delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot(), field=field)
+        delta = make_delta(state, badges, stopps, events, warnings, full=full, sides=self._tally.snapshot(),
+                           field=field)
         # The delta's time is the game's time now, not the last event's: clocks and countdowns run on it.
         self.delta_published.emit(delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.radio_view()))
 

@@ -57,7 +57,8 @@ class InspectionLedger:
                 self._inspection_limits = InspectionLimits.from_profile(self.profile)
             verdict = inspect_measures(record.kind, record.measures, self._inspection_limits)
         except (ValueError, ProfileError) as exc:
-            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(tag=record.tag, problem=exc))
+            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(
+                tag=record.tag, problem=exc))
             return
         if verdict.passed != record.passed:
             text = ("tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}" if record.passed

@@ -98,14 +98,16 @@ class RosterMapping:
         """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
         if not isinstance(data, Mapping):
             return cls()
-        columns = {str(k): str(v) for k, v in (data.get("columns") or {}).items()
-                   if isinstance(k, str) and (v == "" or v in COLUMNS)} if isinstance(data.get("columns"), Mapping) else {}
+        columns = ({str(k): str(v) for k, v in (data.get("columns") or {}).items()
+                    if isinstance(k, str) and (v == "" or v in COLUMNS)}
+                   if isinstance(data.get("columns"), Mapping) else {})
         values = {}
         raw = data.get("values")
         if isinstance(raw, Mapping):
             for column, names in raw.items():
                 if column in MAPPABLE and isinstance(names, Mapping):
-                    values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+                    values[column] = {str(k): str(v) for k, v in names.items()
+                                      if isinstance(k, str) and isinstance(v, str)}
         return cls(columns, values)
 
     def value(self, column: str, cell: str) -> str | None:

@@ -100,13 +100,15 @@ def _geojson(layers: GisLayers) -> str:
     features = []
     for tr in layers.tracks:
         coords = [[round(p.lon, 7), round(p.lat, 7)] for p in tr.points]
-        geometry = {"type": "LineString", "coordinates": coords} if len(coords) > 1 else {"type": "Point", "coordinates": coords[0]}
+        geometry = ({"type": "LineString", "coordinates": coords} if len(coords) > 1
+                    else {"type": "Point", "coordinates": coords[0]})
         features.append({"type": "Feature", "geometry": geometry, "properties": {
             "layer": "track", "name": tr.name, "kind": tr.kind, "device": tr.device, "side": tr.side, "group": tr.group,
             "start": _iso(tr.points[0].wall), "end": _iso(tr.points[-1].wall), "points": len(coords),
             "times": [_iso(p.wall) for p in tr.points]}})
     for p in layers.places:
-        features.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [round(p.lon, 7), round(p.lat, 7)]},
+        features.append({"type": "Feature",
+                         "geometry": {"type": "Point", "coordinates": [round(p.lon, 7), round(p.lat, 7)]},
                          "properties": _place_properties(p)})
     doc = {"type": "FeatureCollection", "name": f"{layers.game} ({layers.scope})", "features": features}
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -172,7 +174,8 @@ def _kml(layers: GisLayers) -> str:
         for p in (p for p in layers.places if p.kind == kind):
             mark = _sub(folder, q("Placemark"))
             _sub(mark, q("name"), p.name)
-            _sub(mark, q("description"), _describe({"game time": _game_time(p.t), "position": p.position, **p.properties}))
+            _sub(mark, q("description"),
+                 _describe({"game time": _game_time(p.t), "position": p.position, **p.properties}))
             if p.wall is not None:
                 _sub(_sub(mark, q("TimeStamp")), q("when"), _iso(p.wall))
             _sub(mark, q("styleUrl"), f"#{kind}")

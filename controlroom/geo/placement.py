@@ -37,7 +37,8 @@ class Piece:
 
     def to_frame(self, u, v):
         a, b, c, d, e, f = self.affine
-        return a * np.asarray(u, float) + b * np.asarray(v, float) + c, d * np.asarray(u, float) + e * np.asarray(v, float) + f
+        u, v = np.asarray(u, float), np.asarray(v, float)
+        return a * u + b * v + c, d * u + e * v + f
 
 
 def fit_affine(u: np.ndarray, v: np.ndarray, x: np.ndarray, y: np.ndarray):

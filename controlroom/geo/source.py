@@ -71,7 +71,8 @@ class CrsUnknown(MapError):  # noqa: N818 - a MapError named for its case
 
 @dataclass(frozen=True)
 class MapSource:
-    """A map with its georeference: pixels -> coordinates in ``crs`` (x easting or longitude, y northing or latitude)."""
+    """A map with its georeference: pixels -> coordinates in ``crs`` (x easting or longitude, y northing or
+    latitude)."""
 
     path: Path
     kind: str               # "image", "geotiff" or "mbtiles"

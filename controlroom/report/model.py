@@ -220,7 +220,8 @@ class Report:
         """The game's date (of its first stored event), as the organisers know it."""
         if self.first_wall is None:
             return translate("report", "no events")
-        first, last = (datetime.fromtimestamp(w / 1000).date() for w in (self.first_wall, self.last_wall or self.first_wall))
+        first, last = (datetime.fromtimestamp(w / 1000).date()
+                       for w in (self.first_wall, self.last_wall or self.first_wall))
         return first.isoformat() if first == last else f"{first.isoformat()} to {last.isoformat()}"
 
     def sides(self) -> list[Tally]:
@@ -265,7 +266,9 @@ def reporter(source: str, marshals: Mapping[int, str]) -> str:
     if kind == "timer":
         return translate("report", "rule timer")
     if kind == "gm":
-        return translate("report", "game master {name}").format(name=ident) if ident else translate("report", "game master")
+        if ident:
+            return translate("report", "game master {name}").format(name=ident)
+        return translate("report", "game master")
     if kind == "script":
         return translate("report", "scenario script")
     if kind in ("marshal", "tracker"):

@@ -295,7 +295,8 @@ def _groups_of(s) -> str:
 
 
 def _loss(status: str) -> str:
-    return {"destroyed": translate("report", "destroyed"), "captured": translate("report", "captured")}.get(status, status)
+    words = {"destroyed": translate("report", "destroyed"), "captured": translate("report", "captured")}
+    return words.get(status, status)
 
 
 def listings(report: Report) -> list[Listing]:

@@ -80,7 +80,8 @@ def draw_field_map(painter: QPainter, fm: FieldMap, width: float, height: float,
             deaths, falls = _counts(points)
             painter.setPen(QPen(QColor("#000000")))
             painter.setFont(report_font(10))
-            painter.drawText(QRectF(x0, y0, cell_w, label_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            painter.drawText(QRectF(x0, y0, cell_w, label_h),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              translate("report", "{side}: {deaths} deaths, {falls} falls placed").format(
                                  side=side, deaths=deaths, falls=falls))
             frame = QRectF(x0, y0 + label_h, map_w, map_h)

@@ -118,7 +118,8 @@ class _Battle:
         self.pos, self.goal, self.pace, self.fight, self.moved = {}, {}, {}, {}, {}
         for g in self.groups:
             a = 2 * math.pi * sides.index(self.side[g]) / len(sides) + math.pi / 2
-            self.pos[g] = [0.75 * FIELD_X * math.cos(a) + rng.uniform(-80, 80), 0.75 * FIELD_Y * math.sin(a) + rng.uniform(-60, 60)]
+            self.pos[g] = [0.75 * FIELD_X * math.cos(a) + rng.uniform(-80, 80),
+                           0.75 * FIELD_Y * math.sin(a) + rng.uniform(-60, 60)]
             self.goal[g], self.pace[g] = self._waypoint(), rng.uniform(0.3, 1.1)
         self.engine_xy = {d.id: [rng.uniform(-0.6, 0.6) * FIELD_X, rng.uniform(-0.6, 0.6) * FIELD_Y]
                           for d in devices if d.engine}

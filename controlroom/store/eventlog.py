@@ -411,7 +411,8 @@ class EventLog:
             out = []
             for device, top in highest.items():
                 q = sa.select(c.counter, c.pos, c.seq, c.t).where(c.device == device, c.counter > top - window)
-                out += [(device, n, (pos if pos is not None else float(seq), seq), t) for n, pos, seq, t in conn.execute(q)]
+                out += [(device, n, (pos if pos is not None else float(seq), seq), t)
+                        for n, pos, seq, t in conn.execute(q)]
         return out
 
     def count(self) -> int:

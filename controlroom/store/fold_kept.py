@@ -95,7 +95,8 @@ class FoldKeeping:
         fold.retractions_known = known
         return fold
 
-    def saved_fold(self, members: list[Member], profile: RulesProfile) -> tuple[tuple[float, int], int, GameState] | None:
+    def saved_fold(self, members: list[Member],
+                   profile: RulesProfile) -> tuple[tuple[float, int], int, GameState] | None:
         """The fold snapshot kept with the game, as (key, events up to it, state), if it still holds.
 
         It holds when it was made by this fold code for this roster and rules

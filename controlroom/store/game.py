@@ -234,7 +234,8 @@ class GameStore(FoldKeeping):
         """Every registered character, by badge (a plain query: opening a game reads thousands)."""
         c, g, sd = CharacterRow.__table__.c, Group.__table__.c, Side.__table__.c
         q = (
-            sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap, c.inadequate)
+            sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap,
+                      c.inadequate)
             .join_from(CharacterRow.__table__, Group.__table__, c.group_id == g.id)
             .join(Side.__table__, g.side_id == sd.id)
             .order_by(c.badge)

@@ -331,7 +331,8 @@ class MainWindow(WindowEntries, WindowMaps, QMainWindow):
         export_action = QAction(self.tr("&Export report…"), self, shortcut=QKeySequence("Ctrl+E"))
         export_action.triggered.connect(self.export_report)
         game.addAction(export_action)
-        gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
+        gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self,
+                             shortcut=QKeySequence("Ctrl+Shift+E"))
         gis_action.triggered.connect(self.export_gis)
         game.addAction(gis_action)
         game.addSeparator()

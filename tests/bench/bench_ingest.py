@@ -213,7 +213,8 @@ def reports(keys: dict[int, bytes], count: int, start_counter: int = 1) -> tuple
         counter = start_counter + i // len(devices)
         kind = kinds[(i // len(devices)) % len(kinds)]
         badge = 1 + (i * 7) % 200
-        frame = codec.encode_casualty(keys[dev], dev, counter, badge, kind, badge % 200 + 1 if kind == "cared_for" else None)
+        frame = codec.encode_casualty(keys[dev], dev, counter, badge, kind,
+                                      badge % 200 + 1 if kind == "cared_for" else None)
         out.append((codec.format_rx_line(1, -90 - i % 20, 7.5, frame) + "\n").encode())
         ids.append((dev, counter))
     return out, ids
@@ -429,7 +430,8 @@ def main() -> int:
         print(f"meshtastic {peer.get('version')}: {peer['packets_per_s']:,.0f} packets/s (parsing only); "
               f"ratio {result['ratio_to_meshtastic']}", file=sys.stderr)
     except (ImportError, SystemExit, RuntimeError) as exc:     # RuntimeError: meshtastic_peer.MeshtasticMissing
-        result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, for the benchmark only"}
+        result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, "
+                                           "for the benchmark only"}
         print(result["meshtastic"]["skipped"], file=sys.stderr)
     try:                                                        # issue 21: the Meshtastic path's own rate
         result["meshtastic_path"] = mesh = meshtastic_path(tmp)

@@ -335,7 +335,8 @@ def main() -> int:
     if not args.latency_only:
         base = repaint(app, markers=False)
         full = repaint(app, markers=True)
-        print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, p95 {pct(full, 0.95)} ms; "
+        print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, "
+              f"p95 {pct(full, 0.95)} ms; "
               f"background alone: median {statistics.median(base):.1f} ms", file=sys.stderr)
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "map.crgame")
@@ -347,8 +348,10 @@ def main() -> int:
         runs[rate] = latency_and_memory(app, str(game), radio_lines(trackers, marshals, int(args.seconds * rate) + 100,
                                                                     seed), rate, args.seconds)
         late = runs[rate]["late"]
-        print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
-              f"max {pct(late, 1.0)} ms ({len(late)} ticks in {runs[rate]['wall_s']} s); memory after {runs[rate]['game_minutes']:.0f} game minutes: "
+        print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: "
+              f"p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
+              f"max {pct(late, 1.0)} ms ({len(late)} ticks in {runs[rate]['wall_s']} s); "
+              f"memory after {runs[rate]['game_minutes']:.0f} game minutes: "
               f"{runs[rate]['rss_mb']:.0f} MB; CPU: GUI thread {runs[rate]['gui_cpu_share']:.0%} of the time, "
               f"the other threads {runs[rate]['other_threads_cpu_share']:.0%}", file=sys.stderr)
     fast, slow, rest = runs[200.0], runs[50.0], runs[0.0]
@@ -358,8 +361,10 @@ def main() -> int:
                           "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
                           "gui_latency_50_p50_ms": pct(slow["late"], 0.5),
                           "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
-                          "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
-                          "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"],
+                          "gui_cpu_share_200": fast["gui_cpu_share"],
+                          "other_cpu_share_200": fast["other_threads_cpu_share"],
+                          "gui_cpu_share_50": slow["gui_cpu_share"],
+                          "other_cpu_share_50": slow["other_threads_cpu_share"],
                           **baseline}))
         return 0
     result = {

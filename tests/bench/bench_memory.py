@@ -281,7 +281,8 @@ def main() -> int:
     timeline = window.panels.panels["timeline"].model
     held = {"timeline_rows": timeline.rowCount(), "timeline_names": len(timeline.names),
             "deltas": counts.n_applied, "catch_up_wait_s_max": round(max(run["waits"], default=0.0), 1)}
-    print(f"the window holds {held['timeline_rows']:,} timeline rows; {counts.n_applied:,} deltas shown", file=sys.stderr)
+    print(f"the window holds {held['timeline_rows']:,} timeline rows; {counts.n_applied:,} deltas shown",
+          file=sys.stderr)
     result_types = {}
     if args.types and len(by_type) >= 2:
         grew = (by_type[-1] - by_type[0]).most_common(15)
@@ -310,7 +311,8 @@ def main() -> int:
     half = [r for r in readings[1:-1] if r["game_minutes"] >= args.hours * 30]
     slope = None
     if len(half) >= 2:
-        slope = round((half[-1]["rss_mb"] - half[0]["rss_mb"]) / ((half[-1]["game_minutes"] - half[0]["game_minutes"]) / 60), 1)
+        hours = (half[-1]["game_minutes"] - half[0]["game_minutes"]) / 60
+        slope = round((half[-1]["rss_mb"] - half[0]["rss_mb"]) / hours, 1)
     peak = max(r["rss_mb"] for r in readings)
     game_hours = final["game_minutes"] / 60
     result = {

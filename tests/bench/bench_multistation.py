@@ -62,9 +62,11 @@ def frame(device: int, counter: int) -> bytes:
 
 
 def plan(station: int, count: int, first: int, stations: int) -> list[tuple[int, int]]:
-    """The (device, counter) frames a station's gateways hear: its own trackers', and copies of a tenth of the others'."""
+    """The (device, counter) frames a station's gateways hear: its own trackers', and copies of a tenth of the
+    others'."""
     per = TRACKERS // stations
-    own = [(d, c) for c in range(first, first + count // per) for d in range(station * per + 1, (station + 1) * per + 1)]
+    own = [(d, c) for c in range(first, first + count // per)
+           for d in range(station * per + 1, (station + 1) * per + 1)]
     if stations == 1:
         return own
     other = [(d, c) for c in range(first, first + count // per, 10)
@@ -206,7 +208,8 @@ def main() -> int:
         return station_main(args)
     admin_url = os.environ.get("CONTROLROOM_TEST_PG")
     if not admin_url:
-        raise SystemExit("set CONTROLROOM_TEST_PG=postgresql+psycopg://USER@HOST:PORT/postgres (.ci/postgres.sh start DIR)")
+        raise SystemExit("set CONTROLROOM_TEST_PG=postgresql+psycopg://USER@HOST:PORT/postgres "
+                         "(.ci/postgres.sh start DIR)")
     import psycopg
     from sqlalchemy.engine import make_url
 

@@ -203,7 +203,8 @@ def scroll(app, view, probe: Probe, phase: str, steps: int | None) -> dict:
     probe.start("idle")
     gaps = probe.gaps.get(phase, [])
     out = {"rows": view.model().rowCount(), "steps": len(actions), "range": [bar.minimum(), bar.maximum()],
-           "visible": view.isVisible(), "viewport": [view.viewport().width(), view.viewport().height()], "seconds": round(time.perf_counter() - t0, 1),
+           "visible": view.isVisible(), "viewport": [view.viewport().width(), view.viewport().height()],
+           "seconds": round(time.perf_counter() - t0, 1),
            "reached_top": seen["top"] <= ends[0], "reached_bottom": seen["bottom"] >= ends[1],
            "blocked_max_ms": pct(gaps, 1.0), "blocked_p99_ms": pct(gaps, 0.99), "blocked_p50_ms": pct(gaps, 0.5),
            "full_collections": len(probe.collections.get(phase, [])),
@@ -395,7 +396,8 @@ def main() -> int:
         "blocked_max_ms": pct(gaps, 1.0), "blocked_p99_ms": pct(gaps, 0.99), "blocked_p50_ms": pct(gaps, 0.5),
         "full_collections": len(probe.collections.get("live", [])),
         "full_collection_max_ms": pct(probe.collections.get("live", []), 1.0),
-        "stayed_scrolled_up": first_seq is not None and still == first_seq and not panel.following, "shown_throughout": view.isVisible(),
+        "stayed_scrolled_up": first_seq is not None and still == first_seq and not panel.following,
+        "shown_throughout": view.isVisible(),
     }
     live = result["live"]
     print(f"live, {args.rate:.0f} frames/s scrolled up: {live['rows_before']:,} -> {live['rows_after']:,} rows, "

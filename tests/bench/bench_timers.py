@@ -108,11 +108,13 @@ def main() -> int:
     tmp = tempfile.mkdtemp()
     path = os.path.join(tmp, "timers.crgame")
     extra = 2000                                     # characters the reports are about
-    members = [Member(b, f"P{b}", "North" if b % 2 else "South", f"G{b % 50}") for b in range(1, args.deadlines + extra + 1)]
+    members = [Member(b, f"P{b}", "North" if b % 2 else "South", f"G{b % 50}")
+               for b in range(1, args.deadlines + extra + 1)]
     start_t = DYING_MS + 60_000
     with GameStore.open(path) as store:
         store.save_roster(members)
-        downs = [make_event(start_t - DYING_MS + int(o), "down", "marshal:1", badge=i + 1) for i, o in enumerate(offsets)]
+        downs = [make_event(start_t - DYING_MS + int(o), "down", "marshal:1", badge=i + 1)
+                 for i, o in enumerate(offsets)]
         downs.sort(key=lambda e: e.t)
         for i in range(0, len(downs), 5000):
             store.log.append(downs[i:i + 5000])

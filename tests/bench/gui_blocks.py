@@ -109,7 +109,8 @@ def main() -> int:
     kinds = {}
     for key, _w in wall.most_common(8):
         d = sorted(1000 * (e - s) for s, e, _c, n, k in records if f"{n}/{k}" == key)
-        kinds[key] = {"n": len(d), "wall_p50_ms": round(d[len(d) // 2], 1), "wall_p90_ms": round(d[int(len(d) * 0.9)], 1),
+        kinds[key] = {"n": len(d), "wall_p50_ms": round(d[len(d) // 2], 1),
+                      "wall_p90_ms": round(d[int(len(d) * 0.9)], 1),
                       "wall_max_ms": round(d[-1], 1), "cpu_s": round(cpu[key], 2)}
     print(json.dumps({"benchmark": "gui-blocks", "rate": args.rate, "p50_ms": bench_map.pct(late, 0.5),
                       "p99_ms": bench_map.pct(late, 0.99), "kinds": kinds}))

@@ -187,7 +187,8 @@ def test_a_correction_leaves_the_wrong_report_out(qtbot, core, game):
         core.submit_requested.emit("down", {"badge": 1}, "marshal:7")
     seq = blocker.args[0]
     with qtbot.waitSignal(core.delta_published, timeout=5000,
-                          check_params_cb=lambda d: any(c.badge == 1 and c.condition == "active" for c in d.characters)):
+                          check_params_cb=lambda d: any(c.badge == 1 and c.condition == "active"
+                                                        for c in d.characters)):
         core.retract_requested.emit(seq, "wrong badge")
     types = [e.type for e in stored_events(game)]
     assert types == ["down", "retracted"]          # nothing edited, a new event added

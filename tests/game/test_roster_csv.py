@@ -64,7 +64,8 @@ def test_example_roster_reads_with_accents_and_healers_within_the_limit():
     (",Aldo,North,Wolves,warrior,yes,,", "line 2: missing badge"),
     ("4,Aldo,North,Wolves,warrior,yes,iron,", "line 2: unknown helmet 'iron' (known: leather, metal)"),
     ("4,Aldo,North,Wolves,warrior,yes,,chain+mithril",
-     "line 2: unknown armour piece 'mithril' (known: brigandine, chain, chain_on_gambeson, hardened_leather, leather, plate)"),
+     "line 2: unknown armour piece 'mithril' "
+     "(known: brigandine, chain, chain_on_gambeson, hardened_leather, leather, plate)"),
     ("4,Aldo,North,Wolves,warrior,maybe,,",
      "line 2: paid 'maybe' is not yes or no (accepted: yes, no, true, false, 1, 0, jah, ei)"),
     ("4,Aldo,North,Wolves,warrior,,,", "line 2: missing paid (write yes or no)"),
@@ -340,7 +341,8 @@ def test_an_estonian_desk_export_imports_with_its_problems_reported_by_line(tmp_
     path.write_bytes(("\r\n".join(good) + "\r\n").encode("utf-8"))      # (five paid Wolves allow a healer)
     members = read_roster_csv(path, default_profile())
     jyri, mari, tonu = members[:3]
-    assert (jyri.name, jyri.side, jyri.group, jyri.cls, jyri.paid) == ("Jüri Õunapuu", "Põhi", "Hundid", "warrior", True)
+    assert (jyri.name, jyri.side, jyri.group, jyri.cls, jyri.paid) == ("Jüri Õunapuu", "Põhi", "Hundid", "warrior",
+                                                                       True)
     assert (jyri.helmet, jyri.armour) == ("leather", ("chain", "plate"))
     assert (mari.cls, mari.paid, mari.helmet, mari.armour) == ("healer", True, None, ("leather",))
     assert (tonu.cls, tonu.paid, tonu.helmet, tonu.armour) == ("warrior", False, "metal", ("hardened_leather",))

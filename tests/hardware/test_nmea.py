@@ -428,7 +428,8 @@ def _emitted(result):
 def test_reader_real_log_any_chunking_and_line_ending(results, name):
     r = _reader(results, name)
     emitted = _emitted(r)
-    assert [(d["type"], d["time"]) for d in emitted] == [(t, [h, m, pytest.approx(s)]) for t, (h, m, s) in BEIDOU_EMITTED]
+    assert [(d["type"], d["time"]) for d in emitted] == [(t, [h, m, pytest.approx(s)])
+                                                         for t, (h, m, s) in BEIDOU_EMITTED]
     # Each emitted dict is exactly what parse() gives for its line.
     expected_lines = [line for line in BEIDOU_LOG if line.strip()[3:6] in ("GGA", "RMC")]
     for got, line in zip(emitted, expected_lines):

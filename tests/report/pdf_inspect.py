@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-_TOKEN = re.compile(rb"<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|/[^\s/\[\]()<>]+|[-+]?\d*\.\d+|[-+]?\d+|[A-Za-z'\"*]+|\[|\]")
+_TOKEN = re.compile(rb"<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|/[^\s/\[\]()<>]+"
+                    rb"|[-+]?\d*\.\d+|[-+]?\d+|[A-Za-z'\"*]+|\[|\]")
 
 
 def _mul(a, b):

@@ -57,7 +57,8 @@ def test_the_pdf_has_the_map_page_and_a_game_without_a_map_has_none(tmp_path, da
     for side, points in fm.sides.items():
         deaths = sum(1 for p in points if p[2] == "death")
         assert f"{side}: {deaths} deaths, {len(points) - deaths} falls placed" in pages[page]
-    assert not any("Casualties on the field map" in text for text in pdftotext(next((tmp_path / "plain").glob("*.pdf"))))
+    plain = pdftotext(next((tmp_path / "plain").glob("*.pdf")))
+    assert not any("Casualties on the field map" in text for text in plain)
     # The page drawn: the map's own colours, and each side's markers in its colour.
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm (Debian's poppler-utils) is not installed")
@@ -70,7 +71,8 @@ def test_the_pdf_has_the_map_page_and_a_game_without_a_map_has_none(tmp_path, da
 
     def near(target: str) -> int:
         t = QColor(target)
-        return sum(1 for c in colours if abs(c.red() - t.red()) + abs(c.green() - t.green()) + abs(c.blue() - t.blue()) < 60)
+        return sum(1 for c in colours
+                   if abs(c.red() - t.red()) + abs(c.green() - t.green()) + abs(c.blue() - t.blue()) < 60)
 
     for i, side in enumerate(fm.sides):
         assert near(SIDE_COLOURS[i]) > 10, f"{side}'s markers are not on the page"

@@ -82,7 +82,8 @@ def test_devices_marshal_per_two_groups_tracker_per_group_and_engine():
 
 def test_same_seed_same_battle_other_seed_other_battle():
     a, b, c = make(seed=3, minutes=20), make(seed=3, minutes=20), make(seed=4, minutes=20)
-    assert [(t.t_ms, t.device, t.frame) for t in a.transmissions] == [(t.t_ms, t.device, t.frame) for t in b.transmissions]
+    assert ([(t.t_ms, t.device, t.frame) for t in a.transmissions]
+            == [(t.t_ms, t.device, t.frame) for t in b.transmissions])
     assert [t.frame for t in a.transmissions] != [t.frame for t in c.transmissions]
 
 

@@ -125,7 +125,8 @@ def test_game_file_of_a_newer_schema_is_refused_and_not_changed(tmp_path):
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     engine.dispose()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(SchemaTooNew, match=rf"written by a newer controlroom \(schema 99; this version knows up to {LATEST}\)"):
+    with pytest.raises(SchemaTooNew,
+                       match=rf"written by a newer controlroom \(schema 99; this version knows up to {LATEST}\)"):
         GameStore.open(path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 

@@ -13,7 +13,8 @@ from controlroom.ui.dialogs.correction import CorrectionDialog
 from controlroom.ui.dialogs.find import FindDialog, find
 from controlroom.ui.dialogs.player_card import PlayerCard
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints", "This plugin does not support raise")
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
+                                       "This plugin does not support raise")
 
 
 @pytest.fixture

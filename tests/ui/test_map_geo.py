@@ -72,7 +72,8 @@ def test_geotiff_is_shown_where_gdal_places_it(view, tmp_path, epsg, ullr):
 
 def test_big_degree_map_is_cut_into_pieces(view, tmp_path):
     """Degrees bend against true metres: a 9 km map at 2 m is cut until each piece is placed to a quarter pixel."""
-    tif = make_geotiff(tmp_path / "wide.tif", 4326, [26.64, 58.42, 26.80, 58.34], size=(4600, 4400), bands=1, burn=(120,))
+    tif = make_geotiff(tmp_path / "wide.tif", 4326, [26.64, 58.42, 26.80, 58.34], size=(4600, 4400), bands=1,
+                       burn=(120,))
     view.set_map(open_map(tif))
     pieces = view.background_pieces
     assert len(pieces) > 1

@@ -97,7 +97,7 @@ def test_night_dims_the_map_by_an_adjustable_overlay(window):
     overlay = window.map.overlay
     assert not overlay.isVisible()
     window.night_action.setChecked(True)
-    assert overlay.isVisible() and overlay.zValue() > -100 and overlay.zValue() < window.map.layer_item("groups").zValue()
+    assert overlay.isVisible() and -100 < overlay.zValue() < window.map.layer_item("groups").zValue()
     assert overlay.brush().color().alpha() == round(255 * 0.5)
     window.dim_actions[0.7].trigger()
     assert overlay.brush().color().alpha() == round(255 * 0.7)
@@ -147,7 +147,8 @@ def test_a_long_scenario_name_is_cut_not_the_clocks(qtbot):
     assert clocks.sizeHint().width() >= fm.horizontalAdvance(whole)
     short = name[:ClockBar.NAME_LETTERS].rstrip() + "\u2026"
     assert clocks.minimumSizeHint().width() <= fm.horizontalAdvance(whole.replace(name, short)) + 8
-    for width in (clocks.minimumSizeHint().width(), (clocks.minimumSizeHint().width() + clocks.sizeHint().width()) // 2):
+    least = clocks.minimumSizeHint().width()
+    for width in (least, (least + clocks.sizeHint().width()) // 2):
         clocks.resize(width, clocks.sizeHint().height())
         shown = clocks.shown()
         assert fm.horizontalAdvance(shown) <= clocks.contentsRect().width(), (width, shown)

@@ -82,7 +82,8 @@ class FindDialog(QDialog):
             return
         self.message.setStyleSheet(ERROR_STYLE)
         if not matches:
-            self.message.setText(self.tr("No badge, player or group \u201c{0}\u201d in this game.").format(text.strip()))
+            self.message.setText(self.tr("No badge, player or group \u201c{0}\u201d in this game.").format(
+                text.strip()))
         else:
             self.message.setText(self.tr("{0} match: {1}. Pick one of the suggestions.").format(
                 len(matches), "; ".join(f.label for f in matches[:5]) + ("\u2026" if len(matches) > 5 else "")))

@@ -51,7 +51,8 @@ class PlayerCard(QDialog):
         self.devices = QLabel(self)
         self.devices.setWordWrap(True)
         self.history = QTableWidget(0, 4, self)
-        self.history.setHorizontalHeaderLabels([self.tr("Time"), self.tr("Event"), self.tr("Details"), self.tr("Source")])
+        self.history.setHorizontalHeaderLabels([self.tr("Time"), self.tr("Event"), self.tr("Details"),
+                                                self.tr("Source")])
         self.history.verticalHeader().setVisible(False)
         self.history.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

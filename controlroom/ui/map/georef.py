@@ -297,7 +297,8 @@ class GeorefDialog(QDialog):
                 "Pick points spread out in a wide triangle."), rows
 
     def fit(self) -> WorldFile | None:
-        """The world file (pixel centres -> UTM metres) from the points with coordinates, or None (see :meth:`message`)."""
+        """The world file (pixel centres -> UTM metres) from the points with coordinates, or None
+        (see :meth:`message`)."""
         cal = self._evaluate()[0]
         return cal.world if cal is not None else None
 

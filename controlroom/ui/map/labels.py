@@ -83,7 +83,8 @@ def placing_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple
     if step and anchors:
         yield placed                    # (400 markers entered: a step of its own)
     inf = float("inf")
-    vx0, vy0, vx1, vy1 = (view.x, view.y, view.x + view.w, view.y + view.h) if view is not None else (-inf, -inf, inf, inf)
+    vx0, vy0, vx1, vy1 = ((view.x, view.y, view.x + view.w, view.y + view.h) if view is not None
+                          else (-inf, -inf, inf, inf))
     for (px, py), (w, h) in zip(anchors, sizes):
         if step and placed and len(placed) % step == 0:
             yield placed

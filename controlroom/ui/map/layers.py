@@ -429,7 +429,8 @@ class MapLayers:
         return rows
 
     def _casualty_arrays(self, where_group: dict[str, tuple[float, float]], frame: MapFrame):
-        """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is left out."""
+        """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is
+        left out."""
         plan = self._casualty_plan(frame)
         gi = plan["group"]
         if not plan["groups"]:

@@ -145,7 +145,9 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
             try:
                 dialog = GeorefDialog(path, parent)
             except OSError as exc:
-                QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
+                QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"),
+                                    QCoreApplication.translate("map", "The map cannot be used: {error}").format(
+                                        error=exc))
                 return None
             if not dialog.exec():
                 return None
@@ -156,6 +158,7 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
                 return None
             return dialog.chosen_source()
         except MapError as exc:
-            QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
+            QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"),
+                                QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
             return None
     return None

@@ -152,7 +152,9 @@ class FallenModel(_Table):
         if column == 3:
             if not row.dead:
                 return QCoreApplication.translate("panels", "alive again")
-            return QCoreApplication.translate("panels", "in Valhalla") if row.in_valhalla else QCoreApplication.translate("panels", "dead, not yet in Valhalla")
+            if row.in_valhalla:
+                return QCoreApplication.translate("panels", "in Valhalla")
+            return QCoreApplication.translate("panels", "dead, not yet in Valhalla")
         if column == 4:
             return str(row.deaths)
         if row.respawn_due is not None:
