@@ -127,7 +127,7 @@ def _describe(props: Mapping[str, Any]) -> str:
 
 def _gpx(layers: GisLayers) -> str:
     ET.register_namespace("", _GPX_NS)
-    q = lambda tag: f"{{{_GPX_NS}}}{tag}"       # noqa: E731
+    q = lambda tag: f"{{{_GPX_NS}}}{tag}"       # noqa: E731 - a one-line name for the namespaced tag
     root = ET.Element(q("gpx"), {"version": "1.1", "creator": "controlroom"})
     meta = _sub(root, q("metadata"))
     _sub(meta, q("name"), f"{layers.game} ({layers.scope})")
@@ -154,7 +154,7 @@ def _gpx(layers: GisLayers) -> str:
 
 def _kml(layers: GisLayers) -> str:
     ET.register_namespace("", _KML_NS)
-    q = lambda tag: f"{{{_KML_NS}}}{tag}"       # noqa: E731
+    q = lambda tag: f"{{{_KML_NS}}}{tag}"       # noqa: E731 - a one-line name for the namespaced tag
     root = ET.Element(q("kml"))
     doc = _sub(root, q("Document"))
     _sub(doc, q("name"), f"{layers.game} ({layers.scope})")

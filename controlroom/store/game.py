@@ -26,7 +26,7 @@ from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
 
 # The fold snapshot's keys are named from here too (the tests, the benchmarks).
-from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401
+from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401 - re-exported
 from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 

@@ -72,7 +72,7 @@ def played_game(members: list[Member], n_events: int, seed: int = 7) -> list:
         return pick(lambda c: c.condition == "active" and (not need_touch or c.touches_used < 5)
                     and len(c.patients) < 2, healers)
 
-    active = lambda c: c.condition == "active"                       # noqa: E731
+    active = lambda c: c.condition == "active"                       # noqa: E731 - like the table's lambdas
     reports = [
         ("strike", active, lambda b: {"count": rng.randint(1, 2), "on_armour": rng.random() < 0.7}),
         ("strike", active, lambda b: {}),

@@ -48,12 +48,12 @@ import tty
 INSTALL_HINT = "meshtastic is not installed: pip install meshtastic (benchmark only)"
 
 # The fake device lives in the package now (controlroom sim --meshtastic plays it too).
-from controlroom.radio.meshtastic_fake import (  # noqa: E402
+from controlroom.radio.meshtastic_fake import (  # noqa: E402 - under its note, after INSTALL_HINT
     REMOTE_NUM,
     FakeDevice,
     position_stream,
 )
-from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401
+from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401 - old name
 
 PUBLISHING_THREAD = "publishing"    # meshtastic's import-time daemon thread, lives as long as the process
 

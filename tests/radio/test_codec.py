@@ -530,8 +530,8 @@ def test_protocol_md_lists_every_code():
 
 # --- the station's C fast paths equal the firmware's plain Python -------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as hst  # noqa: E402
+from hypothesis import given, settings  # noqa: E402 - for the section below
+from hypothesis import strategies as hst  # noqa: E402 - for the section below
 
 
 @settings(max_examples=300, deadline=None)

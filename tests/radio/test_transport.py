@@ -195,7 +195,8 @@ def test_frames_split_at_every_byte_boundary_arrive_whole(rec, pty, link):
                 continue
             before = lk.stats()["bytes"]
             gw.write(data[:cut])
-            wait_until(lambda: lk.stats()["bytes"] >= before + cut)  # noqa: B023 - waited on at once: the reader saw the cut
+            # The reader saw the cut.
+            wait_until(lambda: lk.stats()["bytes"] >= before + cut)  # noqa: B023 - waited on in this iteration
             gw.write(data[cut:])
             sent.append(len(sent) + 1)
     rec.wait(lambda: len(rec.counters()) == len(sent))

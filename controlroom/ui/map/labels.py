@@ -37,7 +37,8 @@ def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[f
     """A box for each label (in the order given, which is their priority), or None where none fits: all of
     :func:`placing_labels` at once."""
     placed: list[Box | None] = []
-    for placed in placing_labels(anchors, sizes, gap, markers, marker_radius, view, obstacles, step=0):  # noqa: B007 - the last is the answer
+    steps = placing_labels(anchors, sizes, gap, markers, marker_radius, view, obstacles, step=0)
+    for placed in steps:  # noqa: B007 - the last is the answer
         pass
     return placed
 
