@@ -64,7 +64,8 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
                              "MBTiles (kept with the game: next time --db alone shows it)")
     window.add_argument("--origin", metavar="LAT,LON", help="no longer needed: the map places itself (deprecated)")
     window.add_argument("--desk", choices=("map", "valhalla", "weapons"), default="map",
-                        help="open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)")
+                        help="open as the Valhalla desk or the weapon-check desk instead of the map "
+                             "(View, Desk switches)")
     window.add_argument("--replay", action="store_true",
                         help="replay the game read-only: scrub through it on the map (it may be running elsewhere)")
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
@@ -90,9 +91,11 @@ def _open_window(args: argparse.Namespace) -> int:
         try:
             lat, lon = (float(v) for v in args.origin.split(","))
         except ValueError:
-            raise CliError(translate("errors", "--origin takes LAT,LON in degrees, not {value!r}").format(value=args.origin)) from None
+            raise CliError(translate("errors", "--origin takes LAT,LON in degrees, not {value!r}").format(
+                value=args.origin)) from None
         if not (-85.0 < lat < 85.0 and -180.0 <= lon <= 180.0):
-            raise CliError(translate("errors", "--origin {value} is not a latitude and longitude on the map").format(value=args.origin))
+            raise CliError(translate("errors", "--origin {value} is not a latitude and longitude on the map").format(
+                value=args.origin))
         origin = (lat, lon)
         print("controlroom: --origin is no longer needed and will go: the map is placed by its own coordinate "
               "system, and without a map the view fits the field's positions", file=sys.stderr)

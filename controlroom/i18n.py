@@ -28,8 +28,8 @@ import locale
 import os
 import sys
 import xml.etree.ElementTree as ET
-from functools import lru_cache
-from typing import Mapping
+from collections.abc import Mapping
+from functools import cache
 
 LANGUAGES = {"en": "English", "et": "eesti keel"}
 DEFAULT = "en"
@@ -59,7 +59,7 @@ def system_language(environ: Mapping[str, str] = os.environ) -> str | None:
             import ctypes
 
             return _code(locale.windows_locale.get(ctypes.windll.kernel32.GetUserDefaultUILanguage()))
-        except Exception:  # noqa: BLE001 - the default language then
+        except Exception:  # the default language then
             return None
     return None
 
@@ -154,7 +154,7 @@ def plural_form(forms: tuple[str, ...], n: int) -> str:
     return forms[0] if n == 1 or len(forms) == 1 else forms[1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(domain: str, code: str) -> dict[tuple[str, str], str]:
     """The finished translations of ``domain`` into ``code`` (empty for English, or without a file)."""
     if code == DEFAULT:

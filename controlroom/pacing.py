@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 #: How long background work runs between two rests (s) ...
 WORK_S = 0.004

@@ -72,7 +72,8 @@ def ensure_locked(py: Path, work: Path) -> dict:
     done = subprocess.run([str(py), str(HERE / "lock.py"), "check"], capture_output=True, text=True)
     found = json.loads(done.stdout)
     if not found["ok"]:
-        problems = [f"not pinned: {name}" for name in found["unpinned"]] + [f"other version: {d}" for d in found["differs"]]
+        problems = ([f"not pinned: {name}" for name in found["unpinned"]]
+                    + [f"other version: {d}" for d in found["differs"]])
         sys.exit(f"[build] the bundle would not be the locked one ({LOCK.name}):\n  " + "\n  ".join(problems)
                  + "\nrun `python installer/lock.py write` to lock the new versions, and commit the file")
     return found
@@ -142,7 +143,8 @@ def make_tarball(bundle: Path, png: Path, out: Path) -> Path:
 
 
 def compile_nsis(bundle: Path, ico: Path, out: Path, compressor: str, strict: bool = False) -> Path:
-    """Compile installer/controlroom.nsi over a bundle folder into controlroom-VERSION-setup.exe (strict: warnings fail)."""
+    """Compile installer/controlroom.nsi over a bundle folder into controlroom-VERSION-setup.exe
+    (strict: warnings fail)."""
     makensis = shutil.which("makensis")
     if makensis is None:
         sys.exit("[build] makensis is missing (Debian: apt-get install nsis; Windows: https://nsis.sourceforge.io)")
@@ -158,8 +160,10 @@ def compile_nsis(bundle: Path, ico: Path, out: Path, compressor: str, strict: bo
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="where the bundle and installers go (default dist/)")
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "installer", help="scratch folder (default build/installer/)")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist",
+                        help="where the bundle and installers go (default dist/)")
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "installer",
+                        help="scratch folder (default build/installer/)")
     parser.add_argument("--nsis", action="store_true", help="also compile the NSIS installer (the default on Windows)")
     parser.add_argument("--nsis-compressor", default="lzma", choices=("lzma", "zlib", "bzip2", "none"),
                         help="NSIS compression (lzma: smallest, about 4 minutes here; none: a quick check)")
@@ -175,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     stage = work / "stage"
     stage_sources(stage)
     # The window's translations compiled (window_et.qm), shipped beside their .ts.
-    subprocess.run([str(py), str(HERE / "translations.py"), "release", str(stage / "controlroom" / "resources" / "i18n")],
+    subprocess.run([str(py), str(HERE / "translations.py"), "release",
+                    str(stage / "controlroom" / "resources" / "i18n")],
                    check=True, stdout=subprocess.DEVNULL)
     # The licences of what is bundled, read from the build's Python (installer/licenses.py).
     subprocess.run([str(py), str(HERE / "licenses.py"), str(stage)], check=True, stdout=subprocess.DEVNULL)

@@ -42,7 +42,8 @@ HEADER = """\
 # pyproject.toml's dependencies and PyInstaller afresh and keeps the other platforms' lines.
 # Commit this file with the change that moved a version.
 """
-_LINE = re.compile(r'^(?P<name>[A-Za-z0-9._-]+)==(?P<version>[^\s;]+)\s*;\s*sys_platform\s*==\s*"(?P<platform>[^"]+)"\s*$')
+_LINE = re.compile(r'^(?P<name>[A-Za-z0-9._-]+)==(?P<version>[^\s;]+)'
+                   r'\s*;\s*sys_platform\s*==\s*"(?P<platform>[^"]+)"\s*$')
 
 
 def canonical(name: str) -> str:
@@ -157,7 +158,8 @@ def write(path: Path = LOCK, target: str | None = None) -> dict[str, str]:
     resolved = resolve(target)
     kept = [pin for pin in (read_lock(path) if path.exists() else []) if pin[2] != platform]
     mine = [(name, version, platform) for name, version in resolved.items()]
-    lines = [f'{n}=={v} ; sys_platform == "{p}"' for n, v, p in sorted(kept + mine, key=lambda x: (x[2], canonical(x[0])))]
+    lines = [f'{n}=={v} ; sys_platform == "{p}"'
+             for n, v, p in sorted(kept + mine, key=lambda x: (x[2], canonical(x[0])))]
     path.write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     return resolved
 

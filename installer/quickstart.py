@@ -68,7 +68,8 @@ DEBIAN_LIBS = {
     "libxcb-xkb.so.1": "libxcb-xkb1",
 }
 # Programs the tests use, and their Debian packages.
-DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis", "desktop-file-validate": "desktop-file-utils",
+DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis",
+                "desktop-file-validate": "desktop-file-utils",
                 "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
                 "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils"}
 
@@ -129,7 +130,8 @@ def apt_or_advise(packages: list[str], what: str) -> bool:
         run(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
         _apt_updated = True
     say(f"installing {' '.join(packages)} for {what}")
-    return run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages], env=env, stdout=subprocess.DEVNULL) == 0
+    return run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages], env=env,
+               stdout=subprocess.DEVNULL) == 0
 
 
 def missing_qt_libraries() -> list[str]:
@@ -172,7 +174,8 @@ def ensure_micropython() -> None:
         say("npm is missing: the firmware tests under real MicroPython will be skipped")
         return
     say("installing the MicroPython interpreter for the firmware tests (npm)")
-    cmd = [npm, "ci" if (hw / "package-lock.json").exists() else "install", "--no-audit", "--no-fund", "--prefix", str(hw)]
+    cmd = [npm, "ci" if (hw / "package-lock.json").exists() else "install",
+           "--no-audit", "--no-fund", "--prefix", str(hw)]
     if run(cmd) != 0:
         say("npm could not install MicroPython: the firmware tests under MicroPython will be skipped")
 
@@ -216,7 +219,7 @@ def run_suites(env: dict) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run by any python3, before the install checks it
         sys.exit(f"[quickstart] controlroom needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not argv or argv[0] not in ("run", "test"):
         print(__doc__)

@@ -120,7 +120,10 @@ def pg_ctl(action: str) -> None:
     if not data:
         pytest.skip(f"stopping the server needs its data folder in {PG_DATA_ENV} (.ci/run sets it)")
     cmd = [os.path.join(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"), "pg_ctl"), "-D", data, "-w"]
-    cmd += ["-m", "fast", "stop"] if action == "stop" else ["-l", os.path.join(os.path.dirname(data), "server.log"), "start"]
+    if action == "stop":
+        cmd += ["-m", "fast", "stop"]
+    else:
+        cmd += ["-l", os.path.join(os.path.dirname(data), "server.log"), "start"]
     if os.geteuid() == 0:
         cmd = ["runuser", "-u", "postgres", "--", *cmd]
     subprocess.run(cmd, check=True, capture_output=True, timeout=60)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from controlroom.rules.profile import default_profile
 from controlroom.game.roster_csv import read_roster_csv
+from controlroom.rules.profile import default_profile
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 
@@ -80,7 +80,7 @@ def test_field_png_loads_at_the_documented_size(meta):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtGui import QGuiApplication, QImage
 
-    app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841
+    app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 - kept alive: QImage needs it
     path = DEMO / "field.png"
     assert path.stat().st_size < 1_600_000
     img = QImage(str(path))

@@ -76,8 +76,9 @@ def test_alarms_are_in_the_language_spoken(estonian):
     from controlroom.radio.ingest import Ingest  # noqa: F401 - (the rejection texts are built there)
 
     flood = SecurityFlood(update_ms=0)
-    first = flood.note("rejected_replay", 7, i18n.translate("radio", "frame {counter} of device {device} was heard "
-                                                                    "long ago (replayed?)").format(counter=3, device=7), 0)
+    detail = i18n.translate("radio", "frame {counter} of device {device} was heard long ago (replayed?)").format(
+        counter=3, device=7)
+    first = flood.note("rejected_replay", 7, detail, 0)
     assert first.message == "seadme 7 kaader 3 oli kuuldud ammu (kordusesitus?)"
     second = flood.note("rejected_replay", 8, "x", 10)
     assert second.message == "viimase minuti jooksul 2 kordusesitatud kaadrit 2 seadmelt; viimane: x"

@@ -115,4 +115,5 @@ def test_rule_warnings_and_material_verdicts_speak_estonian():
     assert "Birgit (märk 2) on kõigi elupunktidega: pole haavu, mida siduda" in said, said
     assert "STOPP 'x' ei kehti" in said, said
     material = [m for m in said if "ebapiisav materjal" in m]
-    assert material and "kiiver (metall): paksus 0.5 mm jääb alla 2. lisa nõude vähemalt 1 mm (metall)" in material[0], said
+    assert material, said
+    assert "kiiver (metall): paksus 0.5 mm jääb alla 2. lisa nõude vähemalt 1 mm (metall)" in material[0], said

@@ -16,14 +16,16 @@ ORIGIN = (58.38, 26.72)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="GAME", help="the demo game file (default: a fresh one in the user's data folder)")
+    parser.add_argument("--db", metavar="GAME",
+                        help="the demo game file (default: a fresh one in the user's data folder)")
     parser.add_argument("--speed", type=float, default=10.0, help="game seconds per real second (default 10)")
     parser.add_argument("--duration", type=float, default=120.0, help="game minutes of battle (default 120)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="close by itself after this many seconds")
     parser.add_argument("--screenshot", metavar="FILE.png", help="save a picture of the window just before quitting")
     parser.add_argument("--night", action="store_true", help="start in night mode (dark colours for a dark tent)")
-    parser.add_argument("--tcp", action="store_true", help="simulated gateways on local TCP ports (the default on Windows)")
+    parser.add_argument("--tcp", action="store_true",
+                        help="simulated gateways on local TCP ports (the default on Windows)")
 
 
 def _demo_file(name: str) -> Path | None:

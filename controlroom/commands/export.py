@@ -1,11 +1,12 @@
-"""``controlroom export``: the battle for GIS tools: tracks, casualties, STOPPs and siege engines (GeoJSON, GPX, KML)."""
+"""``controlroom export``: the battle for GIS tools: tracks, casualties, STOPPs and siege engines
+(GeoJSON, GPX, KML)."""
 
 from __future__ import annotations
 
-from controlroom.commands.errors import CliError
-
 import argparse
 import sys
+
+from controlroom.commands.errors import CliError
 
 NAME = "export"
 HELP = "Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML)."

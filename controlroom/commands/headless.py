@@ -21,12 +21,15 @@ HELP = "Run a game without a window: rule timers, storage (and radio gateways, w
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="GAME", help="the game: a file or a database URL (default: the user's game file)")
+    parser.add_argument("--db", metavar="GAME",
+                        help="the game: a file or a database URL (default: the user's game file)")
     parser.add_argument("--port", action="append", default=[], metavar="URL",
-                        help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID), or a stock "
-                             "Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); repeat for several")
+                        help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID), "
+                             "or a stock Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); "
+                             "repeat for several")
     parser.add_argument("--speed", type=float, default=None,
-                        help="game seconds per real second (a fast simulation); default: real time, kept across restarts")
+                        help="game seconds per real second (a fast simulation); "
+                             "default: real time, kept across restarts")
     parser.add_argument("--quit-after", type=float, metavar="SECONDS", help="stop cleanly after this many real seconds")
     parser.add_argument("--stats-json", metavar="FILE", help="write the station's counters here when it stops")
     parser.add_argument("--queue", metavar="FILE",
@@ -150,7 +153,8 @@ class LinkWords:
 
     def changed(self, link: str, state: str, detail: str) -> None:
         # A gateway that stays away is one "lost" line, however often it is looked for (or opens and fails).
-        shown = "lost" if state in ("retrying", "connecting", "identifying") and self.last.get(link) == "lost" else state
+        looking = state in ("retrying", "connecting", "identifying")
+        shown = "lost" if looking and self.last.get(link) == "lost" else state
         if self.last.get(link) == shown:
             return
         self.last[link] = shown

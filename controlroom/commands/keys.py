@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--new-key", action="store_true", help="replace the device's key (a lost or stolen device)")
     new.add_argument("--meshtastic", metavar="NODE_ID",
                      help="the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)")
-    mesh = sub.add_parser("meshtastic", help="whether Meshtastic reports must be PKI direct messages (docs/meshtastic.md)")
+    mesh = sub.add_parser("meshtastic",
+                          help="whether Meshtastic reports must be PKI direct messages (docs/meshtastic.md)")
     mesh.add_argument("--db", metavar="GAME", required=True)
     how = mesh.add_mutually_exclusive_group()
     how.add_argument("--require-pki", action="store_true",
@@ -82,7 +83,8 @@ def _provisioning(dev, args) -> dict:
              sub_band=args.sub_band if args.region == "EU868" else None)
     problems = _check_frequency(args.region, args.sub_band, args.freq, args.bw) + list(p.warnings)
     if problems:
-        raise CliError(translate("errors", "the radio plan will not work, so no device file was written:") + "\n  " + "\n  ".join(problems))
+        raise CliError(translate("errors", "the radio plan will not work, so no device file was written:")
+                       + "\n  " + "\n  ".join(problems))
     return {
         "format": "controlroom-device/1",
         "device": dev.id, "role": dev.role, "label": dev.label,
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
             else:
                 dev = devices(store).get(args.device)
                 if dev is None:
-                    raise CliError(translate("errors", "no device {device} in this game (see: controlroom keys list)").format(device=args.device))
+                    raise CliError(translate("errors", "no device {device} in this game (see: controlroom keys list)")
+                                   .format(device=args.device))
                 data = _provisioning(dev, args)
                 fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
                 with os.fdopen(fd, "w", encoding="utf-8") as f:

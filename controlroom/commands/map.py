@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from controlroom.commands.errors import CliError
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
-
 import argparse
 import json
 import math
 import sys
+
+from controlroom.commands.errors import CliError
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
 NAME = "map"
 HELP = "Check a map file (image with world file, GeoTIFF, MBTiles): its coordinate system, extent, where a point falls."
@@ -37,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     locate.add_argument("lat", metavar="LAT", help="latitude in decimal degrees (WGS84, as GPS gives it)")
     locate.add_argument("lon", metavar="LON", help="longitude in decimal degrees")
     locate.add_argument("--json", action="store_true", help='print one JSON object {"x", "y", "crs"}')
-    locate.add_argument("--crs", metavar="EPSG:CODE", help="the map's coordinate system, when no file beside it names it")
+    locate.add_argument("--crs", metavar="EPSG:CODE",
+                        help="the map's coordinate system, when no file beside it names it")
     info = sub.add_parser("info", help="print the map's coordinate system, extent and resolution")
     info.add_argument("image", metavar="IMAGE", help="the map: an image with its world file, a GeoTIFF or MBTiles")
     info.add_argument("--crs", metavar="EPSG:CODE", help="the map's coordinate system, when no file beside it names it")
@@ -79,7 +80,7 @@ def _locate(args) -> int:
     source = _open(args)
     try:
         x, y = source.locate(lat, lon)
-    except Exception as exc:    # noqa: BLE001 (pyproj cannot put the point in this coordinate system)
+    except Exception as exc:    # pyproj cannot put the point in this coordinate system
         raise MapCommandError(translate("errors", "{map}: {lat}, {lon} cannot be placed in {crs} ({problem})").format(
             map=source.path.name, lat=lat, lon=lon, crs=crs_label(source.crs), problem=exc)) from None
     if not (math.isfinite(x) and math.isfinite(y)):

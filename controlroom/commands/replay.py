@@ -5,20 +5,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from controlroom.i18n import translate
-from typing import Any
 
 NAME = "replay"
 HELP = "Run a scenario script, or a stored game, through the rules and print the outcome."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("script", metavar="SCRIPT.jsonl", nargs="?", help="scenario script: roster lines, then timed events (docs/replay-script.md)")
-    parser.add_argument("--db", metavar="GAME", help="replay a stored game (a game file or a database URL) instead of a script")
-    parser.add_argument("--until", metavar="T", help="stop the clock at this game time (HH:MM:SS); default: run until no rule timer is left")
+    parser.add_argument("script", metavar="SCRIPT.jsonl", nargs="?",
+                        help="scenario script: roster lines, then timed events (docs/replay-script.md)")
+    parser.add_argument("--db", metavar="GAME",
+                        help="replay a stored game (a game file or a database URL) instead of a script")
+    parser.add_argument("--until", metavar="T",
+                        help="stop the clock at this game time (HH:MM:SS); default: run until no rule timer is left")
     parser.add_argument("--json", action="store_true", help="print the final state as one JSON object")
-    parser.add_argument("--rules", metavar="PROFILE", help="ruleset profile: a bundled name or a .toml file (default: the script's, else the seed's)")
+    parser.add_argument("--rules", metavar="PROFILE",
+                        help="ruleset profile: a bundled name or a .toml file (default: the script's, else the seed's)")
     parser.add_argument("--check", action="store_true",
                         help="list every problem of the script by line (unreadable lines and '# expect' comments), "
                              "then compare the outcome with the '# expect' comments; exit 1 on any")

@@ -36,15 +36,13 @@ def _qt_application():
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from controlroom.commands.errors import CliError
+    from controlroom.commands.errors import CliError, UsageError
+    from controlroom.i18n import csv_delimiter
     from controlroom.report.export import export_report, parse_formats
     from controlroom.report.gather import load_report
     from controlroom.report.model import UnknownScenario
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-
-    from controlroom.commands.errors import UsageError
-    from controlroom.i18n import csv_delimiter
 
     try:
         formats = parse_formats(args.format)

@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     "Players are updated in place by badge; the game's events are never touched. "
                     "The format: docs/roster-csv.md.",
     )
-    imp.add_argument("file", metavar="FILE.csv", help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
+    imp.add_argument("file", metavar="FILE.csv",
+                     help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
     imp.add_argument("--db", required=True, metavar="GAME", help="game file (created if missing) or database URL")
     imp.add_argument("--keep-missing", action="store_true",
                      help="keep stored players that are not in the file (default: remove them)")
@@ -56,10 +57,10 @@ def summary_line(members, change) -> str:
 
 def _import(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
+    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
 
     try:
         with GameStore.open(args.db) as store:
@@ -89,9 +90,9 @@ def _import(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
     from controlroom.game.roster import RosterError
+    from controlroom.game.roster_csv import write_roster_csv
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
-    from controlroom.game.roster_csv import write_roster_csv
 
     try:
         with GameStore.open(args.db, create=False) as store:

@@ -61,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # -- stock Meshtastic (issue 21; radio/meshtastic_sim.py) --
     parser.add_argument("--meshtastic", action="store_true",
                         help="phones and trackers report through one fake stock Meshtastic node on a pty instead "
-                             "(with --pty; the first line is its port, meshtastic:/dev/pts/N; needs the meshtastic extra)")
+                             "(with --pty; the first line is its port, meshtastic:/dev/pts/N; "
+                             "needs the meshtastic extra)")
 
 
 def _check(args: argparse.Namespace) -> tuple[float, float]:
@@ -69,30 +70,33 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
 
     generated = [n for n in ("sides", "groups", "players") if getattr(args, n) is not None]
     if args.roster and generated:
-        raise CliError(translate("errors", "give --roster or --{option} (a generated roster), not both").format(option=generated[0]))
+        raise CliError(translate("errors", "give --roster or --{option} (a generated roster), not both").format(
+            option=generated[0]))
     for name in ("speed", "duration"):
         if getattr(args, name) <= 0:
             raise CliError(translate("errors", "--{option} must be above 0").format(option=name))
     for name in ("loss", "corrupt_rate", "forge_rate", "replay_rate"):
         if not 0 <= getattr(args, name) <= 1:
-            raise CliError(translate("errors", "--{option} is a fraction from 0 to 1").format(option=name.replace("_", "-")))
+            raise CliError(translate("errors", "--{option} is a fraction from 0 to 1").format(
+                option=name.replace("_", "-")))
     if args.port and args.gateways is not None and args.gateways != len(args.port):
-        raise CliError(translate("errors", "--gateways {gateways} but {ports} --port: give one --port per gateway").format(
-            gateways=args.gateways, ports=len(args.port)))
+        raise CliError(translate("errors", "--gateways {gateways} but {ports} --port: give one --port per gateway")
+                       .format(gateways=args.gateways, ports=len(args.port)))
     if args.pty and not 1 <= (args.gateways or 2) <= 255:
         raise CliError(translate("errors", "--gateways must be 1 to 255"))
     try:
         lat, lon = (float(v) for v in args.origin.split(","))
     except ValueError:
-        raise CliError(translate("errors", "--origin must be LAT,LON in degrees, not {value!r}").format(value=args.origin)) from None
+        raise CliError(translate("errors", "--origin must be LAT,LON in degrees, not {value!r}").format(
+            value=args.origin)) from None
     if not (-85 <= lat <= 85 and -180 <= lon <= 180):
         raise CliError(translate("errors", "--origin {value} is not on the map").format(value=args.origin))
     return lat, lon
 
 
 def _roster(args, profile, seed):
-    from controlroom.sim.battle import generate_roster
     from controlroom.game.roster_csv import read_roster_csv
+    from controlroom.sim.battle import generate_roster
 
     if args.roster:
         return read_roster_csv(args.roster, profile)
@@ -124,8 +128,8 @@ def register_devices(store, planned):
 
 def prepare(args, seed: int, origin):
     """(battle, notes): the roster and devices (registered in --db), and the battle they fight."""
-    from controlroom.sim.battle import generate, plan_devices
     from controlroom.rules.profile import default_profile
+    from controlroom.sim.battle import generate, plan_devices
 
     notes, floor = [], {}
     if args.db is None:
@@ -157,11 +161,11 @@ def prepare(args, seed: int, origin):
 
 def run(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
+    from controlroom.game.roster_csv import RosterImportError
+    from controlroom.rules.profile import ProfileError
     from controlroom.sim.ports import close_all, open_ports, open_ptys
     from controlroom.sim.simulator import Simulator
-    from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
-    from controlroom.game.roster_csv import RosterImportError
 
     origin = _check(args)
     if args.meshtastic and not args.pty:
@@ -177,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_meshtastic(args, battle, notes, seed)
     try:
         ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
-    except Exception as exc:  # noqa: BLE001 - pyserial raises several kinds
+    except Exception as exc:  # pyserial raises several kinds
         raise CliError(translate("errors", "cannot open the ports: {problem}").format(problem=exc)) from None
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     print(" ".join(p.name for p in ports), flush=True)
@@ -203,7 +207,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             _write_json(args.truth, truth)
         except OSError as exc:
-            raise CliError(translate("errors", "cannot write {path}: {problem}").format(path=args.truth, problem=exc.strerror or exc)) from None
+            raise CliError(translate("errors", "cannot write {path}: {problem}").format(
+                path=args.truth, problem=exc.strerror or exc)) from None
         say(f"truth written to {args.truth}")
     return 0
 
@@ -246,7 +251,8 @@ def _run_meshtastic(args, battle, notes, seed) -> int:
         try:
             _write_json(args.truth, truth)
         except OSError as exc:
-            raise CliError(translate("errors", "cannot write {path}: {problem}").format(path=args.truth, problem=exc.strerror or exc)) from None
+            raise CliError(translate("errors", "cannot write {path}: {problem}").format(
+                path=args.truth, problem=exc.strerror or exc)) from None
     return 0
 
 

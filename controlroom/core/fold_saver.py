@@ -63,7 +63,7 @@ class FoldSaver(QObject):
                 if first is not None:
                     store.save_fold(first)
                 store.update_saved_fold(cancelled=cancel.is_set)
-            except Exception:           # noqa: BLE001 - a snapshot not kept costs only time at the next opening
+            except Exception:           # a snapshot not kept costs only time at the next opening
                 if not cancel.is_set():
                     log.exception("keeping the fold snapshot of %s", store.where)
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
@@ -72,7 +73,7 @@ class Job(QObject):
         except OSError as exc:
             where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
             self._failed(f"{where}{exc.strerror or exc}")
-        except Exception as exc:          # noqa: BLE001 - a job that breaks says so, it never goes silent
+        except Exception as exc:          # a job that breaks says so, it never goes silent
             log.exception("job %s", self.name)
             self._failed(f"{type(exc).__name__}: {exc}")
         else:

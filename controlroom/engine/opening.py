@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from controlroom.engine.storage import deliver_queue
 from controlroom.game.clock import Clock, WallClock
 from controlroom.game.fold import Fold
 from controlroom.game.views import StoredView
@@ -28,8 +29,6 @@ from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
 from controlroom.store.spool import Spool, default_path
-
-from controlroom.engine.storage import deliver_queue
 
 log = logging.getLogger(__name__)
 

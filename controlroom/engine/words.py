@@ -23,8 +23,8 @@ def stopp_alarm(state, sv, t: int) -> Alarm:
             else translate("alarms", " by badge {badge}").format(badge=sv.caller)
     where = translate("alarms", " near {groups}").format(groups=", ".join(sv.groups)) if sv.groups else ""
     if sv.reason == "injury":
-        return Alarm(f"stopp:{sv.id}", "injury", translate(
-            "alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id) + caller + where, t)
+        text = translate("alarms", "STOPP {stopp} called for an injury or medical emergency").format(stopp=sv.id)
+        return Alarm(f"stopp:{sv.id}", "injury", text + caller + where, t)
     reason = translate("alarms", STOPP_REASON_WORDS[sv.reason]) if sv.reason in STOPP_REASON_WORDS else sv.reason
     return Alarm(f"stopp:{sv.id}", "stopp", translate("alarms", "STOPP {stopp} called ({reason})").format(
         stopp=sv.id, reason=reason) + caller + where, t)

@@ -41,7 +41,8 @@ class Alarm(NamedTuple):
 
 SECURITY_KINDS = ("rejected_auth", "rejected_replay", "rejected_unknown_device")
 _FLOOD_WORDS = {            # many frames in words (translated where shown); {n} frames, {d} devices
-    "rejected_auth": QT_TRANSLATE_NOOP("alarms", "{n} forged frames (wrong tag) claiming {d} device(s) in the last minute"),
+    "rejected_auth": QT_TRANSLATE_NOOP("alarms",
+                                       "{n} forged frames (wrong tag) claiming {d} device(s) in the last minute"),
     "rejected_replay": QT_TRANSLATE_NOOP("alarms", "{n} replayed frames of {d} device(s) in the last minute"),
     "rejected_unknown_device": QT_TRANSLATE_NOOP("alarms", "{n} frames from {d} unknown device(s) in the last minute"),
 }

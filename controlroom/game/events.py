@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from controlroom.rules.inspection_kinds import WEAPON_KINDS
 
@@ -119,7 +120,8 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
                  ("battery", "int", None), ("fix", "int", 0), ("sats", "int", 0)),
     "heartbeat": (("device", "badge", REQUIRED), ("battery", "int", None), ("uptime", "int", 0)),
     "headcount": (("group", "str", REQUIRED), ("up", "int", 0), ("down", "int", 0), ("dead", "int", 0)),
-    "siege_status": (("engine", "str", REQUIRED), ("status", "str", REQUIRED), ("lat", "num", None), ("lon", "num", None)),
+    "siege_status": (("engine", "str", REQUIRED), ("status", "str", REQUIRED),
+                     ("lat", "num", None), ("lon", "num", None)),
     "message": (("code", "str", REQUIRED), ("text", "str", REQUIRED)),
     # Spoils of war: ``badge`` is the player looted (the owner), ``by`` the looter.
     "looted": (_CHAR, ("by", "badge", REQUIRED), ("items", "strs", REQUIRED), ("consent", "bool", False),

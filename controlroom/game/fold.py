@@ -31,7 +31,18 @@ from collections.abc import Callable, Iterable
 from controlroom.game import fold_load, fold_place, fold_rerun, snapshot
 from controlroom.game.events import Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
-    END, UNDONE, Confirmed, Correction, Entry, Key, LogIndex, Placement, _between, _Provisional, _timer_id, _undo,
+    END,
+    UNDONE,
+    Confirmed,
+    Correction,
+    Entry,
+    Key,
+    LogIndex,
+    Placement,
+    _between,
+    _Provisional,
+    _timer_id,
+    _undo,
     key_of,
 )
 from controlroom.game.scheduler import Changes, Schedule, fire_due

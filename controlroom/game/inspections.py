@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.game.events import Event
+from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.inspection_kinds import inspect_measures
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import ProfileError
@@ -56,7 +57,8 @@ class InspectionLedger:
                 self._inspection_limits = InspectionLimits.from_profile(self.profile)
             verdict = inspect_measures(record.kind, record.measures, self._inspection_limits)
         except (ValueError, ProfileError) as exc:
-            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(tag=record.tag, problem=exc))
+            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(
+                tag=record.tag, problem=exc))
             return
         if verdict.passed != record.passed:
             text = ("tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}" if record.passed

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from controlroom.i18n import translate
 from controlroom.game.events import Event
+from controlroom.i18n import translate
 
 
 class Owed(NamedTuple):
@@ -28,7 +28,8 @@ class LootLedger:
         self._owed: dict[tuple[int, int], Counter] = {}
         self._order: dict[tuple[int, int], list[str]] = {}
         self._no_consent: set[tuple[int, int]] = set()
-        self.loot_log: list[tuple[int, int, int, tuple[str, ...], bool, bool]] = []   # t, looter, owner, items, consent, relic
+        # t, looter, owner, items, consent, relic
+        self.loot_log: list[tuple[int, int, int, tuple[str, ...], bool, bool]] = []
 
     def _e_looted(self, ev: Event) -> None:
         d = ev.data
@@ -64,8 +65,8 @@ class LootLedger:
                 owed[item] -= 1
                 self._order[key].remove(item)
         if missing:
-            self._warn("not_owed", translate("warnings", "badge {looter} did not take {items} from badge {owner}").format(
-                looter=d["by"], items=", ".join(missing), owner=d["badge"]))
+            self._warn("not_owed", translate("warnings", "badge {looter} did not take {items} from badge {owner}")
+                       .format(looter=d["by"], items=", ".join(missing), owner=d["badge"]))
 
     def owed(self) -> list[Owed]:
         """Every looter's unreturned items, per person they were taken from."""

@@ -9,7 +9,6 @@ from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.script import Script
 from controlroom.game.state import GameState
 
-
 FOREVER = 2**62
 
 

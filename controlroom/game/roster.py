@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from controlroom.i18n import translate
 from controlroom.rules.armour import ArmourPoints, armour_points
@@ -157,7 +158,7 @@ class Roster:
     _groups: dict[str, list[int]] | None = None
 
     @classmethod
-    def of(cls, members: Iterable[Member]) -> "Roster":
+    def of(cls, members: Iterable[Member]) -> Roster:
         roster = cls()
         for m in members:
             if m.badge in roster.members:

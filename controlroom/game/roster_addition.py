@@ -8,8 +8,8 @@ and each group's healers stay within the ruleset's share.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from controlroom.game.roster import Member, healer_excess
 from controlroom.game.roster_csv import at_line, column_word, healer_problem, problem_order
@@ -55,7 +55,7 @@ def plan_addition(entries: Iterable[tuple[int, Member]], present: Iterable[Membe
             else:
                 differ = ", ".join(column_word(word) for attr, word in _FIELDS
                                    if getattr(old, attr) != getattr(m, attr))
-                out.problems.append(at_line(line, translate("roster", 
+                out.problems.append(at_line(line, translate("roster",
                     "badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; "
                     "a game under way only takes new players").format(
                         badge=m.badge, name=repr(old.name), group=old.group, fields=differ)))

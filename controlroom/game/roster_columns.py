@@ -8,8 +8,8 @@ import dialog offers them; docs/roster-csv.md lists them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -94,18 +94,20 @@ class RosterMapping:
         return {"columns": dict(self.columns), "values": {k: dict(v) for k, v in self.values.items()}}
 
     @classmethod
-    def from_json(cls, data) -> "RosterMapping":
+    def from_json(cls, data) -> RosterMapping:
         """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
         if not isinstance(data, Mapping):
             return cls()
-        columns = {str(k): str(v) for k, v in (data.get("columns") or {}).items()
-                   if isinstance(k, str) and (v == "" or v in COLUMNS)} if isinstance(data.get("columns"), Mapping) else {}
+        columns = ({str(k): str(v) for k, v in (data.get("columns") or {}).items()
+                    if isinstance(k, str) and (v == "" or v in COLUMNS)}
+                   if isinstance(data.get("columns"), Mapping) else {})
         values = {}
         raw = data.get("values")
         if isinstance(raw, Mapping):
             for column, names in raw.items():
                 if column in MAPPABLE and isinstance(names, Mapping):
-                    values[column] = {str(k): str(v) for k, v in names.items() if isinstance(k, str) and isinstance(v, str)}
+                    values[column] = {str(k): str(v) for k, v in names.items()
+                                      if isinstance(k, str) and isinstance(v, str)}
         return cls(columns, values)
 
     def value(self, column: str, cell: str) -> str | None:

@@ -24,14 +24,28 @@ import io
 import os
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from controlroom.game.roster import Member, RosterError, healer_excess
 from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the import dialog's and the tests' words
-    ALIASES, COLUMN_WORDS, COLUMNS, FLAGS, MAPPABLE, NO_MAPPING, OPTIONAL, REQUIRED, VALUE_ALIASES, YES_NO,
-    RosterMapping, column_of, column_word, header_key, value_key, yes_no,
+    ALIASES,
+    COLUMN_WORDS,
+    COLUMNS,
+    FLAGS,
+    MAPPABLE,
+    NO_MAPPING,
+    OPTIONAL,
+    REQUIRED,
+    VALUE_ALIASES,
+    YES_NO,
+    RosterMapping,
+    column_of,
+    column_word,
+    header_key,
+    value_key,
+    yes_no,
 )
 from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
@@ -89,7 +103,7 @@ def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RosterImportError([at_line(line, translate("roster", 
+        raise RosterImportError([at_line(line, translate("roster",
             "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
             "and import it again").format(name=name))]) from None
 
@@ -130,7 +144,7 @@ class _Row:
                 column=column_word(key), count=MAX_LEN[key]))
         return value
 
-    def flag(self, key: str, default: bool | None, mapping: "RosterMapping") -> bool:
+    def flag(self, key: str, default: bool | None, mapping: RosterMapping) -> bool:
         raw = self.raw(key)
         if not raw and default is not None:
             return default

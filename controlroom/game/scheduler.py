@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from controlroom.game.events import Event
 from controlroom.game.state import (
-    DIES, RESPAWNS, REGAINS_HP, STOPP_OVERDUE, WAKES, Deadline, GameState,
+    DIES,
+    REGAINS_HP,
+    RESPAWNS,
+    STOPP_OVERDUE,
+    WAKES,
+    Deadline,
+    GameState,
 )
 
 _RANK = {DIES: 0, WAKES: 1, REGAINS_HP: 2, RESPAWNS: 3, STOPP_OVERDUE: 4}
@@ -53,7 +59,7 @@ class Schedule:
         self._heap = [(due, _RANK[k], b, s, tok) for (k, b, s), (due, tok) in self._current.items()]
         heapq.heapify(self._heap)
 
-    def sync(self, state: GameState, changed: "Changes | None" = None) -> None:
+    def sync(self, state: GameState, changed: Changes | None = None) -> None:
         """Bring the schedule up to date with what changed in ``state`` (noted in ``changed``)."""
         badges, stopps = state.take_dirty()
         if changed is not None:

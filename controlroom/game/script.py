@@ -26,7 +26,7 @@ class ScriptError(ValueError):
         self.line = line
 
 
-class ScriptErrors(ScriptError):
+class ScriptErrors(ScriptError):  # noqa: N818 - several ScriptErrors in one
     """Every line of a script that cannot be read, in line order (``problems``); the message lists them all."""
 
     def __init__(self, problems: list[ScriptError]) -> None:
@@ -136,7 +136,8 @@ def _parse_line(script: Script, line: str, path: str, profile: RulesProfile | No
             raise ScriptError(path, lineno, "game must be an object")
         extra = sorted(set(game) - set(_GAME_FIELDS))
         if extra:
-            raise ScriptError(path, lineno, f"game: unknown field {extra[0]!r} (fields of game: {', '.join(_GAME_FIELDS)})")
+            raise ScriptError(path, lineno,
+                              f"game: unknown field {extra[0]!r} (fields of game: {', '.join(_GAME_FIELDS)})")
         script.name = str(game.get("name", script.name))
         if profile is None and game.get("rules"):
             rules = str(game["rules"])

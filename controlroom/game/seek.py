@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import bisect
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from controlroom.collecting import no_collection
 from controlroom.game import snapshot

@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import operator
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from controlroom.game.character import Character
 from controlroom.game.state import GameState

@@ -22,9 +22,10 @@ import hashlib
 import json
 import os
 from collections import Counter
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from controlroom import pacing
 from controlroom.game import snapshot

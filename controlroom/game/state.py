@@ -13,18 +13,31 @@ RuleWarning instead.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from controlroom.game.character import (  # noqa: F401  (re-exported: the state's vocabulary)
-    ACTIVE, CONDITIONS, DEAD, DIES, KNOCKED_OUT, REGAINS_HP, RESPAWNS, STOPP_OVERDUE, UNCONSCIOUS, WAKES,
-    Character, Deadline, RuleWarning, Scenario, Stopp,
+    ACTIVE,
+    CONDITIONS,
+    DEAD,
+    DIES,
+    KNOCKED_OUT,
+    REGAINS_HP,
+    RESPAWNS,
+    STOPP_OVERDUE,
+    UNCONSCIOUS,
+    WAKES,
+    Character,
+    Deadline,
+    RuleWarning,
+    Scenario,
+    Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import QUIET, FieldReports
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
-from controlroom.game.stopps import StoppRules
 from controlroom.game.roster import Member, Roster
+from controlroom.game.stopps import StoppRules
 from controlroom.game.words import condition_word, event_word, role_word
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.armour import ArmourPoints, armour_points
@@ -33,7 +46,8 @@ from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
 _NONE: list[RuleWarning] = []      # shared "no warnings" answer; never appended to
-NO_INTERACTION = QT_TRANSLATE_NOOP("warnings", "an unconscious or dead character cannot interact with others in any way")
+NO_INTERACTION = QT_TRANSLATE_NOOP("warnings",
+                                   "an unconscious or dead character cannot interact with others in any way")
 
 
 class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
@@ -97,7 +111,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         else:
             badge = data.get("badge")
             if badge is not None and badge not in self.characters:
-                self._warn("unknown_badge", translate("warnings", "badge {badge} is not in the roster").format(badge=badge))
+                self._warn("unknown_badge", translate("warnings", "badge {badge} is not in the roster").format(
+                    badge=badge))
             else:
                 handler(self, event)
         self.events_applied += 1
@@ -242,7 +257,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if ev.data["on_shield"]:
             if ch.condition != ACTIVE:
                 self._warn("not_conscious", translate("warnings", "{who} is {condition}: cannot take a big stone on a "
-                                                          "shield").format(who=_who(ch), condition=condition_word(ch.condition)))
+                                                          "shield").format(who=_who(ch),
+                                                                           condition=condition_word(ch.condition)))
                 return
             ch.condition = KNOCKED_OUT
             ch.wake_at = ch.clock(self.t) + self.profile.big_stone_on_shield_ms
@@ -280,7 +296,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not ch:
             return
         if ch.hp >= ch.max_hp:
-            self._warn("no_wounds", translate("warnings", "{who} has all hit points: no wounds to bind").format(who=_who(ch)))
+            self._warn("no_wounds", translate("warnings", "{who} has all hit points: no wounds to bind").format(
+                who=_who(ch)))
             return
         if ev.data.get("by") is not None and self._actor(ev.data["by"], "binder") is None:
             return
@@ -310,7 +327,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             limit = self.profile.character_class(carer.member.cls).max_cared
             if limit and len(carer.patients) >= limit:
                 self._warn("care_limit", translate("warnings", "{who} already cares for {limit}: a healer may care for "
-                                                           "at most {limit} at once").format(who=_who(carer), limit=limit))
+                                                           "at most {limit} at once").format(who=_who(carer),
+                                                                                             limit=limit))
                 return
             self._release_carer(ch)
             ch.carer = carer_badge
@@ -348,7 +366,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         elif healer.touches_used >= allowed:
             self._warn("touches_exhausted", translate("warnings", "healer {who} has used all {allowed} healing touches "
-                                                              "of this scenario").format(who=_who(healer), allowed=allowed))
+                                                              "of this scenario").format(who=_who(healer),
+                                                                                         allowed=allowed))
         else:
             healer.touches_used += 1
             self._dirty.add(healer.badge)
@@ -364,7 +383,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         cause = ev.data["cause"]
         if cause == "bled_out" and (ch.dying_at is None or ch.clock(self.t) < ch.dying_at):
-            self._warn("stale_timer", translate("warnings", "{who} is not bleeding out at this time").format(who=_who(ch)))
+            self._warn("stale_timer", translate("warnings", "{who} is not bleeding out at this time").format(
+                who=_who(ch)))
             return
         self._die(ch, cause)
 
@@ -401,7 +421,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             self._warn("not_dead", translate("warnings", "{who} is not dead: nothing to respawn").format(who=_who(ch)))
             return
         if ev.source == SOURCE_TIMER and (ch.respawn_at is None or ch.clock(self.t) < ch.respawn_at):
-            self._warn("stale_timer", translate("warnings", "{who} is not due to respawn at this time").format(who=_who(ch)))
+            self._warn("stale_timer", translate("warnings", "{who} is not due to respawn at this time").format(
+                who=_who(ch)))
             return
         touches = ch.touches_used       # healer touches are counted per scenario, not per life
         ch.reset()
@@ -413,7 +434,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if ch.condition != KNOCKED_OUT:
             self._warn("stale_timer", translate("warnings", "{who} is not knocked out").format(who=_who(ch)))
         elif ev.source == SOURCE_TIMER and ch.clock(self.t) < ch.wake_at:
-            self._warn("stale_timer", translate("warnings", "{who} is not due to wake at this time").format(who=_who(ch)))
+            self._warn("stale_timer", translate("warnings", "{who} is not due to wake at this time").format(
+                who=_who(ch)))
         else:
             ch.condition = ACTIVE
             ch.wake_at = None
@@ -422,7 +444,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         ch = self._char(ev)
         c = ch.clock(self.t)
         if ch.condition == DEAD or ch.regen_at is None or c < ch.regen_at:
-            self._warn("stale_timer", translate("warnings", "{who} is not due to regain a hit point").format(who=_who(ch)))
+            self._warn("stale_timer", translate("warnings", "{who} is not due to regain a hit point").format(
+                who=_who(ch)))
             return
         ch.hp += 1
         if ch.hp >= ch.max_hp:
@@ -484,7 +507,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         pass
 
     def _e_roster_added(self, ev: Event) -> None:
-        pass        # the roster is the store's: the core folds the whole log again over it (core/commands.py, _fold_again)
+        # The roster is the store's: the core folds the whole log again over it (core/commands.py, _fold_again).
+        pass
 
     def _e_retracted(self, ev: Event) -> None:
         self.retractions.append((self.t, ev.data["seq"], ev.data.get("reason")))
@@ -498,7 +522,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         ch = self.characters[badge]
         c = ch.clock(self.t)
         out = []
-        for kind, at in ((DIES, ch.dying_at), (WAKES, ch.wake_at), (REGAINS_HP, ch.regen_at), (RESPAWNS, ch.respawn_at)):
+        for kind, at in ((DIES, ch.dying_at), (WAKES, ch.wake_at), (REGAINS_HP, ch.regen_at),
+                         (RESPAWNS, ch.respawn_at)):
             if at is not None:
                 out.append(Deadline(kind, ch.due(at), max(0, at - c), badge=badge))
         return out

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controlroom.i18n import translate
 from controlroom.game.character import DEAD, STOPP_OVERDUE, Deadline, Stopp
 from controlroom.game.events import Event
+from controlroom.i18n import translate
 
 
 class StoppRules:
@@ -13,7 +13,8 @@ class StoppRules:
     def _e_stopp_called(self, ev: Event) -> None:
         d = ev.data
         if d["stopp"] in self.active_stopps:
-            self._warn("stopp_active", translate("warnings", "STOPP {stopp!r} is already in force").format(stopp=d["stopp"]))
+            self._warn("stopp_active", translate("warnings", "STOPP {stopp!r} is already in force").format(
+                stopp=d["stopp"]))
             return
         if d["badges"]:
             covered = frozenset(b for b in d["badges"] if b in self.characters)
@@ -22,7 +23,8 @@ class StoppRules:
             covered = frozenset(b for g in d["groups"] for b in groups.get(g, ()))
         else:
             covered = frozenset(self.characters)
-        s = Stopp(d["stopp"], self.t, covered, d["groups"], d["badges"], d.get("caller"), d["reason"], d.get("lat"), d.get("lon"))
+        s = Stopp(d["stopp"], self.t, covered, d["groups"], d["badges"], d.get("caller"), d["reason"],
+                  d.get("lat"), d.get("lon"))
         self.stopps[s.id] = self.active_stopps[s.id] = s
         for b in covered:
             ch = self.characters[b]
@@ -35,7 +37,8 @@ class StoppRules:
     def _e_stopp_lifted(self, ev: Event) -> None:
         s = self.active_stopps.pop(ev.data["stopp"], None)
         if s is None:
-            self._warn("stopp_unknown", translate("warnings", "no STOPP {stopp!r} is in force").format(stopp=ev.data["stopp"]))
+            self._warn("stopp_unknown", translate("warnings", "no STOPP {stopp!r} is in force").format(
+                stopp=ev.data["stopp"]))
             return
         s.lifted = self.t
         s.trivial = ev.data["trivial"]
@@ -55,7 +58,8 @@ class StoppRules:
     def _e_stopp_overdue(self, ev: Event) -> None:
         s = self.active_stopps.get(ev.data["stopp"])
         if s is None or s.overdue_alerted or self.t - s.called < self.profile.stopp_overdue_ms:
-            self._warn("stale_timer", translate("warnings", "STOPP {stopp!r} is not overdue").format(stopp=ev.data["stopp"]))
+            self._warn("stale_timer", translate("warnings", "STOPP {stopp!r} is not overdue").format(
+                stopp=ev.data["stopp"]))
             return
         s.overdue_alerted = True
         self._dirty_stopps.add(s.id)

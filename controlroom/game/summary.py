@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from controlroom.game.clock import format_time
 from controlroom.game.character import DEAD, Deadline
+from controlroom.game.clock import format_time
 from controlroom.game.state import GameState
 from controlroom.game.views import side_counts
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Mapping, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from controlroom.game.clock import format_time
 

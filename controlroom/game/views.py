@@ -95,7 +95,7 @@ def side_counts(state: GameState) -> dict[str, dict[str, int]]:
     """Per side: counts by condition, deaths, and who is in Valhalla."""
     out: dict[str, Counter] = {}
     for ch in state.characters.values():
-        c = out.setdefault(ch.member.side, Counter({k: 0 for k in CONDITIONS}))
+        c = out.setdefault(ch.member.side, Counter(dict.fromkeys(CONDITIONS, 0)))
         c[ch.condition] += 1
         c["deaths"] += ch.deaths
         c["in_valhalla"] += ch.in_valhalla
@@ -120,7 +120,7 @@ class SideTally:
 
     def _add(self, key: tuple[str, str, int, bool], sign: int) -> None:
         side, condition, deaths, in_valhalla = key
-        c = self.counts.setdefault(side, Counter({k: 0 for k in (*CONDITIONS, "deaths", "in_valhalla")}))
+        c = self.counts.setdefault(side, Counter(dict.fromkeys((*CONDITIONS, "deaths", "in_valhalla"), 0)))
         c[condition] += sign
         c["deaths"] += sign * deaths
         c["in_valhalla"] += sign * in_valhalla

@@ -86,7 +86,8 @@ def describe(crs: CRS) -> str:
     """"EPSG:3301 Estonian Coordinate System of 1997 (metres)": label, name and units."""
     label = crs_label(crs)
     units = "degrees" if crs.is_geographic else (crs.axis_info[0].unit_name if crs.axis_info else "units")
-    units = {"metre": "metres", "degree": "degrees", "US survey foot": "US survey feet", "foot": "feet"}.get(units, units)
+    plural = {"metre": "metres", "degree": "degrees", "US survey foot": "US survey feet", "foot": "feet"}
+    units = plural.get(units, units)
     name = "" if label == crs.name else f" {crs.name}"
     return f"{label}{name} ({units})"
 
@@ -230,7 +231,7 @@ def _try(code: int, x: float, y: float, near, inside_area: bool) -> Candidate | 
     try:
         crs = CRS.from_epsg(code)
         lon, lat = Transformer.from_crs(crs, 4326, always_xy=True).transform(x, y)
-    except Exception:       # noqa: BLE001 (a database entry PROJ cannot use is no candidate)
+    except Exception:       # a database entry PROJ cannot use is no candidate
         return None
     if not (math.isfinite(lat) and math.isfinite(lon)) or abs(lat) > 90:
         return None

@@ -59,7 +59,7 @@ class MapFrame:
         return f"MapFrame(lat0={self.lat0!r}, lon0={self.lon0!r})"
 
     @classmethod
-    def around(cls, lats, lons) -> "MapFrame":
+    def around(cls, lats, lons) -> MapFrame:
         """A frame centred in the middle of some positions (the median, so one stray fix does not move it)."""
         lats, lons = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
         ok = np.isfinite(lats) & np.isfinite(lons)

@@ -120,7 +120,7 @@ def _crs(keys: dict[int, object]) -> tuple[CRS | None, str]:
         if isinstance(code, int) and 0 < code < USER_DEFINED and (key == PROJECTED_CS_TYPE or model != 1):
             try:
                 return CRS.from_epsg(code), ""
-            except Exception:   # noqa: BLE001 (pyproj's CRSError: a code unknown to this PROJ)
+            except Exception:   # pyproj's CRSError: a code unknown to this PROJ
                 return None, f"its GeoKeys name EPSG:{code}, which pyproj does not know"
     for key in (PCS_CITATION, GT_CITATION, GEOG_CITATION):
         text = keys.get(key)

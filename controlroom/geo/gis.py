@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from controlroom.geo.worldfile import write_text_atomically
 
@@ -82,7 +83,7 @@ class GisLayers:
 def _iso(wall: int | None) -> str | None:
     if wall is None:
         return None
-    return datetime.fromtimestamp(wall / 1000, tz=timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(wall / 1000, tz=UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _game_time(t: int) -> str:
@@ -99,13 +100,15 @@ def _geojson(layers: GisLayers) -> str:
     features = []
     for tr in layers.tracks:
         coords = [[round(p.lon, 7), round(p.lat, 7)] for p in tr.points]
-        geometry = {"type": "LineString", "coordinates": coords} if len(coords) > 1 else {"type": "Point", "coordinates": coords[0]}
+        geometry = ({"type": "LineString", "coordinates": coords} if len(coords) > 1
+                    else {"type": "Point", "coordinates": coords[0]})
         features.append({"type": "Feature", "geometry": geometry, "properties": {
             "layer": "track", "name": tr.name, "kind": tr.kind, "device": tr.device, "side": tr.side, "group": tr.group,
             "start": _iso(tr.points[0].wall), "end": _iso(tr.points[-1].wall), "points": len(coords),
             "times": [_iso(p.wall) for p in tr.points]}})
     for p in layers.places:
-        features.append({"type": "Feature", "geometry": {"type": "Point", "coordinates": [round(p.lon, 7), round(p.lat, 7)]},
+        features.append({"type": "Feature",
+                         "geometry": {"type": "Point", "coordinates": [round(p.lon, 7), round(p.lat, 7)]},
                          "properties": _place_properties(p)})
     doc = {"type": "FeatureCollection", "name": f"{layers.game} ({layers.scope})", "features": features}
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
@@ -124,7 +127,7 @@ def _describe(props: Mapping[str, Any]) -> str:
 
 def _gpx(layers: GisLayers) -> str:
     ET.register_namespace("", _GPX_NS)
-    q = lambda tag: f"{{{_GPX_NS}}}{tag}"       # noqa: E731
+    q = lambda tag: f"{{{_GPX_NS}}}{tag}"       # noqa: E731 - a one-line name for the namespaced tag
     root = ET.Element(q("gpx"), {"version": "1.1", "creator": "controlroom"})
     meta = _sub(root, q("metadata"))
     _sub(meta, q("name"), f"{layers.game} ({layers.scope})")
@@ -151,7 +154,7 @@ def _gpx(layers: GisLayers) -> str:
 
 def _kml(layers: GisLayers) -> str:
     ET.register_namespace("", _KML_NS)
-    q = lambda tag: f"{{{_KML_NS}}}{tag}"       # noqa: E731
+    q = lambda tag: f"{{{_KML_NS}}}{tag}"       # noqa: E731 - a one-line name for the namespaced tag
     root = ET.Element(q("kml"))
     doc = _sub(root, q("Document"))
     _sub(doc, q("name"), f"{layers.game} ({layers.scope})")
@@ -171,7 +174,8 @@ def _kml(layers: GisLayers) -> str:
         for p in (p for p in layers.places if p.kind == kind):
             mark = _sub(folder, q("Placemark"))
             _sub(mark, q("name"), p.name)
-            _sub(mark, q("description"), _describe({"game time": _game_time(p.t), "position": p.position, **p.properties}))
+            _sub(mark, q("description"),
+                 _describe({"game time": _game_time(p.t), "position": p.position, **p.properties}))
             if p.wall is not None:
                 _sub(_sub(mark, q("TimeStamp")), q("when"), _iso(p.wall))
             _sub(mark, q("styleUrl"), f"#{kind}")

@@ -42,7 +42,8 @@ class MBTiles:
             raise MBTilesError(f"{self.path}: no such file")
         try:
             self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-            names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+            names = {row[0] for row in
+                     self._db.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         except sqlite3.DatabaseError as exc:
             raise MBTilesError(f"{self.path}: not an MBTiles file (it is not an SQLite database: {exc})") from None
         if not {"metadata", "tiles"} <= names:
@@ -70,7 +71,7 @@ class MBTiles:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "MBTiles":
+    def __enter__(self) -> MBTiles:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -79,7 +80,8 @@ class MBTiles:
     def tile(self, zoom: int, x: int, y: int) -> bytes | None:
         """The encoded image of XYZ tile (zoom, x, y), y counted from the top; None where the file has none."""
         row = (1 << zoom) - 1 - y
-        found = self._db.execute("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+        found = self._db.execute("SELECT tile_data FROM tiles"
+                                 " WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
                                  (zoom, x, row)).fetchone()
         return bytes(found[0]) if found and found[0] is not None else None
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -37,7 +37,8 @@ class Piece:
 
     def to_frame(self, u, v):
         a, b, c, d, e, f = self.affine
-        return a * np.asarray(u, float) + b * np.asarray(v, float) + c, d * np.asarray(u, float) + e * np.asarray(v, float) + f
+        u, v = np.asarray(u, float), np.asarray(v, float)
+        return a * u + b * v + c, d * u + e * v + f
 
 
 def fit_affine(u: np.ndarray, v: np.ndarray, x: np.ndarray, y: np.ndarray):

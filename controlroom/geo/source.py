@@ -11,8 +11,16 @@ import numpy as np
 from pyproj import CRS, Geod, Transformer
 
 from controlroom.geo.crs import (
-    Candidate, CrsError, aux_xml_path, candidates, crs_label, describe, looks_like_local_metres, prj_path,
-    read_aux_xml, read_prj,
+    Candidate,
+    CrsError,
+    aux_xml_path,
+    candidates,
+    crs_label,
+    describe,
+    looks_like_local_metres,
+    prj_path,
+    read_aux_xml,
+    read_prj,
 )
 from controlroom.geo.geotiff import GeoTiffError, read_geotiff
 from controlroom.geo.imagesize import ImageSizeError, image_size
@@ -30,14 +38,14 @@ class MapError(ValueError):
     """A map file that cannot be used, said in words an organiser can act on."""
 
 
-class NotPlaced(MapError):
+class NotPlaced(MapError):  # noqa: N818 - a MapError named for its case
     """An image with nothing that places it (no world file, no GeoTIFF tags)."""
 
 
-class CrsUnknown(MapError):
+class CrsUnknown(MapError):  # noqa: N818 - a MapError named for its case
     """A placed image whose coordinate system nothing names; ``source`` is the map without it."""
 
-    def __init__(self, message: str, source: "MapSource") -> None:
+    def __init__(self, message: str, source: MapSource) -> None:
         super().__init__(message)
         self.source = source
 
@@ -63,7 +71,8 @@ class CrsUnknown(MapError):
 
 @dataclass(frozen=True)
 class MapSource:
-    """A map with its georeference: pixels -> coordinates in ``crs`` (x easting or longitude, y northing or latitude)."""
+    """A map with its georeference: pixels -> coordinates in ``crs`` (x easting or longitude, y northing or
+    latitude)."""
 
     path: Path
     kind: str               # "image", "geotiff" or "mbtiles"
@@ -76,7 +85,7 @@ class MapSource:
     crs_from: str           # where the coordinate system came from
     _cache: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def with_crs(self, crs: CRS, crs_from: str) -> "MapSource":
+    def with_crs(self, crs: CRS, crs_from: str) -> MapSource:
         return replace(self, crs=crs, crs_from=crs_from, _cache={})
 
     def _transformer(self, inverse: bool) -> Transformer:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -67,7 +67,7 @@ class WorldFile:
         return self.a * self.e - self.b * self.d
 
     @classmethod
-    def from_geotransform(cls, gt) -> "WorldFile":
+    def from_geotransform(cls, gt) -> WorldFile:
         """From GDAL's geotransform (x0, a, b, y0, d, e), which places pixel CORNERS (GeoTIFF, .aux.xml)."""
         x0, a, b, y0, d, e = (float(v) for v in gt)
         return cls(a, d, b, e, x0 + (a + b) / 2.0, y0 + (d + e) / 2.0)

@@ -483,11 +483,13 @@ def encode_casualty(key, device, counter, badge, kind, by=None, pressed=None, ve
 
 
 def encode_headcount(key, device, counter, group, up, down, dead, version=None):
-    return encode_frame(key, HEADCOUNT, device, counter, {"group": group, "up": up, "down": down, "dead": dead}, version)
+    return encode_frame(key, HEADCOUNT, device, counter, {"group": group, "up": up, "down": down, "dead": dead},
+                        version)
 
 
 def encode_siege(key, device, counter, engine, status, lat, lon, version=None):
-    return encode_frame(key, SIEGE, device, counter, {"engine": engine, "status": status, "lat": lat, "lon": lon}, version)
+    return encode_frame(key, SIEGE, device, counter, {"engine": engine, "status": status, "lat": lat, "lon": lon},
+                        version)
 
 
 def encode_valhalla(key, device, counter, badge, pressed=None, version=None):
@@ -618,13 +620,15 @@ def format_id_line(gateway, fw, region="EU868", freq=868.1, sf=9, bw=125, cr=5):
 def format_status_line(gateway, up, rx, bad, tx, txerr):
     """'ST <gateway> up=<min> rx=<n> bad=<n> tx=<n> txerr=<n> <CRC>'."""
     values = [_int_in(v, 0, 0xFFFFFFFF, "count") for v in (up, rx, bad, tx, txerr)]
-    return _with_crc("ST %d up=%d rx=%d bad=%d tx=%d txerr=%d" % tuple([_int_in(gateway, 0, 0xFFFF, "gateway")] + values))
+    return _with_crc("ST %d up=%d rx=%d bad=%d tx=%d txerr=%d"
+                     % tuple([_int_in(gateway, 0, 0xFFFF, "gateway")] + values))
 
 
 def _pairs(tokens, out):
     for tok in tokens:
         key, eq, value = tok.partition("=")
-        if not eq or not key or not value or key in out or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789_" for c in key):
+        if (not eq or not key or not value or key in out
+                or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789_" for c in key)):
             _line_error("bad key=value %r" % tok)
         out[key] = value
     return out

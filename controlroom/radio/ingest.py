@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import collections
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from controlroom.radio import codec
-from controlroom.game.devices import DeviceInfo
-from controlroom.game.devices import RadioMeta
+from controlroom.game.devices import DeviceInfo, RadioMeta
 from controlroom.i18n import translate
+from controlroom.radio import codec
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class DownlinkCounter:
                         if top - self.BLOCK + 1 >= n:
                             break
                         top = self._reserve(self.BLOCK)
-                except Exception as exc:        # noqa: BLE001 - the ack still goes out (see the class)
+                except Exception as exc:        # the ack still goes out (see the class)
                     log.error("reserving the next block of downlink counters: %s", exc)
                     top = None
             if top is not None and top - self.BLOCK + 1 >= n:
@@ -161,7 +161,7 @@ class Ingest:
 
     def _count(self, gateway: int | str, verdict: str) -> None:
         for key in (str(gateway), "total"):
-            c = self.counts.setdefault(key, {o: 0 for o in ("frames_total", *OUTCOMES)})
+            c = self.counts.setdefault(key, dict.fromkeys(("frames_total", *OUTCOMES), 0))
             c["frames_total"] += 1
             c[verdict] += 1
 
@@ -221,14 +221,16 @@ class Ingest:
             return self._downlink(frame)
         dev = self.devices.get(frame.device)
         if dev is None:
-            return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter, detail=translate("radio", "device {device} is not registered").format(device=frame.device))
+            return Outcome(REJECTED_UNKNOWN, frame.device, frame.counter,
+                           detail=translate("radio", "device {device} is not registered").format(device=frame.device))
         if frame.type not in ROLE_TYPES.get(dev.role, ()):
             return Outcome(REJECTED_ROLE, frame.device, frame.counter,
-                           detail=translate("radio", "a {role} may not send {type}").format(role=dev.role, type=frame.type))
+                           detail=translate("radio", "a {role} may not send {type}").format(
+                               role=dev.role, type=frame.type))
         if not codec.verify(frame, dev.key):
             return Outcome(REJECTED_AUTH, frame.device, frame.counter,
-                           detail=translate("radio", "frame claiming to be from {role} {device} has a wrong tag (forged?)").format(
-                               role=dev.role, device=dev.id))
+                           detail=translate("radio", "frame claiming to be from {role} {device} has a wrong tag "
+                                                     "(forged?)").format(role=dev.role, device=dev.id))
         key = (frame.device, frame.counter)
         meta = RadioMeta(frame.device, frame.counter, rssi, snr, (str(gateway),))
         seen = self.seen.get(key)
@@ -250,13 +252,13 @@ class Ingest:
                 self.seen[key] = _seen(first_ms, best, acked_ms, acks)
                 return Outcome(DUPLICATE, frame.device, frame.counter, radio=best, ack=ack)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
-                           detail=translate("radio", "frame {counter} of device {device} was heard long ago (replayed?)").format(
-                               counter=frame.counter, device=dev.id))
+                           detail=translate("radio", "frame {counter} of device {device} was heard long ago "
+                                                     "(replayed?)").format(counter=frame.counter, device=dev.id))
         top = self.highest.get(frame.device, -1)
         if frame.counter < top - WINDOW:
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
-                           detail=translate("radio", "old counter {counter} from device {device} (highest {top})").format(
-                               counter=frame.counter, device=dev.id, top=top))
+                           detail=translate("radio", "old counter {counter} from device {device} (highest {top})")
+                           .format(counter=frame.counter, device=dev.id, top=top))
         event = to_event(frame, dev)
         if event is None:
             return Outcome(REJECTED_ROLE, frame.device, frame.counter, detail=f"{frame.type} carries no report")
@@ -323,14 +325,16 @@ def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], 
         return "headcount", {"group": group, "up": f["up"], "down": f["down"], "dead": f["dead"]}, src
     if t == "siege":
         engine = dev.siege_engine or f"engine {f['engine']}"
-        return "siege_status", {"engine": engine, "status": f["status"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}, src
+        fields = {"engine": engine, "status": f["status"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}
+        return "siege_status", fields, src
     if t == "valhalla":
         return "valhalla_checkin", {"badge": f["badge"]}, src
     if t == "canned":
         code = f["message"]
         return "message", {"code": code, "text": _CANNED_TEXT.get(code, code)}, src
     if t == "stopp_called":
-        fields = {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"], "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}
+        fields = {"stopp": f"{dev.id}-{f['stopp']}", "reason": f["reason"],
+                  "lat": _deg(f["lat"]), "lon": _deg(f["lon"])}
         if f.get("caller") is not None:             # protocol v2: the caller's badge, if the marshal took it
             fields["caller"] = f["caller"]
         return "stopp_called", fields, src

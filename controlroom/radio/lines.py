@@ -152,7 +152,7 @@ def decode_line(line):
     except codec.FrameError as exc:
         reason = exc.reason if exc.reason in REJECT_REASONS else "line"
         return Item(line, reason=reason, detail=str(exc))
-    except Exception as exc:  # noqa: BLE001 - a codec bug must not stop the link
+    except Exception as exc:  # a codec bug must not stop the link
         return Item(line, reason="line", detail="%s: %s" % (type(exc).__name__, exc))
     return Item(line, fields=fields)
 

@@ -17,8 +17,9 @@ messages.  Copies (the same sender and Meshtastic packet id) are dropped for
 from __future__ import annotations
 
 import collections
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from controlroom.game.devices import VIA_MESH_CHANNEL, VIA_MESH_PKI, DeviceInfo, RadioMeta
 from controlroom.game.textreport import TextError, clip, looks_like_command, parse, to_report
@@ -137,7 +138,7 @@ class MeshIngest:
         """What a packet is; ``state`` (the folded game) checks badges, groups and STOPPs of text reports."""
         out = self._classify(heard, now_ms, state)
         for key in (heard.link, "total"):
-            c = self.counts.setdefault(key, {o: 0 for o in ("packets_total", *OUTCOMES)})
+            c = self.counts.setdefault(key, dict.fromkeys(("packets_total", *OUTCOMES), 0))
             c["packets_total"] += 1
             c[out.verdict] += 1
         return out

@@ -252,7 +252,7 @@ class FakeNode:
     """A FakeDevice on a new pseudo-terminal: ``url`` is what a station is given (meshtastic:/dev/pts/N)."""
 
     def __init__(self, local: int = LOCAL_NUM, remotes: tuple[tuple[int, str, str], ...] = ()) -> None:
-        import tty          # POSIX only
+        import tty  # POSIX only
 
         mesh_pb2, _ports = protobufs()
         self.master, self.slave = os.openpty()

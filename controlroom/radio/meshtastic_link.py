@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import queue as queues
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from controlroom.radio.link import HeardQueue, LinkState
 from controlroom.radio.mesh_ingest import BROADCAST, MeshHeard, MeshReply, from_packet, node_name
@@ -34,7 +34,7 @@ RETRY_S = 3.0
 CONNECT_TIMEOUT_S = 30
 
 
-class MeshtasticMissing(RuntimeError):
+class MeshtasticMissing(RuntimeError):  # noqa: N818 - an optional package not installed, not a fault
     """The optional ``meshtastic`` package is not importable."""
 
 
@@ -70,7 +70,7 @@ def check_url(url: str) -> None:
     parse_url(url)
 
 
-def open_node(url: str, queue: HeardQueue, **options) -> "MeshtasticLink":
+def open_node(url: str, queue: HeardQueue, **options) -> MeshtasticLink:
     """A station's link to the Meshtastic node at ``url``: it puts what it hears into ``queue``."""
     known = {k: v for k, v in options.items() if k in ("retry_s", "connect_timeout_s")}
     return MeshtasticLink(url, queue=queue, **known)
@@ -151,7 +151,7 @@ class MeshtasticLink:
 
     def _connect_loop(self) -> None:
         try:
-            SerialInterface, TCPInterface, pub = import_meshtastic()
+            serial_interface, tcp_interface, pub = import_meshtastic()
         except MeshtasticMissing as exc:
             self.on_state(self.name, "lost", str(exc))
             return
@@ -163,8 +163,8 @@ class MeshtasticLink:
                 self._lost.clear()
                 self.on_state(self.name, "connecting", self.target)
                 try:
-                    iface = self._open(SerialInterface, TCPInterface)
-                except Exception as exc:        # noqa: BLE001 - any failure to connect: say so, try again
+                    iface = self._open(serial_interface, tcp_interface)
+                except Exception as exc:        # any failure to connect: say so, try again
                     self.on_state(self.name, "lost", f"Meshtastic node at {self.target}: {type(exc).__name__}: {exc}")
                     self._stop.wait(self.retry_s)
                     continue
@@ -183,14 +183,14 @@ class MeshtasticLink:
                                     (self._on_lost, "meshtastic.connection.lost")):
                 try:
                     pub.unsubscribe(listener, topic)
-                except Exception:           # noqa: BLE001 - already gone
+                except Exception:           # already gone
                     pass
 
-    def _open(self, SerialInterface, TCPInterface):
+    def _open(self, serial_interface, tcp_interface):
         if self.kind == "tcp":
-            iface = TCPInterface(self.target, portNumber=self.port, connectNow=False, timeout=self.connect_timeout_s)
+            iface = tcp_interface(self.target, portNumber=self.port, connectNow=False, timeout=self.connect_timeout_s)
         else:
-            iface = SerialInterface(self.target, connectNow=False, timeout=self.connect_timeout_s)
+            iface = serial_interface(self.target, connectNow=False, timeout=self.connect_timeout_s)
         with self._lock:
             self.iface = iface              # packets published while connecting are ours too
         try:
@@ -209,7 +209,7 @@ class MeshtasticLink:
             return                          # another link's node
         try:
             heard = from_packet(packet, self.name, self.gateway)
-        except Exception:                   # noqa: BLE001 - one odd packet must not stop the node
+        except Exception:                   # one odd packet must not stop the node
             log.exception("a Meshtastic packet that could not be read")
             return
         if heard is not None:
@@ -248,7 +248,7 @@ class MeshtasticLink:
                 iface.sendText(reply.text, destinationId=reply.to if reply.to != BROADCAST else "^all",
                                channelIndex=reply.channel)
                 self.sent += 1
-            except Exception as exc:    # noqa: BLE001 - a broken link: counted, logged, the link goes on
+            except Exception as exc:    # a broken link: counted, logged, the link goes on
                 self.send_failed += 1
                 log.warning("answer to %s through %s not sent: %s", node_name(reply.to), self.name, exc)
 
@@ -259,5 +259,5 @@ class MeshtasticLink:
 def _close(iface) -> None:
     try:
         iface.close()
-    except Exception:                   # noqa: BLE001 - closing a broken link
+    except Exception:                   # closing a broken link
         log.debug("closing a Meshtastic interface", exc_info=True)

@@ -75,7 +75,7 @@ def check_serial_url(url):
 def _comports():
     try:
         return list(list_ports.comports())
-    except Exception:  # noqa: BLE001 - enumeration is best effort
+    except Exception:  # enumeration is best effort
         log.exception("listing serial ports failed")
         return []
 

@@ -334,7 +334,7 @@ class GatewayLink:
     def _call(self, callback, *args):
         try:
             callback(self.name, *args)
-        except Exception:  # noqa: BLE001 - a broken callback must not stop the reader
+        except Exception:  # a broken callback must not stop the reader
             self.callback_errors += 1
             log.exception("gateway %s: callback %r failed", self.name, callback)
 
@@ -378,7 +378,7 @@ class GatewayLink:
             return self.port, "opening %s" % self.port
         try:
             found = self.locate(self)
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("gateway %s: locate failed", self.name)
             found = None
         if found is None:

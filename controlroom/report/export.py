@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from controlroom.collecting import no_collection
 from controlroom.report.csv_out import write_csv

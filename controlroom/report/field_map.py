@@ -8,9 +8,9 @@ points are given in the map's pixels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from controlroom.geo.places import BEARINGS, Grid, Place, grid_for, nearest
 from controlroom.geo.source import MapError, MapSource, ground_metres_per_pixel, restore_map
@@ -76,7 +76,7 @@ def place_text(places: list[Place], grid: Grid | None, source: MapSource | None,
         try:
             col, row = source.locate(lat, lon)
             square = grid.square(float(col), float(row))
-        except Exception:  # noqa: BLE001 - a point the map's coordinate system cannot hold: no square
+        except Exception:  # a point the map's coordinate system cannot hold: no square
             square = None
         if square:
             parts.append(translate("report", "square {square}").format(square=square))

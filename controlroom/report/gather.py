@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 
+from controlroom.game.devices import DeviceInfo
+from controlroom.game.roster import Member
 from controlroom.report.field_map import field_map, place_text
 from controlroom.report.log_read import _walls, marshal_names
 from controlroom.report.model import Report, build_report
-from controlroom.game.roster import Member
-from controlroom.game.devices import DeviceInfo
 from controlroom.store.devices import devices
 from controlroom.store.eventlog import EVENTS
 from controlroom.store.game import GameStore

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from controlroom.collecting import no_collection
 from controlroom.game.events import Event
@@ -113,7 +113,8 @@ def _fold(game, members, profile, items, devs, scenario, total, progress) -> Gis
                 continue
             lat, lon, how, _age = where
             props = {"engine": data["engine"], "status": data["status"], "reported_by": reporter(ev.source, marshals)}
-            layers.places.append(Place("siege", f"{data['engine']}: {data['status']}", ev.t, wall, lat, lon, how, props))
+            layers.places.append(Place("siege", f"{data['engine']}: {data['status']}", ev.t, wall, lat, lon, how,
+                                       props))
     if scenario is not None and scenario not in scenarios:
         known = ", ".join(repr(s) for s in dict.fromkeys(scenarios)) or "none"
         raise UnknownScenario(f"the game has no scenario {scenario!r} (its scenarios: {known})")

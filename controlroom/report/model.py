@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from controlroom.collecting import no_collection
 from controlroom.game.character import UNCONSCIOUS
@@ -36,11 +37,11 @@ WHOLE_GAME = None
 _DIGITS = re.compile(r"(\d+)")
 
 
-class ReportCancelled(Exception):
+class ReportCancelled(Exception):  # noqa: N818 - a cancellation, not an error
     """The user cancelled the export."""
 
 
-class UnknownScenario(ValueError):
+class UnknownScenario(ValueError):  # noqa: N818 - a ValueError named for its case
     """A report was asked for a scenario the game never started."""
 
 
@@ -219,7 +220,8 @@ class Report:
         """The game's date (of its first stored event), as the organisers know it."""
         if self.first_wall is None:
             return translate("report", "no events")
-        first, last = (datetime.fromtimestamp(w / 1000).date() for w in (self.first_wall, self.last_wall or self.first_wall))
+        first, last = (datetime.fromtimestamp(w / 1000).date()
+                       for w in (self.first_wall, self.last_wall or self.first_wall))
         return first.isoformat() if first == last else f"{first.isoformat()} to {last.isoformat()}"
 
     def sides(self) -> list[Tally]:
@@ -264,7 +266,9 @@ def reporter(source: str, marshals: Mapping[int, str]) -> str:
     if kind == "timer":
         return translate("report", "rule timer")
     if kind == "gm":
-        return translate("report", "game master {name}").format(name=ident) if ident else translate("report", "game master")
+        if ident:
+            return translate("report", "game master {name}").format(name=ident)
+        return translate("report", "game master")
     if kind == "script":
         return translate("report", "scenario script")
     if kind in ("marshal", "tracker"):
@@ -474,7 +478,7 @@ def deaths_per_side(report: Report) -> dict[str, list[tuple[int, int]]]:
     for t, side in report.deaths_over_time:
         counts[side] += 1
         out.setdefault(side, [(0, 0)]).append((t, counts[side]))
-    for side, steps in out.items():
+    for steps in out.values():
         steps.append((max(report.t_end, steps[-1][0]), steps[-1][1]))
     return out
 

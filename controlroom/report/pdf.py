@@ -12,14 +12,24 @@ and every text is in the language spoken (``controlroom.i18n``).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from html import escape
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt, QUrl
-from PySide6.QtGui import (QColor, QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
-                           QTextDocument, QTextOption)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QTextDocument,
+    QTextOption,
+)
 
 from controlroom import __version__
 from controlroom.game.clock import format_time
@@ -285,7 +295,8 @@ def _groups_of(s) -> str:
 
 
 def _loss(status: str) -> str:
-    return {"destroyed": translate("report", "destroyed"), "captured": translate("report", "captured")}.get(status, status)
+    words = {"destroyed": translate("report", "destroyed"), "captured": translate("report", "captured")}
+    return words.get(status, status)
 
 
 def listings(report: Report) -> list[Listing]:

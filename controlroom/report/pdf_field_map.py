@@ -80,7 +80,8 @@ def draw_field_map(painter: QPainter, fm: FieldMap, width: float, height: float,
             deaths, falls = _counts(points)
             painter.setPen(QPen(QColor("#000000")))
             painter.setFont(report_font(10))
-            painter.drawText(QRectF(x0, y0, cell_w, label_h), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            painter.drawText(QRectF(x0, y0, cell_w, label_h),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              translate("report", "{side}: {deaths} deaths, {falls} falls placed").format(
                                  side=side, deaths=deaths, falls=falls))
             frame = QRectF(x0, y0 + label_h, map_w, map_h)
@@ -148,7 +149,7 @@ def _draw_grid(painter: QPainter, fm: FieldMap, frame: QRectF, scale: float, mm:
     for place in fm.places:
         try:
             col, row = fm.source.locate(place.lat, place.lon)
-        except Exception:  # noqa: BLE001 - a place the map cannot hold is left out
+        except Exception:  # a place the map cannot hold is left out
             continue
         if not fm.source.contains(float(col), float(row)):
             continue

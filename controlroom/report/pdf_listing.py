@@ -10,11 +10,11 @@ which wraps onto further lines.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintDevice, QTextOption
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPaintDevice, QPainter, QTextOption
 
 PAD = 0.012                 # cell padding, as a share of the page width
 # The report's smallest text: 8 pt on paper.  Qt sizes a font in whole pixels of the page (at 300 dpi, 8 pt

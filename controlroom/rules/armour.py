@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from controlroom.i18n import translate
 from controlroom.rules.profile import ProfileError, RulesProfile
-
 
 _tuple_new = tuple.__new__
 

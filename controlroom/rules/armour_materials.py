@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.rules.profile import RulesProfile
@@ -64,7 +65,8 @@ class PieceCheck:
 
 # Every text above, for the translators (the tools find them only as translate("ctx", "literal") calls).
 _TEXTS = (
-    QT_TRANSLATE_NOOP("armour", "over {mm:g} mm {material}"), QT_TRANSLATE_NOOP("armour", "at least {mm:g} mm {material}"),
+    QT_TRANSLATE_NOOP("armour", "over {mm:g} mm {material}"),
+    QT_TRANSLATE_NOOP("armour", "at least {mm:g} mm {material}"),
     QT_TRANSLATE_NOOP("armour", "{what}: wire {mm:g} mm ({requirement})"),
     QT_TRANSLATE_NOOP("armour", "{what}: thickness {mm:g} mm ({requirement})"),
     QT_TRANSLATE_NOOP("armour", "{what}: wire {mm:g} mm meets Appendix 2's {requirement}"),
@@ -120,7 +122,8 @@ def check_armour(profile: RulesProfile, helmet: str | None, pieces: Iterable[str
     known = {measure_key(part, name) for part, name in worn}
     extra = sorted(set(measures) - known)
     if extra:
-        raise ValueError(f"measurement {extra[0]!r} is of nothing worn (measurements: {', '.join(sorted(known)) or 'none'})")
+        raise ValueError(f"measurement {extra[0]!r} is of nothing worn "
+                         f"(measurements: {', '.join(sorted(known)) or 'none'})")
     return tuple(check_piece(profile, part, name, measures.get(measure_key(part, name))) for part, name in worn)
 
 

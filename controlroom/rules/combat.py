@@ -8,7 +8,6 @@ from controlroom.i18n import QT_TRANSLATE_NOOP
 from controlroom.rules.armour import ArmourPoints, absorb
 from controlroom.rules.profile import RulesProfile
 
-
 _tuple_new = tuple.__new__
 
 
@@ -23,7 +22,7 @@ class Vitals(_VitalsTuple):
 
     __slots__ = ()
 
-    def __new__(cls, hp: int, max_hp: int, ap: ArmourPoints = ArmourPoints()) -> "Vitals":
+    def __new__(cls, hp: int, max_hp: int, ap: ArmourPoints = ArmourPoints()) -> Vitals:
         if max_hp < 1:
             raise ValueError(f"a character needs at least 1 hit point (got {max_hp})")
         if not 0 <= hp <= max_hp:

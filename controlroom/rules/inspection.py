@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Mapping, Sequence
 
 from controlroom.rules.inspection_limits import InspectionLimits, _is_number, _label, _n, _norm, material_words
 from controlroom.rules.profile import default_profile

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, fields
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from controlroom.rules.inspection import (
-    Arrow, BigStone, RangedWeapon, Shield, SiegeArrow, SiegeEngine, Verdict, Weapon, _limits, inspect_arrow,
-    inspect_big_stone, inspect_ranged_weapon, inspect_shield, inspect_siege_arrow, inspect_siege_engine,
+    Arrow,
+    BigStone,
+    RangedWeapon,
+    Shield,
+    SiegeArrow,
+    SiegeEngine,
+    Verdict,
+    Weapon,
+    _limits,
+    inspect_arrow,
+    inspect_big_stone,
+    inspect_ranged_weapon,
+    inspect_shield,
+    inspect_siege_arrow,
+    inspect_siege_engine,
     inspect_weapon,
 )
 from controlroom.rules.inspection_limits import InspectionLimits

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from controlroom.i18n import translate
 from controlroom.rules.inspection_limits import InspectionLimits

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # A spec is either VALUE (a key holding a value) or a dict: a table whose keys
 # are listed.  A table spec with the key NAMES lets the organiser choose the

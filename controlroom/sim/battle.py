@@ -28,8 +28,8 @@ from controlroom.game.roster import Member
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import ACTIVE, DEAD, DIES, KNOCKED_OUT, UNCONSCIOUS, GameState
 from controlroom.radio import codec
-from controlroom.sim.roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
 from controlroom.rules.profile import RulesProfile
+from controlroom.sim.roster import SimDevice, generate_roster, plan_devices  # noqa: F401 (part of this API)
 
 ORIGIN = (58.38, 26.72)          # a field in Estonia
 FIELD_X, FIELD_Y = 750.0, 500.0  # half width (east-west) and half height of the 1.5 km x 1 km field, metres
@@ -118,7 +118,8 @@ class _Battle:
         self.pos, self.goal, self.pace, self.fight, self.moved = {}, {}, {}, {}, {}
         for g in self.groups:
             a = 2 * math.pi * sides.index(self.side[g]) / len(sides) + math.pi / 2
-            self.pos[g] = [0.75 * FIELD_X * math.cos(a) + rng.uniform(-80, 80), 0.75 * FIELD_Y * math.sin(a) + rng.uniform(-60, 60)]
+            self.pos[g] = [0.75 * FIELD_X * math.cos(a) + rng.uniform(-80, 80),
+                           0.75 * FIELD_Y * math.sin(a) + rng.uniform(-60, 60)]
             self.goal[g], self.pace[g] = self._waypoint(), rng.uniform(0.3, 1.1)
         self.engine_xy = {d.id: [rng.uniform(-0.6, 0.6) * FIELD_X, rng.uniform(-0.6, 0.6) * FIELD_Y]
                           for d in devices if d.engine}

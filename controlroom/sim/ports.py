@@ -27,7 +27,7 @@ class PtyPort:
     """
 
     def __init__(self) -> None:
-        import tty          # POSIX only: Windows uses SocketPort
+        import tty  # POSIX only: Windows uses SocketPort
 
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)

@@ -78,7 +78,8 @@ def plan_devices(members: list[Member], seed: int = 0, engines: int | None = Non
         watch = tuple(groups[2 * k:2 * k + 2])
         out.append(SimDevice(1001 + k, "marshal", f"Handset {k + 1} ({', '.join(watch)})", marshal=f"Marshal {k + 1}",
                              watches=watch))
-    out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal="Valhalla keeper", at_valhalla=True))
+    out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal="Valhalla keeper",
+                         at_valhalla=True))
     for i, g in enumerate(groups):
         out.append(SimDevice(2001 + i, "tracker", f"Tracker {g}", group=g))
     n = engines if engines is not None else min(4, max(2, len(sides)))

@@ -32,12 +32,12 @@ import queue
 import random
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from controlroom.game.clock import format_time
 from controlroom.radio import codec
-from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
 from controlroom.radio.lines import decode_line
+from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
 from controlroom.sim.ports import Readers
 
 FIRMWARE = "sim-1.0"

@@ -93,7 +93,8 @@ def register_device(
             if meshtastic is None and row is not None:
                 meshtastic = row[1]
             elif meshtastic is not None:
-                other = conn.execute(sa.select(t.c.id).where(t.c.meshtastic == meshtastic, t.c.id != device_id)).scalar()
+                other = conn.execute(sa.select(t.c.id).where(t.c.meshtastic == meshtastic,
+                                                             t.c.id != device_id)).scalar()
                 if other is not None:
                     raise StoreError(f"Meshtastic node {meshtastic} is device {other} already")
             values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,

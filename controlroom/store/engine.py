@@ -79,7 +79,8 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
     except NoSuchModuleError as exc:
         raise StoreError(f"the database driver for {url.split(':')[0]} is not installed ({exc})") from None
     except ModuleNotFoundError as exc:
-        raise StoreError(f"the database driver for {url.split(':')[0]} is not installed: pip install {exc.name}") from None
+        raise StoreError(f"the database driver for {url.split(':')[0]} is not installed: "
+                         f"pip install {exc.name}") from None
     return engine
 
 

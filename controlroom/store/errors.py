@@ -11,11 +11,11 @@ class StoreError(Exception):
     """The game file cannot be opened or written; the message says why and what to do."""
 
 
-class SchemaTooNew(StoreError):
+class SchemaTooNew(StoreError):  # noqa: N818 - a StoreError named for its case
     """The game file was written by a newer controlroom."""
 
 
-class ServerUnreachable(StoreError):
+class ServerUnreachable(StoreError):  # noqa: N818 - a StoreError named for its case
     """The database server cannot be reached (stopped, restarting, or the network is down)."""
 
 
@@ -50,7 +50,8 @@ def explain(exc: BaseException, where: str, path: str | None = None) -> str:
     open" when a write-ahead log cannot be created on a read-only disk.
     """
     text = str(getattr(exc, "orig", None) or exc).lower()
-    if path and "unable to open" in text and os.path.exists(path) and not os.access(os.path.dirname(path) or ".", os.W_OK):
+    if (path and "unable to open" in text and os.path.exists(path)
+            and not os.access(os.path.dirname(path) or ".", os.W_OK)):
         text = "readonly"
     if "disk is full" in text or "database or disk is full" in text or "no space" in text:
         said = translate("store", "the disk holding {where} is full. Free some space (or move the game to another "

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import heapq
 import json
-from contextlib import contextmanager
-from array import array
 import time
+from array import array
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple, Sequence
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -440,7 +441,8 @@ class EventLog:
             out = []
             for device, top in highest.items():
                 q = sa.select(c.counter, c.pos, c.seq, c.t).where(c.device == device, c.counter > top - window)
-                out += [(device, n, (pos if pos is not None else float(seq), seq), t) for n, pos, seq, t in conn.execute(q)]
+                out += [(device, n, (pos if pos is not None else float(seq), seq), t)
+                        for n, pos, seq, t in conn.execute(q)]
         return out
 
     def count(self) -> int:

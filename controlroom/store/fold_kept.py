@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from itertools import islice
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
@@ -47,9 +48,9 @@ class FoldKeeping:
     and its ``meta``, ``roster``, ``profile`` and ``retracted`` (GameStore's own).
     """
 
-    engine: "Engine"
+    engine: Engine
     where: str
-    log: "EventLog"
+    log: EventLog
     fold_unkeepable: bool
 
     def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,
@@ -94,7 +95,8 @@ class FoldKeeping:
         fold.retractions_known = known
         return fold
 
-    def saved_fold(self, members: list[Member], profile: RulesProfile) -> tuple[tuple[float, int], int, GameState] | None:
+    def saved_fold(self, members: list[Member],
+                   profile: RulesProfile) -> tuple[tuple[float, int], int, GameState] | None:
         """The fold snapshot kept with the game, as (key, events up to it, state), if it still holds.
 
         It holds when it was made by this fold code for this roster and rules

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
@@ -24,8 +24,9 @@ from controlroom.store.checkpoint import Checkpointer
 from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
+
 # The fold snapshot's keys are named from here too (the tests, the benchmarks).
-from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401
+from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401 - re-exported
 from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
 
@@ -76,7 +77,7 @@ class GameStore(FoldKeeping):
         self._checkpointer.start()
 
     @classmethod
-    def open(cls, db: str | Path | None, create: bool = True, read_only: bool = False) -> "GameStore":
+    def open(cls, db: str | Path | None, create: bool = True, read_only: bool = False) -> GameStore:
         """Open (or, with ``create``, start) a game; StoreError says what is wrong, in words.
 
         ``read_only`` (for reports and replays): a game file is opened without
@@ -111,7 +112,7 @@ class GameStore(FoldKeeping):
         return store
 
     @classmethod
-    def _open_read_only(cls, db: str | Path | None) -> "GameStore | None":
+    def _open_read_only(cls, db: str | Path | None) -> GameStore | None:
         """A game file opened only to read; None for a database server, or a file that needs upgrading first."""
         url = make_url(database_url(db))
         if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
@@ -148,7 +149,7 @@ class GameStore(FoldKeeping):
             self._checkpointer = None
         self.engine.dispose()
 
-    def __enter__(self) -> "GameStore":
+    def __enter__(self) -> GameStore:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -233,7 +234,8 @@ class GameStore(FoldKeeping):
         """Every registered character, by badge (a plain query: opening a game reads thousands)."""
         c, g, sd = CharacterRow.__table__.c, Group.__table__.c, Side.__table__.c
         q = (
-            sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap, c.inadequate)
+            sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap,
+                      c.inadequate)
             .join_from(CharacterRow.__table__, Group.__table__, c.group_id == g.id)
             .join(Side.__table__, g.side_id == sd.id)
             .order_by(c.badge)
@@ -345,7 +347,7 @@ class GameStore(FoldKeeping):
             state = GameState(self.roster(), profile or self.profile())
             apply = state.apply
             last = 0
-            for last, event in self.events():
+            for last, event in self.events():  # noqa: B007 - the last one's seq is returned
                 apply(event)
         return state, last
 

@@ -16,8 +16,8 @@ from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import MapRow
 
-__all__ = ["StoredMap", "save_map", "current_map", "map_file", "save_ports", "stored_ports", "save_places", "stored_places",
-           "MAX_MAP_BYTES"]
+__all__ = ["StoredMap", "save_map", "current_map", "map_file", "save_ports", "stored_ports", "save_places",
+           "stored_places", "MAX_MAP_BYTES"]
 
 MAPS = MapRow.__table__
 PORTS_KEY = "gateway_ports"
@@ -41,7 +41,8 @@ class StoredMap:
     added: int              # ms since 1970
 
 
-def save_map(store: GameStore, path: str | os.PathLike, kind: str, crs_wkt: str, world, width: int, height: int) -> StoredMap:
+def save_map(store: GameStore, path: str | os.PathLike, kind: str, crs_wkt: str, world, width: int,
+             height: int) -> StoredMap:
     """Keep a map file in the game with its georeference; it becomes the game's map."""
     path = Path(path)
     try:
@@ -84,7 +85,8 @@ def current_map(store: GameStore) -> StoredMap | None:
             raise ValueError
     except (TypeError, ValueError):
         raise StoreError(f"{store.where}: the placement of its map {row.name} is damaged") from None
-    return StoredMap(row.id, row.name, row.kind, row.crs, world, row.width, row.height, row.sha256, int(row[8]), row.added)
+    return StoredMap(row.id, row.name, row.kind, row.crs, world, row.width, row.height, row.sha256, int(row[8]),
+                     row.added)
 
 
 def map_file(store: GameStore, stored: StoredMap, folder: str | os.PathLike) -> Path:

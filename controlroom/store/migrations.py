@@ -9,7 +9,7 @@ SQLite cannot alter constraints in place; alembic's batch mode (the
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 from alembic.migration import MigrationContext
@@ -138,9 +138,9 @@ def _v6_timer_keys(op: Operations) -> None:
     import json
 
     conn = op.get_bind()
-    rows = conn.execute(sa.text("SELECT seq, t, type, source, payload FROM events "
+    rows = conn.execute(sa.text("SELECT seq, t, type, payload FROM events "
                                 "WHERE source = 'timer' OR type = 'retracted'")).all()
-    for seq, t, type_, source, payload in rows:
+    for seq, t, type_, payload in rows:
         data = json.loads(payload)
         if type_ == "retracted":
             if isinstance(data.get("seq"), int):

@@ -17,10 +17,10 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import make_url
 
+from controlroom.game.devices import RadioMeta
 from controlroom.game.events import Event
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
-from controlroom.game.devices import RadioMeta
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 

@@ -23,8 +23,9 @@ track, radio/ingest.py).  So the timer runs one at most every
 rested :attr:`MainThreadCollector.QUIET_S` (no button held) and no key was
 pressed and no wheel turned that long, so that the pause does not come while
 the game master drags or zooms the map, clicks or types: at most
-:attr:`MainThreadCollector.FULL_LATEST_S` after the last one (CPython itself waits until the survivors of younger collections grew by a
-quarter, which this timer cannot see); the younger generations, where most
+:attr:`MainThreadCollector.FULL_LATEST_S` after the last one (CPython itself
+waits until the survivors of younger collections grew by a quarter, which
+this timer cannot see); the younger generations, where most
 garbage dies, are collected as the interpreter's thresholds say.  Keys and
 the wheel are seen by an event filter on the application, there only while a
 full collection waits and the pointer rests (every event of the window passes
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtGui import QCursor, QGuiApplication
@@ -150,7 +151,7 @@ class HandsOnKeys(QObject):
         self.clock = clock
         self.at = at
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() in self.KINDS:
             self.at = self.clock()
         return False

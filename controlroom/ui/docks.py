@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
-    QDockWidget, QFrame, QScrollArea, QStyle, QStyleOptionDockWidget, QStylePainter, QTabBar, QWidget,
+    QDockWidget,
+    QFrame,
+    QScrollArea,
+    QStyle,
+    QStyleOptionDockWidget,
+    QStylePainter,
+    QTabBar,
+    QWidget,
 )
 
 from controlroom.core.thread import CoreThread
@@ -31,7 +38,7 @@ class Dock(QDockWidget):
     A floating dock keeps Qt's own drawing (its frame may be the system's).
     """
 
-    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def paintEvent(self, event) -> None:
         if self.isFloating() or self.titleBarWidget() is not None:
             super().paintEvent(event)
             return
@@ -46,7 +53,7 @@ class Dock(QDockWidget):
 class Panels:
     """The docks around the map, each built from the explicit list below: a panel that fails to build is an error."""
 
-    def __init__(self, window: "MainWindow", core: CoreThread) -> None:
+    def __init__(self, window: MainWindow, core: CoreThread) -> None:
         from controlroom.ui.panels.alarms import AlarmBanner
         from controlroom.ui.panels.controls import GameControls
         from controlroom.ui.panels.deadlines import DeadlinePanel

@@ -118,10 +118,10 @@ class TsTranslator(QTranslator):
         super().__init__(parent)
         self.catalogue = catalogue
 
-    def isEmpty(self) -> bool:  # noqa: N802 - Qt's name
+    def isEmpty(self) -> bool:
         return not self.catalogue
 
-    def translate(self, context, source, disambiguation=None, n=-1):  # noqa: ANN001 - Qt's signature
+    def translate(self, context, source, disambiguation=None, n=-1):
         found = self.catalogue.get((context, source))         # None: not here (Qt asks the next translator)
         return i18n.plural_form(found, n) if isinstance(found, tuple) else found
 

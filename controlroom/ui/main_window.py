@@ -11,21 +11,21 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBo
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
+from controlroom.geo.frame import MapFrame
 from controlroom.logs import log_dir
 from controlroom.ui.desks.switch import DeskSwitch
-from controlroom.ui.docks import Panels
 from controlroom.ui.dialogs.games import ask_for_game, recent_games
+from controlroom.ui.docks import Panels
 from controlroom.ui.language import save_language
-from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.panels.sides import SideCountsLabel
 from controlroom.ui.panels.status_message import StatusMessage
+from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 from controlroom.ui.theme import Theme
 from controlroom.ui.window_entries import WindowEntries
 from controlroom.ui.window_maps import WindowMaps
-from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class MainWindow(QMainWindow):
             dock.topLevelChanged.connect(self._dock_moved)
         self._restore()
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if not self._laid_out:
             self._laid_out = True
@@ -164,7 +164,7 @@ class MainWindow(QMainWindow):
         else:
             self.panels.fit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         # The window's own layout follows its size (a screen that gave less than asked, a window made
         # smaller) until the game master moves a dock: then the layout is theirs.
@@ -331,7 +331,8 @@ class MainWindow(QMainWindow):
         export_action = QAction(self.tr("&Export report…"), self, shortcut=QKeySequence("Ctrl+E"))
         export_action.triggered.connect(self.export_report)
         game.addAction(export_action)
-        gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self, shortcut=QKeySequence("Ctrl+Shift+E"))
+        gis_action = QAction(self.tr("Export for &GIS (GeoJSON, GPX, KML)…"), self,
+                             shortcut=QKeySequence("Ctrl+Shift+E"))
         gis_action.triggered.connect(self.export_gis)
         game.addAction(gis_action)
         game.addSeparator()
@@ -443,7 +444,7 @@ class MainWindow(QMainWindow):
         self.night_action.setChecked(s.value("window/night", False, type=bool))
         self.large_action.setChecked(s.value("window/large", False, type=bool))
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         s = QSettings()
         self.desk_switch.restore_docks()            # the layout saved is the map's, with its docks
         s.setValue("window/geometry", self.saveGeometry())
@@ -462,7 +463,7 @@ class _AfterFirstPaint(QObject):
         self._then = then
         widget.installEventFilter(self)
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint and self._then is not None:
             then, self._then = self._then, None
 

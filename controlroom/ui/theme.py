@@ -123,7 +123,7 @@ class Theme(QObject):
         for widget in app.allWidgets():
             self._recolour(widget)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.Type.StyleChange and self.night and isinstance(watched, QWidget):
             self._recolour(watched)
         return False

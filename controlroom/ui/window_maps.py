@@ -55,7 +55,8 @@ class WindowMaps(QObject):
         try:
             self.window.map.set_map(source)
         except (OSError, MapError, ValueError) as exc:
-            QMessageBox.warning(self.window, self.tr("Map"), self.tr("The map cannot be shown: {error}").format(error=exc))
+            QMessageBox.warning(self.window, self.tr("Map"),
+                                self.tr("The map cannot be shown: {error}").format(error=exc))
             return False
         self.window.map.fit_to_field()
         if keep:
@@ -104,7 +105,8 @@ class WindowMaps(QObject):
         from controlroom.geo.source import MapError, restore_map
 
         if info.map_problem:
-            self.window.status.setText(self.tr("The game's map could not be opened: {error}").format(error=info.map_problem))
+            self.window.status.setText(
+                self.tr("The game's map could not be opened: {error}").format(error=info.map_problem))
         if info.map is None or info.map_path is None:
             return
         m = info.map

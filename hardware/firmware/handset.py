@@ -153,7 +153,7 @@ class Marshal:
         """Two lines per report, newest first."""
         out = []
         for text, entry in reversed(self.reports):
-            stopp = text.startswith("STOPP") or text.startswith("LIFT")
+            stopp = text.startswith(("STOPP", "LIFT"))
             if entry.state == ACKED:
                 state = "sent"
             elif entry.state == FAILED:

@@ -19,6 +19,7 @@ STEP_MS = 5
 
 def run_gateway(cfg, board, i2c, clock):
     import select
+
     from gateway import Gateway
 
     def write(text):

@@ -10,7 +10,7 @@ GetIrqStatus over SPI, so DIO1 need not be wired to an interrupt.
 input pin with value(); the rest as in sx1276.py.
 """
 
-from radio_if import Packet, PREAMBLE, RadioError, SYNC_WORD, bandwidth_index, check_settings, low_data_rate
+from radio_if import PREAMBLE, SYNC_WORD, Packet, RadioError, bandwidth_index, check_settings, low_data_rate
 
 CLEAR_IRQ_STATUS = 0x02
 SET_DIO_IRQ_PARAMS = 0x08
@@ -156,7 +156,8 @@ class SX1262:
                      1 if low_data_rate(sf, bw) else 0)
         self._packet_params(255)
         self.command(WRITE_REGISTER, REG_LORA_SYNC_WORD >> 8, REG_LORA_SYNC_WORD & 0xFF, sync_word_bytes(SYNC_WORD))
-        self.command(SET_DIO_IRQ_PARAMS, 0x02, 0x63, 0x02, 0x63, 0x00, 0x00, 0x00, 0x00)  # TxDone RxDone HdrErr CrcErr Timeout on DIO1
+        # TxDone RxDone HdrErr CrcErr Timeout on DIO1
+        self.command(SET_DIO_IRQ_PARAMS, 0x02, 0x63, 0x02, 0x63, 0x00, 0x00, 0x00, 0x00)
         self._listen()
 
     def _packet_params(self, length):

@@ -9,7 +9,7 @@ write_readinto(out, into) (machine.SPI); ``cs`` and ``reset`` are pins with
 value(v) (machine.Pin); ``sleep_ms(ms)`` is time.sleep_ms on the device.
 """
 
-from radio_if import Packet, PREAMBLE, RadioError, SYNC_WORD, bandwidth_index, check_settings, low_data_rate
+from radio_if import PREAMBLE, SYNC_WORD, Packet, RadioError, bandwidth_index, check_settings, low_data_rate
 
 REG_FIFO = 0x00
 REG_OP_MODE = 0x01

@@ -204,7 +204,7 @@ def invalid_cases(valid):
 
     pos_frame = raw("position_tracker_tartu")
     stopp = raw("stopp_called_injury")
-    cas = lambda payload: frame("casualty", MARSHAL, 300, payload, MARSHAL_KEY)  # noqa: E731
+    cas = lambda payload: frame("casualty", MARSHAL, 300, payload, MARSHAL_KEY)  # noqa: E731 - short, for the table
     out = [
         ("empty", "no bytes at all", b"", "short"),
         ("header_byte_only", "one valid type/version byte", pos_frame[:1], "short"),

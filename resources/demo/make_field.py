@@ -32,8 +32,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import (QBrush, QColor, QFont, QGuiApplication, QImage, QPainter,
-                           QPainterPath, QPainterPathStroker, QPen, QPolygonF)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QGuiApplication,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 
 HERE = Path(__file__).resolve().parent
 WIDTH, HEIGHT = 1600, 1100          # pixels = metres
@@ -53,7 +61,7 @@ VALHALLA = (690.0, -430.0)
 BATTLE = (-720.0, -470.0, 590.0, 480.0)   # x0, y0, x1, y1
 
 
-def P(x: float, y: float) -> QPointF:
+def P(x: float, y: float) -> QPointF:  # noqa: N802 - a QPointF's capital, on every drawing line below
     """The painter point (pixel space, y down) of a place in metres."""
     return QPointF((x - C) / PIXEL + 0.5, (F - y) / PIXEL + 0.5)
 
@@ -279,7 +287,10 @@ def draw_valhalla(p: QPainter) -> None:
     p.drawLine(P(cx - w / 2 - 10, cy), P(cx - w / 2 + 10, cy))
 
 
-def label(p: QPainter, text: str, x: float, y: float, size: int, color: QColor = QColor(30, 24, 18),
+LABEL_INK = QColor(30, 24, 18)
+
+
+def label(p: QPainter, text: str, x: float, y: float, size: int, color: QColor = LABEL_INK,
           italic: bool = False) -> None:
     """Text centred on (x, y) metres with a light halo so it reads on any background."""
     font = QFont("DejaVu Serif", size)

@@ -37,18 +37,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import store_played_game  # noqa: E402
-from figures import below, pct  # noqa: E402
+from bench_eventlog import store_played_game
+from figures import below, pct
 
-import controlroom.core.fold_saver as fold_saver  # noqa: E402
-from controlroom import pacing  # noqa: E402
-from controlroom.core.wiring import Station  # noqa: E402
-from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.app import build_window  # noqa: E402
+import controlroom.core.fold_saver as fold_saver
+from controlroom import pacing
+from controlroom.core.wiring import Station
+from controlroom.geo.frame import MapFrame
+from controlroom.ui.app import build_window
 
 STRETCHES = (("completion", 0.0, 2.0), ("quiet", 2.0, 3.9), ("fold_kept", 3.9, 9.0), ("quiet_after", 9.0, 19.0))
 SAVE_AFTER_MS = 4000

@@ -72,14 +72,15 @@ def played_game(members: list[Member], n_events: int, seed: int = 7) -> list:
         return pick(lambda c: c.condition == "active" and (not need_touch or c.touches_used < 5)
                     and len(c.patients) < 2, healers)
 
-    active = lambda c: c.condition == "active"                       # noqa: E731
+    active = lambda c: c.condition == "active"                       # noqa: E731 - like the table's lambdas
     reports = [
         ("strike", active, lambda b: {"count": rng.randint(1, 2), "on_armour": rng.random() < 0.7}),
         ("strike", active, lambda b: {}),
         ("down", active, lambda b: {}),
         ("knocked_out", lambda c: active(c) and c.member.helmet is None, lambda b: {}),
         ("big_stone", active, lambda b: {"on_shield": rng.random() < 0.3}),
-        ("bound", lambda c: c.condition == "unconscious" or (active(c) and c.hp < c.max_hp and not c.bound), lambda b: {}),
+        ("bound", lambda c: c.condition == "unconscious" or (active(c) and c.hp < c.max_hp and not c.bound),
+         lambda b: {}),
         ("cared_for", lambda c: c.bound and c.carer is None, lambda b: {"carer": healer()}),
         ("healer_touch", lambda c: c.condition == "unconscious", lambda b: {"healer": healer(True)}),
         ("strenuous", lambda c: c.bound, lambda b: {}),
@@ -131,7 +132,8 @@ def bench_raw(path: Path, events: list, batch: int) -> float:
     start = time.perf_counter()
     for i in range(0, len(events), batch):
         wall = int(time.time() * 1000)
-        rows = [(e.t, wall, e.source, e.type, json.dumps(dict(e.data), separators=(",", ":"))) for e in events[i:i + batch]]
+        rows = [(e.t, wall, e.source, e.type, json.dumps(dict(e.data), separators=(",", ":")))
+                for e in events[i:i + batch]]
         conn.execute("BEGIN")
         conn.executemany(sql, rows)
         conn.execute("COMMIT")

@@ -45,16 +45,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QTimer  # noqa: E402
+from figures import below, pct
+from PySide6.QtCore import QCoreApplication, QTimer
 
-from controlroom.core.wiring import Station  # noqa: E402
-from controlroom.game.clock import VirtualClock  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.radio.airtime import max_frames_per_second  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import below, pct  # noqa: E402
+from controlroom.core.wiring import Station
+from controlroom.game.clock import VirtualClock
+from controlroom.game.roster import Member
+from controlroom.radio import codec
+from controlroom.radio.airtime import max_frames_per_second
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
 
 TRACKERS = 100
 MARSHALS = range(501, 521)
@@ -213,7 +213,8 @@ def reports(keys: dict[int, bytes], count: int, start_counter: int = 1) -> tuple
         counter = start_counter + i // len(devices)
         kind = kinds[(i // len(devices)) % len(kinds)]
         badge = 1 + (i * 7) % 200
-        frame = codec.encode_casualty(keys[dev], dev, counter, badge, kind, badge % 200 + 1 if kind == "cared_for" else None)
+        frame = codec.encode_casualty(keys[dev], dev, counter, badge, kind,
+                                      badge % 200 + 1 if kind == "cared_for" else None)
         out.append((codec.format_rx_line(1, -90 - i % 20, 7.5, frame) + "\n").encode())
         ids.append((dev, counter))
     return out, ids
@@ -279,7 +280,7 @@ def disk_sync_cost(folder: Path, commits: int = 300) -> dict:
         db.execute(f"PRAGMA synchronous = {mode}")
         db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
         times = []
-        for i in range(commits):
+        for _ in range(commits):
             t = time.perf_counter()
             db.execute("BEGIN")
             db.execute("INSERT INTO t (body) VALUES (?)", (os.urandom(96),))
@@ -429,7 +430,8 @@ def main() -> int:
         print(f"meshtastic {peer.get('version')}: {peer['packets_per_s']:,.0f} packets/s (parsing only); "
               f"ratio {result['ratio_to_meshtastic']}", file=sys.stderr)
     except (ImportError, SystemExit, RuntimeError) as exc:     # RuntimeError: meshtastic_peer.MeshtasticMissing
-        result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, for the benchmark only"}
+        result["meshtastic"] = {"skipped": f"meshtastic is not installed ({exc}): pip install meshtastic, "
+                                           "for the benchmark only"}
         print(result["meshtastic"]["skipped"], file=sys.stderr)
     try:                                                        # issue 21: the Meshtastic path's own rate
         result["meshtastic_path"] = mesh = meshtastic_path(tmp)

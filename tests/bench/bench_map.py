@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -46,22 +46,22 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_ingest import FakeGateway  # noqa: E402
-from figures import below, pct  # noqa: E402
+from bench_ingest import FakeGateway
+from figures import below, pct
 
-from controlroom.core.wiring import Station  # noqa: E402
-from controlroom.game.events import make_event  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.app import build_window  # noqa: E402
-from controlroom.ui.map.view import MapView  # noqa: E402
+from controlroom.core.wiring import Station
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.geo.frame import MapFrame
+from controlroom.radio import codec
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
+from controlroom.ui.app import build_window
+from controlroom.ui.map.view import MapView
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 COUNTS = {"groups": 400, "marshals": 100, "siege": 50, "casualties": 2000}
@@ -85,7 +85,7 @@ def repaint(app, markers: bool, frames_n: int = 60) -> list[float]:
     pts = {name: [(rng.uniform(-700, 600), rng.uniform(-450, 450)) for _ in range(n)] for name, n in COUNTS.items()}
     colours = ["#1f77b4", "#d62728", "#2ca02c"]
     times = []
-    for i in range(frames_n):
+    for _ in range(frames_n):
         if markers:
             for name, p in pts.items():
                 p[:] = [(x + rng.uniform(-2, 2), y + rng.uniform(-2, 2)) for x, y in p]
@@ -270,7 +270,7 @@ def _open_in_window(app, path: str) -> dict:
     marks: dict[str, float] = {}
 
     class FirstPaint(QObject):
-        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+        def eventFilter(self, obj, event):
             if event.type() == QEvent.Type.Paint and "loaded" in marks and "painted" not in marks:
                 marks["painted"] = time.perf_counter()
                 QTimer.singleShot(0, app.quit)
@@ -335,7 +335,8 @@ def main() -> int:
     if not args.latency_only:
         base = repaint(app, markers=False)
         full = repaint(app, markers=True)
-        print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, p95 {pct(full, 0.95)} ms; "
+        print(f"repaint, {sum(COUNTS.values())} markers: median {statistics.median(full):.1f} ms, "
+              f"p95 {pct(full, 0.95)} ms; "
               f"background alone: median {statistics.median(base):.1f} ms", file=sys.stderr)
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "map.crgame")
@@ -347,8 +348,10 @@ def main() -> int:
         runs[rate] = latency_and_memory(app, str(game), radio_lines(trackers, marshals, int(args.seconds * rate) + 100,
                                                                     seed), rate, args.seconds)
         late = runs[rate]["late"]
-        print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
-              f"max {pct(late, 1.0)} ms ({len(late)} ticks in {runs[rate]['wall_s']} s); memory after {runs[rate]['game_minutes']:.0f} game minutes: "
+        print(f"GUI thread latency at {rate:.0f} frames/s{' (the window at rest: the baseline)' if not rate else ''}: "
+              f"p50 {pct(late, 0.5)} ms, p99 {pct(late, 0.99)} ms, "
+              f"max {pct(late, 1.0)} ms ({len(late)} ticks in {runs[rate]['wall_s']} s); "
+              f"memory after {runs[rate]['game_minutes']:.0f} game minutes: "
               f"{runs[rate]['rss_mb']:.0f} MB; CPU: GUI thread {runs[rate]['gui_cpu_share']:.0%} of the time, "
               f"the other threads {runs[rate]['other_threads_cpu_share']:.0%}", file=sys.stderr)
     fast, slow, rest = runs[200.0], runs[50.0], runs[0.0]
@@ -358,8 +361,10 @@ def main() -> int:
                           "gui_latency_200_p99_ms": pct(fast["late"], 0.99),
                           "gui_latency_50_p50_ms": pct(slow["late"], 0.5),
                           "gui_latency_50_p99_ms": pct(slow["late"], 0.99),
-                          "gui_cpu_share_200": fast["gui_cpu_share"], "other_cpu_share_200": fast["other_threads_cpu_share"],
-                          "gui_cpu_share_50": slow["gui_cpu_share"], "other_cpu_share_50": slow["other_threads_cpu_share"],
+                          "gui_cpu_share_200": fast["gui_cpu_share"],
+                          "other_cpu_share_200": fast["other_threads_cpu_share"],
+                          "gui_cpu_share_50": slow["gui_cpu_share"],
+                          "other_cpu_share_50": slow["other_threads_cpu_share"],
                           **baseline}))
         return 0
     result = {

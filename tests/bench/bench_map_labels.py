@@ -21,10 +21,10 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from controlroom.geo.frame import MapFrame  # noqa: E402
-from controlroom.ui.map.view import MapView  # noqa: E402
+from controlroom.geo.frame import MapFrame
+from controlroom.ui.map.view import MapView
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 GROUPS = 100

@@ -55,13 +55,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QObject, Qt, QTimer, Slot  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway  # noqa: E402
+from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway
 
-from controlroom.game.clock import VirtualClock  # noqa: E402
+from controlroom.game.clock import VirtualClock
 
 FRAMES_PER_S = 50           # what the target names: a busy set of 8-channel gateways
 CHUNK = 5_000               # frames sent at a time (100 game seconds)
@@ -281,12 +281,13 @@ def main() -> int:
     timeline = window.panels.panels["timeline"].model
     held = {"timeline_rows": timeline.rowCount(), "timeline_names": len(timeline.names),
             "deltas": counts.n_applied, "catch_up_wait_s_max": round(max(run["waits"], default=0.0), 1)}
-    print(f"the window holds {held['timeline_rows']:,} timeline rows; {counts.n_applied:,} deltas shown", file=sys.stderr)
+    print(f"the window holds {held['timeline_rows']:,} timeline rows; {counts.n_applied:,} deltas shown",
+          file=sys.stderr)
     result_types = {}
     if args.types and len(by_type) >= 2:
         grew = (by_type[-1] - by_type[0]).most_common(15)
         print("objects by type, grown from the first reading to the last:", file=sys.stderr)
-        for name, n in grew:
+        for name, _n in grew:
             print(f"  {name:30} {by_type[0][name]:>10,} -> {by_type[-1][name]:>10,}", file=sys.stderr)
         result_types = {"objects_grown_by_type": grew, "objects_by_type": type_counts()}
     if args.sites:
@@ -310,7 +311,8 @@ def main() -> int:
     half = [r for r in readings[1:-1] if r["game_minutes"] >= args.hours * 30]
     slope = None
     if len(half) >= 2:
-        slope = round((half[-1]["rss_mb"] - half[0]["rss_mb"]) / ((half[-1]["game_minutes"] - half[0]["game_minutes"]) / 60), 1)
+        hours = (half[-1]["game_minutes"] - half[0]["game_minutes"]) / 60
+        slope = round((half[-1]["rss_mb"] - half[0]["rss_mb"]) / hours, 1)
     peak = max(r["rss_mb"] for r in readings)
     game_hours = final["game_minutes"] / 60
     result = {

@@ -40,16 +40,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication  # noqa: E402
+from figures import pct as pct_of
+from PySide6.QtCore import QCoreApplication
 
-from controlroom.core.thread import CoreThread  # noqa: E402
-from controlroom.radio.link import FrameHeard  # noqa: E402
-from controlroom.game.clock import VirtualClock  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.radio import codec  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import pct as pct_of  # noqa: E402
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import VirtualClock
+from controlroom.game.roster import Member
+from controlroom.radio import codec
+from controlroom.radio.link import FrameHeard
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
 
 pct = partial(pct_of, digits=1)
 
@@ -63,9 +63,11 @@ def frame(device: int, counter: int) -> bytes:
 
 
 def plan(station: int, count: int, first: int, stations: int) -> list[tuple[int, int]]:
-    """The (device, counter) frames a station's gateways hear: its own trackers', and copies of a tenth of the others'."""
+    """The (device, counter) frames a station's gateways hear: its own trackers', and copies of a tenth of the
+    others'."""
     per = TRACKERS // stations
-    own = [(d, c) for c in range(first, first + count // per) for d in range(station * per + 1, (station + 1) * per + 1)]
+    own = [(d, c) for c in range(first, first + count // per)
+           for d in range(station * per + 1, (station + 1) * per + 1)]
     if stations == 1:
         return own
     other = [(d, c) for c in range(first, first + count // per, 10)
@@ -208,7 +210,8 @@ def main() -> int:
         return station_main(args)
     admin_url = os.environ.get("CONTROLROOM_TEST_PG")
     if not admin_url:
-        raise SystemExit("set CONTROLROOM_TEST_PG=postgresql+psycopg://USER@HOST:PORT/postgres (.ci/postgres.sh start DIR)")
+        raise SystemExit("set CONTROLROOM_TEST_PG=postgresql+psycopg://USER@HOST:PORT/postgres "
+                         "(.ci/postgres.sh start DIR)")
     import psycopg
     from sqlalchemy.engine import make_url
 

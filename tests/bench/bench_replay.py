@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
-from controlroom.game.scheduler import Schedule, fire_due  # noqa: E402
-from controlroom.game.seek import Seeker  # noqa: E402
-from controlroom.game.state import GameState  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
+from controlroom.game.scheduler import Schedule, fire_due
+from controlroom.game.seek import Seeker
+from controlroom.game.state import GameState
+from controlroom.store.game import GameStore
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -29,10 +29,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
-from controlroom.game.events import make_event  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
+from controlroom.game.events import make_event
+from controlroom.store.game import GameStore
 
 
 def with_loot_and_siege(log: list, players: int, seed: int = 3) -> list:

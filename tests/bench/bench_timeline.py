@@ -57,18 +57,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTimer  # noqa: E402
-from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent  # noqa: E402
-from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent
+from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import store_played_game  # noqa: E402
-from bench_map import radio_lines, window_on_gateway  # noqa: E402
+from bench_eventlog import store_played_game
+from bench_map import radio_lines, window_on_gateway
+from figures import pct
 
-from controlroom.game.views import StoredView  # noqa: E402
-from controlroom.store.devices import register_device  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import pct  # noqa: E402
+from controlroom.game.views import StoredView
+from controlroom.store.devices import register_device
+from controlroom.store.game import GameStore
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
 
@@ -203,7 +203,8 @@ def scroll(app, view, probe: Probe, phase: str, steps: int | None) -> dict:
     probe.start("idle")
     gaps = probe.gaps.get(phase, [])
     out = {"rows": view.model().rowCount(), "steps": len(actions), "range": [bar.minimum(), bar.maximum()],
-           "visible": view.isVisible(), "viewport": [view.viewport().width(), view.viewport().height()], "seconds": round(time.perf_counter() - t0, 1),
+           "visible": view.isVisible(), "viewport": [view.viewport().width(), view.viewport().height()],
+           "seconds": round(time.perf_counter() - t0, 1),
            "reached_top": seen["top"] <= ends[0], "reached_bottom": seen["bottom"] >= ends[1],
            "blocked_max_ms": pct(gaps, 1.0), "blocked_p99_ms": pct(gaps, 0.99), "blocked_p50_ms": pct(gaps, 0.5),
            "full_collections": len(probe.collections.get(phase, [])),
@@ -395,7 +396,8 @@ def main() -> int:
         "blocked_max_ms": pct(gaps, 1.0), "blocked_p99_ms": pct(gaps, 0.99), "blocked_p50_ms": pct(gaps, 0.5),
         "full_collections": len(probe.collections.get("live", [])),
         "full_collection_max_ms": pct(probe.collections.get("live", []), 1.0),
-        "stayed_scrolled_up": first_seq is not None and still == first_seq and not panel.following, "shown_throughout": view.isVisible(),
+        "stayed_scrolled_up": first_seq is not None and still == first_seq and not panel.following,
+        "shown_throughout": view.isVisible(),
     }
     live = result["live"]
     print(f"live, {args.rate:.0f} frames/s scrolled up: {live['rows_before']:,} -> {live['rows_after']:,} rows, "

@@ -27,15 +27,15 @@ from functools import partial
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot  # noqa: E402
+from figures import below
+from figures import pct as pct_of
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from controlroom.core.thread import CoreThread  # noqa: E402
-from controlroom.game.clock import WallClock  # noqa: E402
-from controlroom.game.events import make_event  # noqa: E402
-from controlroom.game.roster import Member  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
-from figures import below  # noqa: E402
-from figures import pct as pct_of  # noqa: E402
+from controlroom.core.thread import CoreThread
+from controlroom.game.clock import WallClock
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.store.game import GameStore
 
 pct = partial(pct_of, digits=3)
 
@@ -108,11 +108,13 @@ def main() -> int:
     tmp = tempfile.mkdtemp()
     path = os.path.join(tmp, "timers.crgame")
     extra = 2000                                     # characters the reports are about
-    members = [Member(b, f"P{b}", "North" if b % 2 else "South", f"G{b % 50}") for b in range(1, args.deadlines + extra + 1)]
+    members = [Member(b, f"P{b}", "North" if b % 2 else "South", f"G{b % 50}")
+               for b in range(1, args.deadlines + extra + 1)]
     start_t = DYING_MS + 60_000
     with GameStore.open(path) as store:
         store.save_roster(members)
-        downs = [make_event(start_t - DYING_MS + int(o), "down", "marshal:1", badge=i + 1) for i, o in enumerate(offsets)]
+        downs = [make_event(start_t - DYING_MS + int(o), "down", "marshal:1", badge=i + 1)
+                 for i, o in enumerate(offsets)]
         downs.sort(key=lambda e: e.t)
         for i in range(0, len(downs), 5000):
             store.log.append(downs[i:i + 5000])

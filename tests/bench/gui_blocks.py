@@ -31,11 +31,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, str(Path(__file__).parent))
-import bench_map  # noqa: E402
+import bench_map
 
 
 class TimingApp(QApplication):
@@ -47,7 +47,7 @@ class TimingApp(QApplication):
         self._depth = 0
         self._gui = threading.get_ident()
 
-    def notify(self, obj, event) -> bool:  # noqa: D102 - Qt's method
+    def notify(self, obj, event) -> bool:
         # notify runs in the receiver's thread: the core's and the storage's events are not the GUI thread's.
         if self._depth or threading.get_ident() != self._gui:
             return super().notify(obj, event)
@@ -109,7 +109,8 @@ def main() -> int:
     kinds = {}
     for key, _w in wall.most_common(8):
         d = sorted(1000 * (e - s) for s, e, _c, n, k in records if f"{n}/{k}" == key)
-        kinds[key] = {"n": len(d), "wall_p50_ms": round(d[len(d) // 2], 1), "wall_p90_ms": round(d[int(len(d) * 0.9)], 1),
+        kinds[key] = {"n": len(d), "wall_p50_ms": round(d[len(d) // 2], 1),
+                      "wall_p90_ms": round(d[int(len(d) * 0.9)], 1),
                       "wall_max_ms": round(d[-1], 1), "cpu_s": round(cpu[key], 2)}
     print(json.dumps({"benchmark": "gui-blocks", "rate": args.rate, "p50_ms": bench_map.pct(late, 0.5),
                       "p99_ms": bench_map.pct(late, 0.99), "kinds": kinds}))

@@ -48,15 +48,17 @@ import tty
 INSTALL_HINT = "meshtastic is not installed: pip install meshtastic (benchmark only)"
 
 # The fake device lives in the package now (controlroom sim --meshtastic plays it too).
-from controlroom.radio.meshtastic_fake import (  # noqa: E402
-    BROADCAST_NUM, LOCAL_NUM, MAX_FRAME, REMOTE_NUM, START1, START2, FakeDevice, frame, position_stream,
+from controlroom.radio.meshtastic_fake import (  # noqa: E402 - under its note, after INSTALL_HINT
+    REMOTE_NUM,
+    FakeDevice,
+    position_stream,
 )
-from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401
+from controlroom.radio.meshtastic_fake import handshake_frames as _handshake_frames  # noqa: E402,F401 - old name
 
 PUBLISHING_THREAD = "publishing"    # meshtastic's import-time daemon thread, lives as long as the process
 
 
-class MeshtasticMissing(RuntimeError):
+class MeshtasticMissing(RuntimeError):  # noqa: N818 - as controlroom.radio.meshtastic_link's
     """meshtastic (an optional, benchmark-only dependency) is not importable."""
 
 
@@ -77,7 +79,7 @@ def measure_meshtastic(packets: int = 20000, timeout_s: float = 120) -> dict:
 
     Raises MeshtasticMissing if the package is not installed.  `timeout_s` bounds the
     load phase (from the first byte written); the handshake has its own 30 s bound."""
-    ver, mesh_pb2, portnums_pb2, SerialInterface, pub = _import_meshtastic()
+    ver, mesh_pb2, portnums_pb2, serial_interface, pub = _import_meshtastic()
     threads_before = {t.ident for t in threading.enumerate()}
 
     lock = threading.Lock()
@@ -110,8 +112,8 @@ def measure_meshtastic(packets: int = 20000, timeout_s: float = 120) -> dict:
     try:
         device.start()
         t_h = time.perf_counter()
-        iface = SerialInterface(devPath=os.ttyname(slave), noProto=False, connectNow=True,
-                                timeout=30)
+        iface = serial_interface(devPath=os.ttyname(slave), noProto=False, connectNow=True,
+                                 timeout=30)
         handshake_s = time.perf_counter() - t_h
         if device.error:
             raise device.error

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
-from controlroom.game.events import make_event  # noqa: E402
+from controlroom.game.events import make_event
 
 LAT0, LON0 = 58.38, 26.72        # a field near Tartu
 

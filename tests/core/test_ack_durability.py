@@ -104,7 +104,7 @@ class Handsets:
 
     def __init__(self, keys: dict[int, bytes], rng: random.Random) -> None:
         self.keys, self.rng = keys, rng
-        self.counters = {d: 0 for d in keys}
+        self.counters = dict.fromkeys(keys, 0)
         self.frames: dict[tuple[int, int], bytes] = {}
         self.acked: set[tuple[int, int]] = set()
         self.stopp_open: dict[int, int] = {}
@@ -219,7 +219,7 @@ def test_sigkill_at_the_instant_of_the_ack_loses_nothing(backend, request, tmp_p
     db = str(tmp_path / "kill.crgame") if backend == "sqlite" else request.getfixturevalue("pg_url")
     handsets = Handsets(_make_game(db), random.Random(f"ack-kill-{backend}"))
     kills = 0
-    for round_ in range(20):
+    for _ in range(20):
         result = _run_round(db, handsets, new=6, kill_at_ack=handsets.rng.randint(1, 4))
         kills += result["killed"]
         # Checked after every kill, not only at the end: a later round must not mend an earlier loss.

@@ -74,7 +74,8 @@ def test_a_check_stores_nothing_and_an_addition_is_stored_folded_and_published(q
     assert set(views) == {*BADGES, 150, 151}
     # The kill reported before badge 150 was registered counts now, as it does when the game is folded again.
     assert views[150].condition == "dead" and views[150].cls == "warrior" and views[150].name == "Õie Tamm"
-    assert delta.sides["Lõuna"]["active"] == 1 and (delta.sides["North"]["active"], delta.sides["North"]["dead"]) == (5, 1)
+    assert delta.sides["Lõuna"]["active"] == 1
+    assert (delta.sides["North"]["active"], delta.sides["North"]["dead"]) == (5, 1)
     assert core.shutdown()
     # Durable: the game file has them, and folding its log (a restart, a replay) gives the same game.
     with GameStore.open(game, create=False) as store:

@@ -9,7 +9,7 @@ from controlroom.game.clock import VirtualClock
 from controlroom.store.game import FOLD_SNAPSHOT_KEY, GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
 
 def _open(qtbot, path: str) -> tuple[CoreThread, object]:

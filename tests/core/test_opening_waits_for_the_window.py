@@ -16,7 +16,7 @@ from controlroom.game.fold import Fold
 from controlroom.store.game import GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ class _Paints(QObject):
         super().__init__()
         self.at: list[float] = []
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, obj, event) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.at.append(time.perf_counter())
         return False

@@ -8,10 +8,10 @@ import pytest
 
 from controlroom.core.thread import CoreThread
 from controlroom.engine.commands import AddPlayers
-from controlroom.radio.link import FrameHeard
-from controlroom.radio import codec
 from controlroom.game.clock import VirtualClock
 from controlroom.game.roster import Member
+from controlroom.radio import codec
+from controlroom.radio.link import FrameHeard
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
 from controlroom.store.spool import Spool
@@ -77,7 +77,7 @@ def test_an_event_at_one_station_shows_at_the_other_within_a_second(qtbot, stati
     assert arrived - sent < 1.0
     # ...and B's own game state has it: Aldo is unconscious there too, with his countdown.
     with qtbot.waitSignal(b.delta_published, timeout=5000,
-                          check_params_cb=lambda d: any(c.badge == 2 for c in d.characters)) as blocker:
+                          check_params_cb=lambda d: any(c.badge == 2 for c in d.characters)):
         b.submit("strike", {"badge": 2, "count": 1}, "marshal:8")
     assert [e.type for e in logged(shared)] == ["down", "strike"]
     assert b.worker.state.characters[1].condition == "unconscious"

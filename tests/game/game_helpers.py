@@ -65,4 +65,5 @@ class Game:
         return self.state.characters[badge]
 
     def fired_of(self, badge, type_=None):
-        return [(e.t, e.type) for e in self.fired if e.data.get("badge") == badge and (type_ is None or e.type == type_)]
+        return [(e.t, e.type) for e in self.fired
+                if e.data.get("badge") == badge and (type_ is None or e.type == type_)]

@@ -3,12 +3,12 @@
 from typing import NamedTuple
 
 from game_helpers import ROSTER, ev
+from test_snapshot import fingerprint
 
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_TIMER, make_event
 from controlroom.game.fold import Fold, key_of
 from controlroom.game.state import GameState
-from test_snapshot import fingerprint
 
 
 class Rec(NamedTuple):

@@ -12,7 +12,8 @@ GROUPS = sorted({m.group for m in ROSTER})
 
 badge = st.sampled_from(BADGES + [999])
 casualty = st.one_of(
-    st.builds(lambda b, n, a: ("strike", {"badge": b, "count": n, "on_armour": a}), badge, st.integers(1, 4), st.booleans()),
+    st.builds(lambda b, n, a: ("strike", {"badge": b, "count": n, "on_armour": a}),
+              badge, st.integers(1, 4), st.booleans()),
     st.builds(lambda b, s: ("big_stone", {"badge": b, "on_shield": s}), badge, st.booleans()),
     st.builds(lambda b, s: ("knocked_out", {"badge": b, "saw_attacker": s}), badge, st.booleans()),
     st.builds(lambda b: ("down", {"badge": b}), badge),

@@ -8,9 +8,9 @@ import pytest
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
+from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
-from controlroom.game.roster_csv import RosterImportError, read_roster_csv, write_roster_csv
 
 EXAMPLE = Path(str(resources.files("controlroom.resources").joinpath("examples", "roster.csv")))
 HEADER = "badge,name,side,group,class,paid,helmet,armour\n"
@@ -64,7 +64,8 @@ def test_example_roster_reads_with_accents_and_healers_within_the_limit():
     (",Aldo,North,Wolves,warrior,yes,,", "line 2: missing badge"),
     ("4,Aldo,North,Wolves,warrior,yes,iron,", "line 2: unknown helmet 'iron' (known: leather, metal)"),
     ("4,Aldo,North,Wolves,warrior,yes,,chain+mithril",
-     "line 2: unknown armour piece 'mithril' (known: brigandine, chain, chain_on_gambeson, hardened_leather, leather, plate)"),
+     "line 2: unknown armour piece 'mithril' "
+     "(known: brigandine, chain, chain_on_gambeson, hardened_leather, leather, plate)"),
     ("4,Aldo,North,Wolves,warrior,maybe,,",
      "line 2: paid 'maybe' is not yes or no (accepted: yes, no, true, false, 1, 0, jah, ei)"),
     ("4,Aldo,North,Wolves,warrior,,,", "line 2: missing paid (write yes or no)"),
@@ -192,7 +193,7 @@ def test_export_is_utf8_bom_comma_sorted_and_round_trips(tmp_path):
     write_roster_csv(reversed(members), out)
     data = out.read_bytes()
     assert data.startswith(b"\xef\xbb\xbfbadge,name,side,group,class,paid,helmet,armour,hp,ap,inadequate\r\n")
-    assert "Õie Tamm".encode("utf-8") in data
+    assert "Õie Tamm".encode() in data
     again = read_roster_csv(out, PROFILE)
     assert again == sorted(members, key=lambda m: m.badge)
 
@@ -340,7 +341,8 @@ def test_an_estonian_desk_export_imports_with_its_problems_reported_by_line(tmp_
     path.write_bytes(("\r\n".join(good) + "\r\n").encode("utf-8"))      # (five paid Wolves allow a healer)
     members = read_roster_csv(path, default_profile())
     jyri, mari, tonu = members[:3]
-    assert (jyri.name, jyri.side, jyri.group, jyri.cls, jyri.paid) == ("Jüri Õunapuu", "Põhi", "Hundid", "warrior", True)
+    assert (jyri.name, jyri.side, jyri.group, jyri.cls, jyri.paid) == ("Jüri Õunapuu", "Põhi", "Hundid", "warrior",
+                                                                       True)
     assert (jyri.helmet, jyri.armour) == ("leather", ("chain", "plate"))
     assert (mari.cls, mari.paid, mari.helmet, mari.armour) == ("healer", True, None, ("leather",))
     assert (tonu.cls, tonu.paid, tonu.helmet, tonu.armour) == ("warrior", False, "metal", ("hardened_leather",))

@@ -10,8 +10,8 @@ import weakref
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
-from controlroom.game.state import GameState
 from controlroom.game.snapshot import restore, take
+from controlroom.game.state import GameState
 
 
 def test_a_dropped_state_is_freed_without_a_collection():

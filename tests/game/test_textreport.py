@@ -3,7 +3,14 @@
 import pytest
 
 from controlroom.game.textreport import (
-    HELP, Command, TextError, clip, looks_like_command, match_group, parse, to_report,
+    HELP,
+    Command,
+    TextError,
+    clip,
+    looks_like_command,
+    match_group,
+    parse,
+    to_report,
 )
 
 BADGES = {123: "Aino", 45: "Jaan", 7: "Mari"}

@@ -12,7 +12,7 @@ from gdal_helpers import gdal, make_geotiff
 from pyproj import Geod, Transformer
 
 from controlroom.geo.calibrate import calibrate
-from controlroom.geo.crs import candidates, describe, parse_crs, CrsError, read_aux_xml, write_aux_xml
+from controlroom.geo.crs import CrsError, candidates, describe, parse_crs, read_aux_xml, write_aux_xml
 from controlroom.geo.frame import MapFrame, utm_crs_for
 from controlroom.geo.source import CrsUnknown, MapError, NotPlaced, open_map
 from controlroom.geo.worldfile import WorldFile

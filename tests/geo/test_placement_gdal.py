@@ -167,8 +167,8 @@ def test_calibrated_png_is_read_by_gdal_in_place(tmp_path):
 
 def test_map_locate_command_against_gdal(tmp_path):
     tif = make_geotiff(tmp_path / "est.tif", 3301, _ullr(3301, *TARTU, 1000, 800), size=(500, 400))
-    done = subprocess.run([sys.executable, "-m", "controlroom", "map", "locate", str(tif), "58.381", "26.719", "--json"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "controlroom", "map", "locate", str(tif), "58.381", "26.719",
+                           "--json"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert set(answer) == {"x", "y", "crs"} and answer["crs"] == "EPSG:3301"

@@ -211,7 +211,7 @@ def check_counter_power_cut_and_damage():
     flash.cut_before_rename = True             # the reservation at boot is torn
     try:
         CounterStore(flash)
-        assert False, "a torn reservation must stop the boot"
+        raise AssertionError("a torn reservation must stop the boot")
     except OSError:
         pass
     flash.cut_before_rename = False
@@ -221,7 +221,7 @@ def check_counter_power_cut_and_damage():
     flash.files.pop("counter.new", None)
     try:
         CounterStore(flash)
-        assert False, "a damaged counter file must not restart at 0"
+        raise AssertionError("a damaged counter file must not restart at 0")
     except CounterError:
         pass
     flash.files["counter.new"] = _encode(5000)
@@ -229,7 +229,7 @@ def check_counter_power_cut_and_damage():
     flash.files = {"counter": _encode(0xFFFFFFFF - 10)}
     try:
         CounterStore(flash)
-        assert False, "an exhausted counter must ask for a new key"
+        raise AssertionError("an exhausted counter must ask for a new key")
     except CounterError as exc:
         assert "re-key" in str(exc)
 
@@ -391,7 +391,7 @@ def check_provisioning_file():
                        ("{", "not JSON")):
         try:
             config.load(bad)
-            assert False, "accepted: " + words
+            raise AssertionError("accepted: " + words)
         except config.ConfigError as exc:
             assert words in str(exc), (words, str(exc))
 
@@ -417,7 +417,7 @@ def check_boards():
     for name, role in (("heltec-v2", "marshal"), ("heltec-v3", "tracker"), ("nosuch", "gateway")):
         try:
             boards.check_role(name, role)
-            assert False, (name, role)
+            raise AssertionError((name, role))
         except ValueError:
             pass
 

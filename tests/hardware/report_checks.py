@@ -288,7 +288,8 @@ def check_gateway_lines():
     radio.crc_errors = 3
     gw.step(60000)
     assert sent[1] == codec.format_rx_line(7, -120, -12.5, b"\x01\x02") + "\n"
-    assert codec.parse_line(sent[2]) == {"kind": "status", "gateway": 7, "up": 1, "rx": 1, "bad": 3, "tx": 1, "txerr": 4}
+    assert codec.parse_line(sent[2]) == {"kind": "status", "gateway": 7, "up": 1, "rx": 1, "bad": 3, "tx": 1,
+                                         "txerr": 4}
 
 
 def check_gateway_line_length_limit():

@@ -5,7 +5,6 @@ import ast
 import re
 
 import pytest
-
 from firmware_import import FIRMWARE
 
 FILES = sorted(FIRMWARE.glob("*.py"))

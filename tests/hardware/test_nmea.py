@@ -71,15 +71,15 @@ def _with_checksum(body):
     return "$%s*%02X" % (body, functools.reduce(operator.xor, body.encode("ascii"), 0))
 
 
-def S(text):
+def S(text):  # noqa: N802 - the cases' one-letter tag: a string
     return {"s": text}
 
 
-def B(data):
+def B(data):  # noqa: N802 - the cases' one-letter tag: bytes
     return {"b": list(data)}
 
 
-def N(value):
+def N(value):  # noqa: N802 - the cases' one-letter tag: a number
     return {"n": value}
 
 
@@ -355,7 +355,7 @@ def assert_same(actual, expected, path="result"):
         assert actual is expected, "%s: %r != %r" % (path, actual, expected)
     elif isinstance(expected, float):
         assert isinstance(actual, (int, float)) and not isinstance(actual, bool), "%s: %r" % (path, actual)
-        if path.endswith(".lat") or path.endswith(".lon"):
+        if path.endswith((".lat", ".lon")):
             ok = abs(actual - expected) <= COORD_TOLERANCE
         else:
             ok = math.isclose(actual, expected, rel_tol=1e-6, abs_tol=1e-3)
@@ -428,7 +428,8 @@ def _emitted(result):
 def test_reader_real_log_any_chunking_and_line_ending(results, name):
     r = _reader(results, name)
     emitted = _emitted(r)
-    assert [(d["type"], d["time"]) for d in emitted] == [(t, [h, m, pytest.approx(s)]) for t, (h, m, s) in BEIDOU_EMITTED]
+    assert [(d["type"], d["time"]) for d in emitted] == [(t, [h, m, pytest.approx(s)])
+                                                         for t, (h, m, s) in BEIDOU_EMITTED]
     # Each emitted dict is exactly what parse() gives for its line.
     expected_lines = [line for line in BEIDOU_LOG if line.strip()[3:6] in ("GGA", "RMC")]
     for got, line in zip(emitted, expected_lines):

@@ -207,13 +207,15 @@ def test_bundled_map_commands_and_window_place_a_geotiff(unpacked, home):
 
     img = QImage(str(shot))
     magenta = sum(1 for y in range(0, img.height(), 4) for x in range(0, img.width(), 4)
-                  if (img.pixelColor(x, y).red(), img.pixelColor(x, y).green(), img.pixelColor(x, y).blue()) == (200, 30, 200))
+                  if (img.pixelColor(x, y).red(), img.pixelColor(x, y).green(),
+                      img.pixelColor(x, y).blue()) == (200, 30, 200))
     assert magenta > 100
 
 
 @pytest.mark.skipif(importlib.util.find_spec("psycopg") is None, reason="psycopg is not installed, so not bundled")
 def test_bundled_postgresql_driver(unpacked, home):
-    """With psycopg in the build, the bundle reaches for the server (here: nobody listens) instead of a missing driver."""
+    """With psycopg in the build, the bundle reaches for the server (here: nobody listens) instead of a missing
+    driver."""
     url = "postgresql+psycopg://game:secret@127.0.0.1:9/none"
     done = check.run(unpacked / "controlroom", ["headless", "--db", url, "--quit-after", "2"], home)
     assert "not installed" not in done.stdout + done.stderr

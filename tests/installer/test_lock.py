@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from installer_helpers import INSTALLER, load
+from installer_helpers import load
 
 lock = load("lock")
 
@@ -37,7 +37,8 @@ def test_this_environment_against_the_lock(tmp_path):
     have = lock.installed_closure(lock.runtime())
     assert {"numpy", "sqlalchemy", "pyside6-essentials", "psycopg-binary"} <= set(have)
     good = tmp_path / "good.txt"
-    good.write_text("".join(f'{n}=={v} ; sys_platform == "{sys.platform}"\n' for n, v in have.items()), encoding="utf-8")
+    good.write_text("".join(f'{n}=={v} ; sys_platform == "{sys.platform}"\n' for n, v in have.items()),
+                    encoding="utf-8")
     assert lock.check(good, lock.runtime())["ok"]
     moved = tmp_path / "moved.txt"
     moved.write_text("".join(f'{n}=={"0.0.1" if n == "numpy" else v} ; sys_platform == "{sys.platform}"\n'

@@ -4,6 +4,7 @@ import textwrap
 
 import pytest
 
+
 @pytest.mark.micropython
 def test_runs_real_micropython(micropython):
     out = micropython("import sys\nprint(sys.implementation.name)\n")

@@ -520,7 +520,7 @@ def test_malformed_lines_with_right_checksum(text):
 
 def test_protocol_md_lists_every_code():
     doc = PROTOCOL_MD.read_text(encoding="utf-8")
-    for code, (name, lo, hi, tag, ack) in codec.TYPES.items():
+    for code, (name, _lo, _hi, _tag, _ack) in codec.TYPES.items():
         assert re.search(r"^\| %d \| `%s` \|" % (code, name), doc, re.M), name
     for table in (codec.CASUALTY_KINDS, codec.SIEGE_STATUSES, codec.STOPP_REASONS, codec.CANNED_NAMES):
         for i, name in enumerate(table, 1):
@@ -530,8 +530,8 @@ def test_protocol_md_lists_every_code():
 
 # --- the station's C fast paths equal the firmware's plain Python -------------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as hst  # noqa: E402
+from hypothesis import given, settings  # noqa: E402 - for the section below
+from hypothesis import strategies as hst  # noqa: E402 - for the section below
 
 
 @settings(max_examples=300, deadline=None)

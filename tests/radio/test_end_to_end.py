@@ -6,8 +6,6 @@ import subprocess
 import sys
 from collections import Counter
 
-import pytest
-
 from controlroom.store.game import GameStore
 
 

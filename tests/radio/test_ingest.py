@@ -1,8 +1,8 @@
 """The station's frame classification: accepted, copies, replays, forgeries, strangers."""
 
+from controlroom.game.devices import DeviceInfo
 from controlroom.radio import codec
 from controlroom.radio.ingest import Ingest
-from controlroom.game.devices import DeviceInfo
 
 K_M = bytes(range(16))
 K_T = bytes(range(16, 32))

@@ -2,9 +2,9 @@
 
 import threading
 
+from controlroom.game.devices import DeviceInfo
 from controlroom.radio import codec
 from controlroom.radio.ingest import Ingest
-from controlroom.game.devices import DeviceInfo
 from controlroom.store.game import GameStore
 
 K_M = bytes(range(16))

@@ -25,6 +25,7 @@ DEVICES = {21: DeviceInfo(21, "marshal", "Phone 21", meshtastic="!c0ffee01"),
            22: DeviceInfo(22, "tracker", "", group="Hundid", meshtastic="!c0ffee02"),
            23: DeviceInfo(23, "marshal", "LoRa handset")}
 NOW = 14 * 3_600_000 + 2 * 60_000
+NO_MESHTASTIC = "the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'"
 
 
 def heard(text=None, sender=PHONE, to=BROADCAST, pid=0x1234A001, pki=False, channel=0, position=None, port=None):
@@ -179,7 +180,7 @@ def test_a_missing_meshtastic_package_is_named_with_the_extra(monkeypatch):
 
 # -- end to end: a station, the meshtastic package, a fake node on a real pty -----------------------------------
 def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
-    pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
+    pytest.importorskip("meshtastic", reason=NO_MESHTASTIC)
     from controlroom.core.wiring import Station
     from controlroom.game.clock import VirtualClock
     from controlroom.radio.meshtastic_fake import FakeNode
@@ -262,7 +263,7 @@ def test_station_through_a_fake_node_on_a_pty(qtbot, tmp_path):
 
 def test_sim_meshtastic_and_a_headless_station_end_to_end(tmp_path):
     """``sim --pty --meshtastic`` plays a battle through a fake node; a headless station stores and answers it."""
-    pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
+    pytest.importorskip("meshtastic", reason=NO_MESHTASTIC)
     import json
     import signal
     import subprocess
@@ -328,7 +329,7 @@ def test_sim_meshtastic_and_a_headless_station_end_to_end(tmp_path):
 
 def test_a_game_that_requires_pki_refuses_channel_reports_at_the_station(qtbot, tmp_path):
     """The organiser's setting (keys meshtastic --require-pki) is read when the station opens the game."""
-    pytest.importorskip("meshtastic", reason="the meshtastic extra is not installed: pip install 'controlroom[meshtastic]'")
+    pytest.importorskip("meshtastic", reason=NO_MESHTASTIC)
     from controlroom.cli import main
     from controlroom.core.wiring import Station
     from controlroom.game.clock import VirtualClock

@@ -323,7 +323,8 @@ def test_one_tx_outstanding_retries_on_busy_and_duty_drops_on_radio(tmp_path, ga
     assert times[1] - times[0] >= 0.2 and times[2] - times[1] >= 0.45        # back-off 0.25 s, doubled
     assert times[4] - times[3] >= 1.9                                         # the TXOK timeout
     tx = next(iter(stats["links"].values()))["tx"]
-    assert (tx["ok"], tx["err_busy"], tx["err_duty"], tx["timeouts"], tx["err_radio"], tx["dropped"]) == (3, 1, 1, 1, 1, 1)
+    assert ((tx["ok"], tx["err_busy"], tx["err_duty"], tx["timeouts"], tx["err_radio"], tx["dropped"])
+            == (3, 1, 1, 1, 1, 1))
 
 
 def test_a_gateway_that_never_answers_a_tx_is_not_waited_for_twice(tmp_path, gateways):

@@ -77,7 +77,8 @@ def test_headless_station_on_a_pty(tmp_path):
         os.close(slave)
     assert proc.returncode == 0, err
     s = json.loads(stats.read_text())
-    assert (s["frames_total"], s["accepted"], s["duplicates"], s["rejected_auth"], s["rejected_corrupt"]) == (5, 2, 0, 1, 2)
+    assert ((s["frames_total"], s["accepted"], s["duplicates"], s["rejected_auth"], s["rejected_corrupt"])
+            == (5, 2, 0, 1, 2))
     assert "rejected_auth" in out           # the forged frame raised an alarm
     with GameStore.open(game, create=False) as store:
         stored = list(store.log.read())

@@ -16,8 +16,8 @@ import pytest
 
 from controlroom.radio import codec, transport
 from controlroom.radio import ports as serial_ports
+from controlroom.radio.link import FrameAck, FrameHeard, HeardQueue, LinkState, send_through
 from controlroom.radio.ports import UsbIds
-from controlroom.radio.link import FrameAck, HeardQueue, FrameHeard, LinkState, send_through
 from controlroom.radio.transport import GatewayLink, open_gateway
 
 KEY = bytes.fromhex("3C9E5D1AB8427F06E1C4A93D5B70F28E")
@@ -196,7 +196,8 @@ def test_frames_split_at_every_byte_boundary_arrive_whole(rec, pty, link):
                 continue
             before = lk.stats()["bytes"]
             gw.write(data[:cut])
-            wait_until(lambda: lk.stats()["bytes"] >= before + cut)   # the reader saw the cut
+            # The reader saw the cut.
+            wait_until(lambda: lk.stats()["bytes"] >= before + cut)  # noqa: B023 - waited on in this iteration
             gw.write(data[cut:])
             sent.append(len(sent) + 1)
     rec.wait(lambda: len(rec.counters()) == len(sent))

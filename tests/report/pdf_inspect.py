@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-_TOKEN = re.compile(rb"<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|/[^\s/\[\]()<>]+|[-+]?\d*\.\d+|[-+]?\d+|[A-Za-z'\"*]+|\[|\]")
+_TOKEN = re.compile(rb"<[0-9A-Fa-f\s]*>|\((?:\\.|[^\\)])*\)|/[^\s/\[\]()<>]+"
+                    rb"|[-+]?\d*\.\d+|[-+]?\d+|[A-Za-z'\"*]+|\[|\]")
 
 
 def _mul(a, b):
@@ -97,6 +98,6 @@ def used_share(page: Path, top_mm: float = 22.0, bottom_mm: float = 20.0) -> flo
     pixels = image.load()
     lowest = top
     for y in range(top, bottom):
-        if any(pixels[x, y] < 200 for x in range(0, w)):
+        if any(pixels[x, y] < 200 for x in range(w)):
             lowest = y
     return (lowest - top) / max(1, bottom - top)

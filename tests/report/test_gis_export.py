@@ -1,4 +1,5 @@
-"""`controlroom export`: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX and KML, read back by their parsers.
+"""`controlroom export`: tracks, casualties, STOPPs and siege engines as GeoJSON, GPX and KML, read back by their
+parsers.
 
 A small stored game: a group's tracker walking north, a marshal's handset, a
 siege engine; casualties reported by the marshal (placed at the handset) and
@@ -101,7 +102,8 @@ def test_geojson_for_qgis(game, tmp_path):
     by_name = {f["properties"]["name"]: f for f in places}
     struck = by_name["Cnut (11): struck 1 time"]
     assert struck["geometry"]["coordinates"] == [MARSHAL[1], MARSHAL[0]]
-    assert struck["properties"]["position"] == "reporter" and struck["properties"]["reported_by"] == "Mari (marshal handset 7)"
+    assert struck["properties"]["position"] == "reporter"
+    assert struck["properties"]["reported_by"] == "Mari (marshal handset 7)"
     down = by_name["Aldo (1): down (0 hit points)"]
     assert down["geometry"]["coordinates"] == [WOLF_TRACK[2][1], WOLF_TRACK[2][0]]
     assert down["properties"]["position"] == "group tracker" and down["properties"]["position_age_s"] == 0
@@ -140,7 +142,8 @@ def test_kml_for_google_earth(game, tmp_path):
     assert tracks["Wolves"].find(f"{KML}TimeSpan/{KML}begin").text == "2025-07-01T09:00:10.000Z"
 
 
-@pytest.mark.parametrize("fmt, layers", [("geojson", {"ford (the whole game)": 8}), ("kml", None), ("gpx", {"waypoints": 5, "tracks": 3})])
+@pytest.mark.parametrize("fmt, layers", [("geojson", {"ford (the whole game)": 8}), ("kml", None),
+                                         ("gpx", {"waypoints": 5, "tracks": 3})])
 def test_gdal_ogr_opens_each_file_as_qgis_would(game, tmp_path, fmt, layers):
     out = tmp_path / f"battle.{fmt}"
     export(game, fmt, out)

@@ -7,7 +7,7 @@ class Metrics:
     """Made-up font metrics: each letter 1 wide, a space 1; a whole line of more than two words measures
     2 more than its words (kerning that makes a finished line wider than the sum)."""
 
-    def horizontalAdvance(self, text: str) -> float:  # noqa: N802 - Qt's name
+    def horizontalAdvance(self, text: str) -> float:
         return len(text) + (2.0 if text.count(" ") >= 2 else 0.0)
 
 

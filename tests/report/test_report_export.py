@@ -219,18 +219,21 @@ def test_long_listings_run_over_many_pages_with_nothing_left_out(tmp_path, capsy
 
 
 def test_the_csv_delimiter_follows_the_language_and_can_be_chosen(tmp_path, capsys, monkeypatch):
-    """Estonian spreadsheets read semicolons, English ones commas; --delimiter overrides both; the cells are the same."""
+    """Estonian spreadsheets read semicolons, English ones commas; --delimiter overrides both; the cells are the
+    same."""
     db = tmp_path / "lahing.crgame"
     store_script(db)
     monkeypatch.delenv("CONTROLROOM_LANG", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     for lang, flag, delimiter in (("et_EE.UTF-8", [], ";"), ("en_GB.UTF-8", [], ","),
-                                  ("et_EE.UTF-8", ["--delimiter", ","], ","), ("C.UTF-8", ["--delimiter", "tab"], "\t")):
+                                  ("et_EE.UTF-8", ["--delimiter", ","], ","),
+                                  ("C.UTF-8", ["--delimiter", "tab"], "\t")):
         monkeypatch.setenv("LANG", lang)
         reference = tmp_path / f"reference-{lang}"       # the same language's texts (rule warnings), comma separated
         if not reference.exists():
-            assert main(["report", "--db", str(db), "--out", str(reference), "--format", "csv", "--delimiter", ","]) == 0
+            assert main(["report", "--db", str(db), "--out", str(reference), "--format", "csv",
+                         "--delimiter", ","]) == 0
         out = tmp_path / f"out-{lang}-{len(flag)}"
         assert main(["report", "--db", str(db), "--out", str(out), "--format", "csv", *flag]) == 0
         for path in sorted(out.glob("*.csv")):

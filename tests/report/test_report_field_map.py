@@ -10,14 +10,14 @@ from PySide6.QtGui import QColor, QImage
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from replay_battle import store_battle  # noqa: E402
-from test_report_export import pdftotext  # noqa: E402
+from replay_battle import store_battle
+from test_report_export import pdftotext
 
-from controlroom.cli import main  # noqa: E402
-from controlroom.report.field_map import field_map  # noqa: E402
-from controlroom.report.gis import load_gis  # noqa: E402
-from controlroom.report.pdf import SIDE_COLOURS  # noqa: E402
-from controlroom.store.game import GameStore  # noqa: E402
+from controlroom.cli import main
+from controlroom.report.field_map import field_map
+from controlroom.report.gis import load_gis
+from controlroom.report.pdf import SIDE_COLOURS
+from controlroom.store.game import GameStore
 
 
 @pytest.fixture
@@ -57,7 +57,8 @@ def test_the_pdf_has_the_map_page_and_a_game_without_a_map_has_none(tmp_path, da
     for side, points in fm.sides.items():
         deaths = sum(1 for p in points if p[2] == "death")
         assert f"{side}: {deaths} deaths, {len(points) - deaths} falls placed" in pages[page]
-    assert not any("Casualties on the field map" in text for text in pdftotext(next((tmp_path / "plain").glob("*.pdf"))))
+    plain = pdftotext(next((tmp_path / "plain").glob("*.pdf")))
+    assert not any("Casualties on the field map" in text for text in plain)
     # The page drawn: the map's own colours, and each side's markers in its colour.
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm (Debian's poppler-utils) is not installed")
@@ -70,7 +71,8 @@ def test_the_pdf_has_the_map_page_and_a_game_without_a_map_has_none(tmp_path, da
 
     def near(target: str) -> int:
         t = QColor(target)
-        return sum(1 for c in colours if abs(c.red() - t.red()) + abs(c.green() - t.green()) + abs(c.blue() - t.blue()) < 60)
+        return sum(1 for c in colours
+                   if abs(c.red() - t.red()) + abs(c.green() - t.green()) + abs(c.blue() - t.blue()) < 60)
 
     for i, side in enumerate(fm.sides):
         assert near(SIDE_COLOURS[i]) > 10, f"{side}'s markers are not on the page"

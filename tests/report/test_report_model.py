@@ -9,8 +9,14 @@ from controlroom.game.roster import Member
 from controlroom.game.script import load_script
 from controlroom.game.summary import summarize
 from controlroom.report.gather import load_report, scenario_names
-from controlroom.report.model import (ReportCancelled, UnknownScenario, build_report, deaths_per_side, reporter,
-                                      what_happened)
+from controlroom.report.model import (
+    ReportCancelled,
+    UnknownScenario,
+    build_report,
+    deaths_per_side,
+    reporter,
+    what_happened,
+)
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
 

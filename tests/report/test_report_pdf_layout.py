@@ -10,15 +10,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from pdf_inspect import page_streams, render_pages, text_sizes, used_share  # noqa: E402
-from replay_battle import store_battle  # noqa: E402
-from report_helpers import store_script  # noqa: E402
-from test_report_export import pdftotext  # noqa: E402
+from pdf_inspect import page_streams, render_pages, text_sizes, used_share
+from replay_battle import store_battle
+from report_helpers import store_script
+from test_report_export import pdftotext
 
-from controlroom import i18n  # noqa: E402
-from controlroom.cli import main  # noqa: E402
-from controlroom.geo.places import Place, grid_for, nearest, read_places  # noqa: E402
-from controlroom.report.field_map import place_text  # noqa: E402
+from controlroom import i18n
+from controlroom.cli import main
+from controlroom.geo.places import Place, grid_for, nearest, read_places
+from controlroom.report.field_map import place_text
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 
@@ -111,7 +111,7 @@ def test_no_text_is_smaller_than_8_points(pdfs, code):
         streams = page_streams(pdfs[code, game])
         sizes = [s for stream in streams for s in text_sizes(stream)]
         assert len(streams) >= 2 and len(sizes) > 500
-        assert min(sizes) >= 7.99, (game, sorted(set(round(s, 2) for s in sizes))[:5])
+        assert min(sizes) >= 7.99, (game, sorted({round(s, 2) for s in sizes})[:5])
 
 
 def test_the_font_size_reader_sees_small_text(tmp_path):

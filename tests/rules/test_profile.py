@@ -4,6 +4,7 @@ import pytest
 
 from controlroom.rules.profile import ProfileError, load_profile
 
+
 def _default_text():
     from importlib import resources
 
@@ -63,7 +64,8 @@ def test_misspelt_table_is_refused_with_the_nearest_name(tmp_path):
     with pytest.raises(ProfileError) as err:
         _load_changed(tmp_path, "[healing]", "[healng]")
     assert "unknown table [healng] (did you mean [healing]?)" in str(err.value)
-    with pytest.raises(ProfileError, match=r"unknown table \[inspection\.arow\] \(did you mean \[inspection\.arrow\]\?\)"):
+    with pytest.raises(ProfileError,
+                       match=r"unknown table \[inspection\.arow\] \(did you mean \[inspection\.arrow\]\?\)"):
         _load_changed(tmp_path, "[inspection.arrow]", "[inspection.arow]")
 
 

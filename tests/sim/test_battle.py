@@ -6,15 +6,15 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from controlroom.game.devices import DeviceInfo
 from controlroom.game.events import make_event
 from controlroom.game.roster import check_member, healer_excess
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.state import DEAD, GameState
 from controlroom.radio import codec
-from controlroom.sim import battle
 from controlroom.radio.ingest import ROLE_TYPES, to_event
 from controlroom.rules.profile import default_profile
-from controlroom.game.devices import DeviceInfo
+from controlroom.sim import battle
 
 
 def make(seed=7, sides=2, groups=6, players=60, minutes=60, **kw):
@@ -82,7 +82,8 @@ def test_devices_marshal_per_two_groups_tracker_per_group_and_engine():
 
 def test_same_seed_same_battle_other_seed_other_battle():
     a, b, c = make(seed=3, minutes=20), make(seed=3, minutes=20), make(seed=4, minutes=20)
-    assert [(t.t_ms, t.device, t.frame) for t in a.transmissions] == [(t.t_ms, t.device, t.frame) for t in b.transmissions]
+    assert ([(t.t_ms, t.device, t.frame) for t in a.transmissions]
+            == [(t.t_ms, t.device, t.frame) for t in b.transmissions])
     assert [t.frame for t in a.transmissions] != [t.frame for t in c.transmissions]
 
 
@@ -149,7 +150,7 @@ def test_reports_follow_the_rules_in_the_order_sent(big):
     assert state.warnings == []
     assert len(state.deaths) >= 10 and len(state.valhalla) >= 5
     assert sum(ch.healed for ch in state.characters.values()) >= 3
-    for t, badge in state.valhalla:
+    for _t, badge in state.valhalla:
         assert state.characters[badge].condition == DEAD
     assert {d[2] for d in state.deaths} == {"bled_out", "reported", "permanent_kill"}
 
@@ -168,7 +169,7 @@ def test_reports_delayed_like_radio_retries_raise_few_warnings(big):
 def test_nothing_but_routine_while_a_stopp_is_in_force(big):
     calls = [(t.t_ms, t.device) for t in big.transmissions if t.type == "stopp_called"]
     lifts = [t.t_ms for t in big.transmissions if t.type == "stopp_lifted"]
-    for (call, dev), lift in zip(calls, lifts):
+    for (call, _dev), lift in zip(calls, lifts):
         assert 60_000 <= lift - call <= 360_000
         during = {t.type for t in big.transmissions if call < t.t_ms < lift}
         assert during <= {"position", "heartbeat", "headcount"}

@@ -275,7 +275,8 @@ def test_unacknowledged_reports_give_up_after_eight_tries_stopps_never():
     dev = battle.plan_devices(members)[0]
     cas = codec.encode_casualty(dev.key, dev.id, 500, 1, "down")
     stopp = codec.encode_stopp_called(dev.key, dev.id, 501, 3, "injury", None, None)
-    txs = [Transmission(0, dev.id, "casualty", cas, 500, True), Transmission(0, dev.id, "stopp_called", stopp, 501, True)]
+    txs = [Transmission(0, dev.id, "casualty", cas, 500, True),
+           Transmission(0, dev.id, "stopp_called", stopp, 501, True)]
     b = Battle(1, members, [dev], battle.ORIGIN, 20 * 60_000, txs, [], None)
     port = FakePort()
     sim = Simulator(b, [port], speed=12_000, drain=0.5)

@@ -13,11 +13,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import SQLModel
 
+from controlroom.game.devices import RadioMeta
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.engine import make_engine
 from controlroom.store.errors import SchemaTooNew, StoreError
-from controlroom.game.devices import RadioMeta
 from controlroom.store.game import GameStore
 from controlroom.store.migrations import LATEST, migrate
 
@@ -125,7 +125,8 @@ def test_game_file_of_a_newer_schema_is_refused_and_not_changed(tmp_path):
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     engine.dispose()
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    with pytest.raises(SchemaTooNew, match=rf"written by a newer controlroom \(schema 99; this version knows up to {LATEST}\)"):
+    with pytest.raises(SchemaTooNew,
+                       match=rf"written by a newer controlroom \(schema 99; this version knows up to {LATEST}\)"):
         GameStore.open(path)
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 

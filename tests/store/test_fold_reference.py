@@ -6,8 +6,8 @@ reports and a few late reports placed earlier in the log, is stored in a game
 file and folded every way the program folds a game: ``load_state`` (reports,
 read-only tools), ``open_fold`` (the core opening a game) and event by event
 through ``GameState.apply``, on SQLite and on PostgreSQL.  Ten corrections
-(``retracted``) are among its events: every fold leaves out what they correct.  Each must give the same state, and its digest
-must be the one recorded when this test was written (commit 56b4d93, before
+(``retracted``) are among its events: every fold leaves out what they correct.  Each must give the same state,
+and its digest must be the one recorded when this test was written (commit 56b4d93, before
 the fold's fast paths): a speed-up that changes any result fails here.
 """
 
@@ -25,7 +25,8 @@ from controlroom.game.state import GameState
 from controlroom.store.game import GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
+
 
 def _plain(value):
     """A value in a canonical, printable form: sets sorted, dicts by key, records as their fields."""

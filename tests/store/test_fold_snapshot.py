@@ -26,10 +26,10 @@ from controlroom.game.roster import Member
 from controlroom.store.game import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, GameStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_fold_reference import EXPECTED, _game, digest  # noqa: E402
+from test_fold_reference import EXPECTED, _game, digest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster  # noqa: E402
+from bench_eventlog import played_game, roster
 
 RULES = Path(__file__).resolve().parents[2] / "resources" / "rules" / "default.toml"
 SMALL = {"checkpoint_every": 100, "keep": 4}        # a tail of 400 events: small games have a snapshot
@@ -73,8 +73,8 @@ def assert_same_fold(a, b) -> None:
     assert a.retracted == b.retracted
     assert a.entries == b.entries
     assert [k for k, _s in a.checkpoints] == [k for k, _s in b.checkpoints]
-    for (_k, sa), (_k2, sb) in zip(a.checkpoints, b.checkpoints):
-        assert digest(snapshot.restore(sa)) == digest(snapshot.restore(sb))
+    for (_k, snap_a), (_k2, snap_b) in zip(a.checkpoints, b.checkpoints):
+        assert digest(snapshot.restore(snap_a)) == digest(snapshot.restore(snap_b))
     assert a.schedule.next_due() == b.schedule.next_due()
 
 

@@ -10,12 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from replay_battle import store_battle  # noqa: E402
+from replay_battle import store_battle
 
-from controlroom.cli import main  # noqa: E402
-from controlroom.game.clock import format_time  # noqa: E402
-from controlroom.game.summary import summarize  # noqa: E402
-from controlroom.store.replay import open_replay  # noqa: E402
+from controlroom.cli import main
+from controlroom.game.clock import format_time
+from controlroom.game.summary import summarize
+from controlroom.store.replay import open_replay
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,13 @@ from PySide6.QtCore import QSettings
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
+from controlroom.ui.app import build_window
 from controlroom.ui.dialogs.correction import CorrectionDialog
 from controlroom.ui.dialogs.find import FindDialog, find
 from controlroom.ui.dialogs.player_card import PlayerCard
-from controlroom.ui.app import build_window
 
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints", "This plugin does not support raise")
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
+                                       "This plugin does not support raise")
 
 
 @pytest.fixture

@@ -44,7 +44,8 @@ def test_demo_over_local_tcp_ports_as_on_windows(tmp_path):
     assert _markers(shot) > 20
 
 
-@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed (the quick-start test command installs it)")
+@pytest.mark.skipif(shutil.which("Xvfb") is None,
+                    reason="Xvfb is not installed (the quick-start test command installs it)")
 def test_demo_in_a_real_window_under_xvfb(tmp_path):
     display = ":%d" % (90 + os.getpid() % 50)
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"],

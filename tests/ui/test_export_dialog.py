@@ -5,14 +5,14 @@ from contextlib import contextmanager
 
 import pytest
 from PySide6.QtCore import QSettings
+from thread_seen import gui_thread, watch_thread
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
-from controlroom.ui.dialogs.export import ExportDialog
 from controlroom.store.game import GameStore
-from thread_seen import gui_thread, watch_thread
+from controlroom.ui.dialogs.export import ExportDialog
 
 # The offscreen platform cannot resize top-level windows to their size hints: its warning, not ours.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
@@ -125,10 +125,6 @@ def test_an_unwritable_folder_is_reported_not_raised(qtbot, game, core, tmp_path
 
 
 def test_gis_export_from_the_window_writes_the_chosen_format(qtbot, tmp_path):
-    import gpxpy
-
-    from controlroom.ui.dialogs.export import GisExportDialog
-
     game = tmp_path / "gis.crgame"
     with GameStore.open(game) as store:         # the marshal's handset: where the casualties it reports fall
         store.save_roster([Member(b, f"Mängija {b}", "Põhi", "Rühm") for b in range(1, 101)])

@@ -3,12 +3,11 @@
 import math
 
 import pytest
+from pyproj import Transformer
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox
-
-from pyproj import Transformer
 
 from controlroom.geo.crs import read_aux_xml, read_prj
 from controlroom.geo.frame import MapFrame

@@ -3,8 +3,7 @@ when they changed), and what it shows is the same as drawing everything again.""
 
 import numpy as np
 import pytest
-from panel_game import ROSTER, Clock, fold, ms
-from PySide6.QtCore import QModelIndex
+from panel_game import ROSTER, fold, ms
 from PySide6.QtTest import QAbstractItemModelTester
 
 from controlroom.game.state import GameState
@@ -369,8 +368,9 @@ def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts
     state = GameState(ROSTER)
     layers.apply(positions_delta(state, "00:00:10", 0))
     before = dict(layers._made)
-    assert {made[2][2] for made in before.values()} == {"Wolves 0\u2191 0\u2193 0\u2020", "Ravens 0\u2191 0\u2193 0\u2020",
-                                                        "Bears 0\u2191 0\u2193 0\u2020"}   # (no character yet)
+    assert {made[2][2] for made in before.values()} == {"Wolves 0\u2191 0\u2193 0\u2020",    # (no character yet)
+                                                        "Ravens 0\u2191 0\u2193 0\u2020",
+                                                        "Bears 0\u2191 0\u2193 0\u2020"}
     delta = fold(state, ("00:00:20", "down", {"badge": 1}))         # Aldo, a Wolf, down; nobody moved
     layers.apply(delta._replace(field={}))
     after = layers._made
@@ -378,7 +378,8 @@ def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts
     assert after["tracker:1"][2][2] == "Wolves 0\u2191 1\u2193 0\u2020"
     assert map_view.label_of("groups", 0) == "Wolves (North): 0 up, 1 down, 0 dead"
     moved = positions_delta(state, "00:00:30", 0)
-    field = {"partial": True, "positions": {"tracker:3": moved.field["positions"]["tracker:3"][:1] + (58.39, 26.73, 80, 1)}}
+    field = {"partial": True,
+             "positions": {"tracker:3": moved.field["positions"]["tracker:3"][:1] + (58.39, 26.73, 80, 1)}}
     layers.apply(moved._replace(field=field))
     assert layers._made["tracker:2"] is before["tracker:2"]
     x, y = MapFrame(58.38, 26.72).to_local(58.39, 26.73)

@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QPointF
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "geo"))
-from gdal_helpers import gdal, make_geotiff, pixel_of  # noqa: E402
+from gdal_helpers import gdal, make_geotiff, pixel_of
 
-from controlroom.geo.source import CrsUnknown, open_map  # noqa: E402
-from controlroom.ui.map.view import MapView  # noqa: E402
+from controlroom.geo.source import CrsUnknown, open_map
+from controlroom.ui.map.view import MapView
 
 TARTU = (58.38, 26.72)
 
@@ -72,7 +72,8 @@ def test_geotiff_is_shown_where_gdal_places_it(view, tmp_path, epsg, ullr):
 
 def test_big_degree_map_is_cut_into_pieces(view, tmp_path):
     """Degrees bend against true metres: a 9 km map at 2 m is cut until each piece is placed to a quarter pixel."""
-    tif = make_geotiff(tmp_path / "wide.tif", 4326, [26.64, 58.42, 26.80, 58.34], size=(4600, 4400), bands=1, burn=(120,))
+    tif = make_geotiff(tmp_path / "wide.tif", 4326, [26.64, 58.42, 26.80, 58.34], size=(4600, 4400), bands=1,
+                       burn=(120,))
     view.set_map(open_map(tif))
     pieces = view.background_pieces
     assert len(pieces) > 1

@@ -14,11 +14,11 @@ from controlroom.game.events import make_event
 from controlroom.game.state import GameState
 from controlroom.game.views import StoredView, make_delta
 from controlroom.geo.frame import MapFrame
-from controlroom.ui.map.labels import Box, place_labels
-from controlroom.ui.map.layers import MapLayers
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
 from controlroom.ui.app import build_window
+from controlroom.ui.map.labels import Box, place_labels
+from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.map_labels import LABEL_MAX_M_PER_PX
 from controlroom.ui.map.view import MapView
 
@@ -77,7 +77,7 @@ def test_map_labels_never_overlap_and_hide_far_out(qtbot):
 def feed(state, *events, full=False):
     """Fold (time, type, source, fields) events; the delta of what changed, with the events themselves."""
     stored = []
-    for i, (t, type_, source, fields) in enumerate(events):
+    for t, type_, source, fields in events:
         event = make_event(parse_time(t), type_, source, **fields)
         state.apply(event)
         stored.append(StoredView(len(stored) + 1, 0, event))

@@ -3,9 +3,9 @@
 import pytest
 from panel_game import ROSTER, fold
 
+from controlroom.game.events import make_event
 from controlroom.game.state import GameState
 from controlroom.game.views import StoredView
-from controlroom.game.events import make_event
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import MapView

@@ -4,10 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from pyproj import Geod
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QImage
-
-from pyproj import Geod
 
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.source import NotPlaced

@@ -97,7 +97,7 @@ def test_night_dims_the_map_by_an_adjustable_overlay(window):
     overlay = window.map.overlay
     assert not overlay.isVisible()
     window.night_action.setChecked(True)
-    assert overlay.isVisible() and overlay.zValue() > -100 and overlay.zValue() < window.map.layer_item("groups").zValue()
+    assert overlay.isVisible() and -100 < overlay.zValue() < window.map.layer_item("groups").zValue()
     assert overlay.brush().color().alpha() == round(255 * 0.5)
     window.dim_actions[0.7].trigger()
     assert overlay.brush().color().alpha() == round(255 * 0.7)
@@ -109,7 +109,10 @@ def test_night_dims_the_map_by_an_adjustable_overlay(window):
 
 def test_clocks_tick_every_second_without_events(qtbot):
     ticks = itertools.count(0, 1000)
-    game = lambda: next(ticks)          # noqa: E731: a game clock one second further on each reading
+
+    def game():  # a game clock one second further on each reading
+        return next(ticks)
+
     clocks = ClockBar(game)
     qtbot.addWidget(clocks)
     assert clocks.timer.isActive() and clocks.timer.interval() <= 1000
@@ -144,7 +147,8 @@ def test_a_long_scenario_name_is_cut_not_the_clocks(qtbot):
     assert clocks.sizeHint().width() >= fm.horizontalAdvance(whole)
     short = name[:ClockBar.NAME_LETTERS].rstrip() + "\u2026"
     assert clocks.minimumSizeHint().width() <= fm.horizontalAdvance(whole.replace(name, short)) + 8
-    for width in (clocks.minimumSizeHint().width(), (clocks.minimumSizeHint().width() + clocks.sizeHint().width()) // 2):
+    least = clocks.minimumSizeHint().width()
+    for width in (least, (least + clocks.sizeHint().width()) // 2):
         clocks.resize(width, clocks.sizeHint().height())
         shown = clocks.shown()
         assert fm.horizontalAdvance(shown) <= clocks.contentsRect().width(), (width, shown)

@@ -5,8 +5,7 @@ import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from controlroom.game.alarms import Alarm
-from controlroom.game.alarms import GAME, LINK, SAFETY, SECURITY, STORAGE
+from controlroom.game.alarms import GAME, LINK, SAFETY, SECURITY, STORAGE, Alarm
 from controlroom.game.events import make_event
 from controlroom.game.views import StateDelta, StoredView
 from controlroom.ui.panels.alarms import CLASS_COLOURS, CLASS_ICONS, FLASH_OFF, AlarmBanner, row_style
@@ -211,5 +210,5 @@ def test_a_fitted_label_without_its_fit_is_refused_when_defined():
     from controlroom.ui.panels.fitted import FittedLabel
 
     with pytest.raises(TypeError, match="without _fit"):
-        class Unfitted(FittedLabel):       # noqa: F841 - refused at its definition
+        class Unfitted(FittedLabel):       # refused at its definition
             pass

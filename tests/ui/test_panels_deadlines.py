@@ -2,14 +2,21 @@
 
 import pytest
 from panel_game import ROSTER, Clock, fold, ms
-
-from controlroom.game.views import make_delta
 from PySide6.QtCore import Qt
 
 from controlroom.game.state import GameState
+from controlroom.game.views import make_delta
 from controlroom.ui.panels.deadlines import (
-    CRITICAL, HELD, NORMAL, REMAINING_ROLE, URGENCY_COLOURS, URGENCY_ROLE, WARNING, DeadlinePanel,
+    CRITICAL,
+    HELD,
+    NORMAL,
+    REMAINING_ROLE,
+    URGENCY_COLOURS,
+    URGENCY_ROLE,
+    WARNING,
+    DeadlinePanel,
 )
+
 
 @pytest.fixture
 def clock():

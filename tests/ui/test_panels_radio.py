@@ -7,7 +7,13 @@ from PySide6.QtCore import Qt
 from controlroom.game.state import GameState
 from controlroom.game.views import make_delta
 from controlroom.ui.panels.radio import (
-    AGE_ROLE, ALARM_COLOUR, ALARM_ROLE, VERDICT_ROLE, RadioPanel, ago, link_detail,
+    AGE_ROLE,
+    ALARM_COLOUR,
+    ALARM_ROLE,
+    VERDICT_ROLE,
+    RadioPanel,
+    ago,
+    link_detail,
 )
 
 COUNT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth",

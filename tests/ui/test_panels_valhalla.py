@@ -3,11 +3,11 @@
 import pytest
 from panel_game import ROSTER, Clock, fold, ms
 
-from controlroom.game.views import make_delta
-
 from controlroom.game.state import GameState
+from controlroom.game.views import make_delta
 from controlroom.ui.panels.sides import SideSummaryBar
 from controlroom.ui.panels.valhalla import ValhallaPanel
+
 
 @pytest.fixture
 def clock():

@@ -96,6 +96,7 @@ def test_the_map_and_ports_are_kept_with_the_game(tmp_path):
 
 
 def test_origin_is_deprecated_but_accepted(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "controlroom", "--db", str(tmp_path / "g.crgame"), "--origin", "58.38,26.72",
-                        "--quit-after", "1"], capture_output=True, text=True, timeout=60, env=_env(tmp_path))
+    r = subprocess.run([sys.executable, "-m", "controlroom", "--db", str(tmp_path / "g.crgame"),
+                        "--origin", "58.38,26.72", "--quit-after", "1"],
+                       capture_output=True, text=True, timeout=60, env=_env(tmp_path))
     assert r.returncode == 0 and "--origin is no longer needed" in r.stderr

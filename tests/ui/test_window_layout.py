@@ -106,7 +106,8 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
     # The status bar's side counts: on the screen, not cut by their label, and every side's counts shown
     # (in words or the map's short notation "Name 99\u2191 2\u2193 0\u2020", the names cut first).
     sides = m["sides"]
-    assert sides["rect"] is not None and inside(sides["rect"], screen_rect) and inside(sides["rect"], m["status"]), sides
+    assert sides["rect"] is not None, sides
+    assert inside(sides["rect"], screen_rect) and inside(sides["rect"], m["status"]), sides
     assert sides["needs"] <= sides["width"], sides
     assert len(sides["counts"]) >= 2, "the demo has its sides by now"
     for side, (up, down, dead) in sides["counts"].items():

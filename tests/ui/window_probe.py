@@ -175,12 +175,14 @@ def main() -> int:
                     clocks.scenario = LONG_SCENARIO
                     clocks.refresh()
                     QApplication.processEvents()
+                    sides = window.sides
                     data["long_scenario"] = {"minimum": window.minimumSizeHint().width(), "shown": QLabel.text(clocks),
                                              "text": clocks.text(), "width": clocks.contentsRect().width(),
                                              "needs": clocks.fontMetrics().horizontalAdvance(QLabel.text(clocks)),
-                                             "sides_text": window.sides.text(),
-                                             "sides_counts": [list(c) for c in window.sides.counts.values()], "sides_width": window.sides.contentsRect().width(),
-                                             "sides_needs": window.sides.fontMetrics().horizontalAdvance(window.sides.text())}
+                                             "sides_text": sides.text(),
+                                             "sides_counts": [list(c) for c in sides.counts.values()],
+                                             "sides_width": sides.contentsRect().width(),
+                                             "sides_needs": sides.fontMetrics().horizontalAdvance(sides.text())}
                     clocks.scenario = scenario
                     with open(out_json, "w", encoding="utf-8") as f:
                         json.dump(data, f, indent=1)

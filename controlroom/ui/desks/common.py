@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontMetrics
@@ -54,9 +54,10 @@ def parse_badge(text: str) -> int | None:
 
 def describe(widget: QWidget, c: CharacterView) -> str:
     """One line about a character: name, badge, side, group, class, condition and deaths."""
-    return QCoreApplication.translate("desks", "{name} (badge {badge}) \u00b7 {side} / {group} \u00b7 {cls} \u00b7 {condition} \u00b7 "
-                     "{deaths} deaths").format(name=c.name, badge=c.badge, side=c.side, group=c.group, cls=c.cls,
-                                               condition=word(CONDITIONS, c.condition), deaths=c.deaths)
+    return QCoreApplication.translate("desks", "{name} (badge {badge}) \u00b7 {side} / {group} \u00b7 {cls} \u00b7 "
+                     "{condition} \u00b7 {deaths} deaths").format(name=c.name, badge=c.badge, side=c.side,
+                                                                group=c.group, cls=c.cls, deaths=c.deaths,
+                                                                condition=word(CONDITIONS, c.condition))
 
 
 def wire_desk(desk, core) -> None:

@@ -9,8 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout,
 
 from controlroom.rules.inspection import Verdict
 from controlroom.rules.inspection_kinds import WEAPON_KINDS, inspect_measures, material_choices, measures_of
-from controlroom.rules.inspection_limits import InspectionLimits
-from controlroom.rules.inspection_limits import material_words
+from controlroom.rules.inspection_limits import InspectionLimits, material_words
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, bigger, verdict_area
 from controlroom.ui.panels.words import tr, word
 

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QFrame, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QVBoxLayout, QWidget,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from controlroom.game.character import RuleWarning
 from controlroom.game.clock import format_time
 from controlroom.game.views import CharacterView, StateDelta
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE, PENDING_STYLE, bigger, describe, parse_badge, say
-from controlroom.ui.panels.table import read_only_view
-from controlroom.ui.panels.table import hidden_in_shown_window
+from controlroom.ui.panels.table import hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.valhalla import FallenModel, ValhallaData
 from controlroom.ui.panels.words import CONDITIONS, countdown, word
 
@@ -158,7 +165,7 @@ class ValhallaDesk(QWidget):
             "No respawn countdowns: respawn is off in this scenario, or nobody is waiting."))
         self._update_sides()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._draw()
 

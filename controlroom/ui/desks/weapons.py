@@ -48,9 +48,11 @@ class InspectionModel(RowTable):
         return (
             format_time(s.event.t),
             str(d.get("tag", "")),
-            QCoreApplication.translate("panels", "{name} ({badge})").format(name=c.name, badge=c.badge) if c else str(d.get("badge")),
+            (QCoreApplication.translate("panels", "{name} ({badge})").format(name=c.name, badge=c.badge) if c
+             else str(d.get("badge"))),
             word(KINDS, d.get("kind", "")),
-            QCoreApplication.translate("panels", "passed") if d.get("passed") else QCoreApplication.translate("panels", "FAILED"),
+            (QCoreApplication.translate("panels", "passed") if d.get("passed")
+             else QCoreApplication.translate("panels", "FAILED")),
             ", ".join(str(f).replace("_", " ") for f in d.get("failed", ())),
         )[index.column()]
 
@@ -173,7 +175,8 @@ class WeaponDesk(QWidget):
                 line += " \u00b7 " + self.tr("failed tags: {0}").format(", ".join(failed))
             say(self.who, line)
         elif text:
-            say(self.who, self.tr("No player has badge \u201c{0}\u201d in this game's roster.").format(text), ERROR_STYLE)
+            say(self.who, self.tr("No player has badge \u201c{0}\u201d in this game's roster.").format(text),
+                ERROR_STYLE)
         verdict = self.inspection.verdict()
         self.record_button.setEnabled(c is not None and bool(self.tag.text().strip()) and not isinstance(verdict, str))
         self.armour_button.setEnabled(c is not None and not isinstance(self.armour.points(), str))

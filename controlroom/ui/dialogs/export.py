@@ -12,9 +12,22 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog, QPushButton,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QWidget,
+)
 
 from controlroom.paths import data_dir
 from controlroom.report.model import Report, ReportCancelled
@@ -183,7 +196,7 @@ class ExportDialog(QDialog):
         if self.job is not None:
             self.job.cancel()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._stop_jobs()
         super().closeEvent(event)
 
@@ -315,7 +328,7 @@ class GisExportDialog(QDialog):
         if self.job is not None:
             self.job.cancel()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._stop()
         super().closeEvent(event)
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCompleter, QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
@@ -81,7 +82,8 @@ class FindDialog(QDialog):
             return
         self.message.setStyleSheet(ERROR_STYLE)
         if not matches:
-            self.message.setText(self.tr("No badge, player or group \u201c{0}\u201d in this game.").format(text.strip()))
+            self.message.setText(self.tr("No badge, player or group \u201c{0}\u201d in this game.").format(
+                text.strip()))
         else:
             self.message.setText(self.tr("{0} match: {1}. Pick one of the suggestions.").format(
                 len(matches), "; ".join(f.label for f in matches[:5]) + ("\u2026" if len(matches) > 5 else "")))

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time
@@ -43,7 +51,8 @@ class PlayerCard(QDialog):
         self.devices = QLabel(self)
         self.devices.setWordWrap(True)
         self.history = QTableWidget(0, 4, self)
-        self.history.setHorizontalHeaderLabels([self.tr("Time"), self.tr("Event"), self.tr("Details"), self.tr("Source")])
+        self.history.setHorizontalHeaderLabels([self.tr("Time"), self.tr("Event"), self.tr("Details"),
+                                                self.tr("Source")])
         self.history.verticalHeader().setVisible(False)
         self.history.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

@@ -22,13 +22,35 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QScrollArea, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from controlroom.engine.commands import AddPlayers
 from controlroom.game.roster_csv import (
-    COLUMNS, RosterImportError, RosterMapping, column_of, header_key, preview_roster_csv, problem_line,
+    COLUMNS,
+    RosterImportError,
+    RosterMapping,
+    column_of,
+    header_key,
+    preview_roster_csv,
+    problem_line,
     read_roster_entries,
 )
 

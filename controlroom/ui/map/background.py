@@ -175,7 +175,8 @@ class MapBackground:
         if self._pieces:
             xs, ys = [], []
             for piece, _item in self._pieces:
-                px, py = piece.to_frame(np.array([0, piece.cols, piece.cols, 0]), np.array([0, 0, piece.rows, piece.rows]))
+                px, py = piece.to_frame(np.array([0, piece.cols, piece.cols, 0]),
+                                        np.array([0, 0, piece.rows, piece.rows]))
                 xs += list(px)
                 ys += list(py)
             return QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))

@@ -63,14 +63,14 @@ class _ImageView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setCursor(Qt.CursorShape.CrossCursor)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             self.clicked.emit(self.mapToScene(event.position().toPoint()))
             event.accept()
             return
         super().mousePressEvent(event)
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 (Qt override)
+    def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
             factor = 1.25 ** steps
@@ -297,7 +297,8 @@ class GeorefDialog(QDialog):
                 "Pick points spread out in a wide triangle."), rows
 
     def fit(self) -> WorldFile | None:
-        """The world file (pixel centres -> UTM metres) from the points with coordinates, or None (see :meth:`message`)."""
+        """The world file (pixel centres -> UTM metres) from the points with coordinates, or None
+        (see :meth:`message`)."""
         cal = self._evaluate()[0]
         return cal.world if cal is not None else None
 

@@ -10,7 +10,8 @@ again, so a repaint of the markers does not draw the labels again.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen, QStaticText, QTransform
@@ -114,7 +115,7 @@ class LabelLayer(QGraphicsItem):
 
     # ---- QGraphicsItem -----------------------------------------------------------------
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt's name)
+    def boundingRect(self) -> QRectF:
         return self._rect
 
     def shape(self) -> QPainterPath:

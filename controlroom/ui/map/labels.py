@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 #: Candidate places of a label around its marker, in order of preference: right, left, above, below.
 SIDES = ("right", "left", "above", "below")
@@ -14,7 +15,7 @@ class Box(NamedTuple):
     w: float
     h: float
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         return not (self.x + self.w <= other.x or other.x + other.w <= self.x or
                     self.y + self.h <= other.y or other.y + other.h <= self.y)
 
@@ -36,7 +37,8 @@ def place_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple[f
     """A box for each label (in the order given, which is their priority), or None where none fits: all of
     :func:`placing_labels` at once."""
     placed: list[Box | None] = []
-    for placed in placing_labels(anchors, sizes, gap, markers, marker_radius, view, obstacles, step=0):
+    steps = placing_labels(anchors, sizes, gap, markers, marker_radius, view, obstacles, step=0)
+    for placed in steps:  # noqa: B007 - the last is the answer
         pass
     return placed
 
@@ -82,7 +84,8 @@ def placing_labels(anchors: Sequence[tuple[float, float]], sizes: Sequence[tuple
     if step and anchors:
         yield placed                    # (400 markers entered: a step of its own)
     inf = float("inf")
-    vx0, vy0, vx1, vy1 = (view.x, view.y, view.x + view.w, view.y + view.h) if view is not None else (-inf, -inf, inf, inf)
+    vx0, vy0, vx1, vy1 = ((view.x, view.y, view.x + view.w, view.y + view.h) if view is not None
+                          else (-inf, -inf, inf, inf))
     for (px, py), (w, h) in zip(anchors, sizes):
         if step and placed and len(placed) % step == 0:
             yield placed

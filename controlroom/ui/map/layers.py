@@ -264,7 +264,7 @@ class MapLayers:
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):
             self._set(name, points)
         # Labels: the groups with most fallen first (they win a crowded spot), then by name.
-        self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda l: (l[3], l[4]))])
+        self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda row: (row[3], row[4]))])
         self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
         self._set_casualties(where_group, frame)
         if self._trails_changed:
@@ -429,7 +429,8 @@ class MapLayers:
         return rows
 
     def _casualty_arrays(self, where_group: dict[str, tuple[float, float]], frame: MapFrame):
-        """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is left out."""
+        """The casualties layer now: (xs, ys, colours, labels); a fallen character whose group is nowhere is
+        left out."""
         plan = self._casualty_plan(frame)
         gi = plan["group"]
         if not plan["groups"]:

@@ -51,7 +51,8 @@ class MapLegend(QLabel):
         self.night = False
         self._words = {
             "marshal": self.tr("marshal"), "tracker": self.tr("tracker"), "siege engine": self.tr("siege engine"),
-            "STOPP": self.tr("STOPP"), "down": self.tr("down"), "dead": self.tr("dead"), "Valhalla": self.tr("Valhalla"),
+            "STOPP": self.tr("STOPP"), "down": self.tr("down"), "dead": self.tr("dead"),
+            "Valhalla": self.tr("Valhalla"),
         }
         self._render()
 

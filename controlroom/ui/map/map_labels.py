@@ -9,7 +9,7 @@ Python); the drawing, :class:`~controlroom.ui.map.label_layer.LabelLayer`.
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -5,10 +5,19 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QLabel, QLineEdit, QListWidget, QListWidgetItem,
-                               QMessageBox, QVBoxLayout, QWidget)
 from pyproj import CRS
+from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
 
 from controlroom.geo.crs import Candidate, CrsError, describe, looks_like_local_metres, parse_crs
 from controlroom.geo.source import CrsUnknown, MapError, MapSource, NotPlaced, open_map
@@ -97,7 +106,7 @@ class CrsDialog(QDialog):
                 lat, lon = self.source.with_crs(crs, "").centre()
                 text = self.tr("{crs}: the map's centre would be at {lat:.5f}, {lon:.5f}").format(
                     crs=describe(crs), lat=lat, lon=lon)
-            except Exception:       # noqa: BLE001 (pyproj cannot place the map in that system)
+            except Exception:       # pyproj cannot place the map in that system
                 self._chosen, text = None, self.tr("{crs} cannot place this map").format(crs=describe(crs))
         else:
             text = problem
@@ -136,7 +145,9 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
             try:
                 dialog = GeorefDialog(path, parent)
             except OSError as exc:
-                QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
+                QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"),
+                                    QCoreApplication.translate("map", "The map cannot be used: {error}").format(
+                                        error=exc))
                 return None
             if not dialog.exec():
                 return None
@@ -147,6 +158,7 @@ def open_map_interactively(parent: QWidget, path: str | os.PathLike,
                 return None
             return dialog.chosen_source()
         except MapError as exc:
-            QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"), QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
+            QMessageBox.warning(parent, QCoreApplication.translate("map", "Map"),
+                                QCoreApplication.translate("map", "The map cannot be used: {error}").format(error=exc))
             return None
     return None

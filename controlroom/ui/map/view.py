@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -184,7 +184,7 @@ class MapView(MapBackground, MapLabels, pg.PlotWidget):
 
     # ---- Qt ----------------------------------------------------------------------------
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:      # large text: the labels grow with the window's font
             self._range_changed()

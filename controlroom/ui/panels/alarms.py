@@ -9,7 +9,7 @@ urgent first, then "+N more": a click on it asks for the list of them all
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStyle, QVBoxLayout, QWidget
@@ -118,7 +118,8 @@ class AlarmRow(QFrame):
         alarm = state.latest
         if previous is None or previous.cls != state.cls:
             size = self.fontMetrics().height()
-            self.icon.setPixmap(self.style().standardIcon(CLASS_ICONS.get(state.cls, CLASS_ICONS[GAME])).pixmap(size, size))
+            icon = self.style().standardIcon(CLASS_ICONS.get(state.cls, CLASS_ICONS[GAME]))
+            self.icon.setPixmap(icon.pixmap(size, size))
             self.cls_label.setText(word(CLASS_WORDS, state.cls))
             self.button.setText(self.tr("Acknowledge") if state.cls in ONE_BY_ONE else word(ACK_ALL, state.cls))
         text = self.tr("{kind} at {time}: {message}").format(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -104,12 +104,12 @@ class ClockBar(FittedLabel):
         if shown != super().text():
             super().setText(shown)
 
-    def sizeHint(self):  # noqa: N802 (Qt's name)
+    def sizeHint(self):
         hint = super().sizeHint()
         hint.setWidth(self.fontMetrics().horizontalAdvance(self.text()) + 2 * self.margin() + 4)
         return hint
 
-    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
+    def minimumSizeHint(self):
         hint = super().minimumSizeHint()
         hint.setWidth(self.fontMetrics().horizontalAdvance(self._compose(self._short_name())) + 2 * self.margin() + 4)
         return hint

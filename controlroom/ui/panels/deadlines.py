@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import bisect
-from typing import Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
@@ -209,7 +210,7 @@ class DeadlineModel(RowTable):
         row = self.rows[index.row()]
         return self._value(row, COLUMNS[index.column()][0], int(role), row.urgency(self.now))
 
-    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:
         """Every role a view's delegate asks a cell for at once (seven for each cell it paints), as data()
         gives them: one call from Qt into Python a cell, the row's urgency found once (2,000 dying, their
         rows painted at each countdown's redraw)."""
@@ -351,17 +352,17 @@ class DeadlinePanel(QWidget):
         if not self._fit_soon.isActive():
             self._fit_soon.start()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_columns()
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self.setMinimumWidth(self.needed_width())
             self.fit_columns()
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.setMinimumWidth(self.needed_width())
         self.fit_columns()

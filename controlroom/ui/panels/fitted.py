@@ -8,7 +8,7 @@ holds fewer letters, so the text is fitted again then too.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel
@@ -25,11 +25,11 @@ class FittedLabel(QLabel):
         if not callable(getattr(cls, "_fit", None)):
             raise TypeError(f"{cls.__name__} is a FittedLabel without _fit: say what it shows for its room")
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit()
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:      # large text: the same room holds fewer letters
             self.updateGeometry()

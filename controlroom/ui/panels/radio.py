@@ -9,14 +9,25 @@ none are ever displayed.
 from __future__ import annotations
 
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QTimer,
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time
@@ -455,7 +466,7 @@ class RadioPanel(QWidget):
             self._devices_due = False
             self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._show_due()
 

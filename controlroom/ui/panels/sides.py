@@ -72,12 +72,12 @@ class SideCountsLabel(FittedLabel):
         self.updateGeometry()
         self._fit()
 
-    def sizeHint(self):  # noqa: N802 (Qt's name)
+    def sizeHint(self):
         hint = super().sizeHint()
         hint.setWidth(self.fontMetrics().horizontalAdvance(self.long) + 2 * self.margin() + 4)
         return hint
 
-    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
+    def minimumSizeHint(self):
         hint = super().minimumSizeHint()
         hint.setWidth(min(self.fontMetrics().horizontalAdvance(self.shortest) + 4,
                           8 * self.fontMetrics().averageCharWidth()))

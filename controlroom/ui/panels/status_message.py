@@ -32,7 +32,7 @@ class StatusMessage(FittedLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setText(text)
 
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+    def setText(self, text: str) -> None:
         self._full = text
         self.setToolTip(text)
         self._fit()
@@ -67,7 +67,7 @@ class StatusMessage(FittedLabel):
         if shown != super().text():
             super().setText(shown)
 
-    def minimumSizeHint(self):  # noqa: N802 (Qt's name)
+    def minimumSizeHint(self):
         hint = super().minimumSizeHint()
         hint.setWidth(min(80, hint.width()) if self._full else 0)
         return hint

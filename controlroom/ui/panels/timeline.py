@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QSize, QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import (
-    QHeaderView, QLineEdit, QMenu, QStyle, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, StoredView
 from controlroom.ui.panels.table import read_only_view
 from controlroom.ui.panels.timeline_model import (  # noqa: F401  (re-exported: the panel's names)
-    COLUMNS, LIVE_HOLD_MS, MAX_ROWS, SEQ_ROLE, TimelineModel, details,
+    COLUMNS,
+    LIVE_HOLD_MS,
+    MAX_ROWS,
+    SEQ_ROLE,
+    TimelineModel,
+    details,
 )
 from controlroom.ui.panels.words import EVENT_TYPES, word
+
 
 class TimelinePanel(QWidget):
     """The event timeline with a filter box; double-clicking a row emits ``event_activated(seq)``."""
@@ -195,7 +208,7 @@ class TimelinePanel(QWidget):
     #: Below this width the Source column is left out: the details need the room more.
     SOURCE_MIN_WIDTH = 700
 
-    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._fit_rows()
@@ -203,7 +216,7 @@ class TimelinePanel(QWidget):
             self._widest.clear()
             self._fit_columns()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.view.setColumnHidden(4, self.width() < self.SOURCE_MIN_WIDTH)
 

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal, Slot,
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
 )
 from PySide6.QtGui import QFont
 
@@ -204,7 +211,7 @@ class TimelineModel(RowTable):
             texts = self._texts[stored.seq] = tuple(self._text(stored, key) for key, _title in COLUMNS)
         return texts
 
-    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:  # noqa: N802 (Qt's name)
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, span) -> None:
         """Every role a view's delegate asks a cell for at once (seven for each cell it paints): one call from
         Qt into Python a cell instead of seven; only the text and a retracted row's font are set, the other
         roles cleared (the delegate keeps its items from one cell to the next)."""

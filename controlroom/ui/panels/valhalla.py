@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
@@ -151,7 +152,9 @@ class FallenModel(_Table):
         if column == 3:
             if not row.dead:
                 return QCoreApplication.translate("panels", "alive again")
-            return QCoreApplication.translate("panels", "in Valhalla") if row.in_valhalla else QCoreApplication.translate("panels", "dead, not yet in Valhalla")
+            if row.in_valhalla:
+                return QCoreApplication.translate("panels", "in Valhalla")
+            return QCoreApplication.translate("panels", "dead, not yet in Valhalla")
         if column == 4:
             return str(row.deaths)
         if row.respawn_due is not None:
@@ -209,11 +212,11 @@ class ValhallaPanel(QWidget):
             self.fallen_model.set_rows(self.data.fallen())
         self._update_sides()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self._draw()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self._stale and not hidden_in_shown_window(self):
             self._draw()

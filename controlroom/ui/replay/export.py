@@ -15,8 +15,18 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QRectF, Qt, Signal, Slot
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
-    QPushButton, QSpinBox, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QWidget,
 )
 
 from controlroom.game.clock import format_time
@@ -310,9 +320,10 @@ class VideoDialog(QDialog):
         path = self.path.text().strip()
         w = self.window_
         try:
-            self.export = VideoExport(w.worker, path, frame_times(span[0], span[1], self.speed.value(), self.fps.value()),
-                                      self.fps.value(), VIDEO_SIZES[self.size.currentIndex()], w.facts.devices, like=w.map,
-                                      parent=self)
+            self.export = VideoExport(w.worker, path,
+                                      frame_times(span[0], span[1], self.speed.value(), self.fps.value()),
+                                      self.fps.value(), VIDEO_SIZES[self.size.currentIndex()], w.facts.devices,
+                                      like=w.map, parent=self)
         except (ValueError, OSError, RuntimeError) as exc:
             self.info.setText(self.tr("The video cannot be made: {error}").format(error=exc))
             return

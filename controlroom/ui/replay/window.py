@@ -14,12 +14,20 @@ from __future__ import annotations
 import bisect
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox, QDockWidget, QHBoxLayout, QLabel, QMainWindow, QMessageBox, QSlider, QToolButton, QVBoxLayout,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSlider,
+    QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -385,7 +393,7 @@ class ReplayWindow(QMainWindow):
         self.video_dialog = dialog
 
     # -- closing -------------------------------------------------------------------------
-    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def closeEvent(self, event) -> None:
         self._play_timer.stop()
         self.worker.stop()
         super().closeEvent(event)

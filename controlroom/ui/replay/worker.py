@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -85,7 +86,7 @@ class ReplayWorker(QObject):
         t0 = time.perf_counter()
         try:
             game = self._loader()
-        except Exception as exc:        # noqa: BLE001 (a store error, a damaged file: shown, not raised)
+        except Exception as exc:        # a store error, a damaged file: shown, not raised
             log.exception("the replay could not read the game")
             self.failed.emit(str(exc) or exc.__class__.__name__)
             return
