@@ -74,7 +74,7 @@ def test_the_contract_fails_when_game_imports_the_core(copy):
     done = lint(copy)
     assert done.returncode == 1, done.stdout
     assert "controlroom.game.state -> controlroom.core.worker" in done.stdout
-    contract = "rules, then game and geo, then radio and store, then report and sim, core, ui, commands, cli"
+    contract = "rules, then game and geo, then radio and store, then report and sim, engine, core, ui, commands, cli"
     assert f"{contract} BROKEN" in done.stdout
 
 
@@ -104,3 +104,16 @@ def test_every_module_imports():
         except Exception as exc:  # every failure is listed
             broken.append(f"{info.name}: {type(exc).__name__}: {exc}")
     assert broken == []
+
+
+@pytest.mark.parametrize("module, line, contract", [
+    ("ui/panels/radio.py", "import controlroom.radio.codec  # noqa", "the window does not import the radio"),
+    ("sim/battle.py", "import controlroom.store.game  # noqa", "the simulator does not import the store"),
+    ("report/model.py", "from PySide6.QtCore import QObject  # noqa", "Qt only in the report's PDF modules"),
+])
+def test_the_newer_contracts_fail_when_broken(copy, module, line, contract):
+    path = copy / "controlroom" / module
+    path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+    done = lint(copy)
+    assert done.returncode == 1, done.stdout
+    assert f"{contract} BROKEN" in done.stdout

@@ -1,7 +1,7 @@
 """controlroom.pacing: long background work rests now and then while a window shares the interpreter.
 
 What the rests buy the window (its heartbeat while a big game's fold completes and is kept) is measured by
-tests/bench/bench_background.py; these tests check where and when the work rests.
+benchmarks/bench_background.py; these tests check where and when the work rests.
 """
 
 import threading

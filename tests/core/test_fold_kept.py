@@ -1,15 +1,11 @@
 """The core keeps the game's fold snapshot with it once opened; the next opening starts from it, to the same game."""
 
-import sys
-from pathlib import Path
 
 from controlroom.core import fold_saver
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.store.game import FOLD_SNAPSHOT_KEY, GameStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster
+from tests.support.played_game import played_game, roster
 
 
 def _open(qtbot, path: str) -> tuple[CoreThread, object]:

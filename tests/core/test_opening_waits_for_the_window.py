@@ -3,9 +3,7 @@ painted the game it loaded, not while the window applies its first delta and pai
 first painted map of tests/bench's 200,000-event game came 0.1-0.3 s later); never waiting for ever, and not
 at all without a window."""
 
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
@@ -14,9 +12,7 @@ from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.fold import Fold
 from controlroom.store.game import GameStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster
+from tests.support.played_game import played_game, roster
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """The engine alone, on a real game file: reports in, stored, folded, answered and announced; no thread, no wait."""
 
 import pytest
-from engine_pump import Pump, new_game
 
 from controlroom.engine import commands as cmds
 from controlroom.engine.engine import GM_STOPP_KEY
@@ -9,6 +8,7 @@ from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.views import merge_field
 from controlroom.store.game import GameStore
+from tests.support.engine_pump import Pump, new_game
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """What the links hear, through the engine: acknowledged once stored, answered from the record, placed in order."""
 
 import pytest
-from engine_pump import ROSTER, Pump, new_game
 
 from controlroom.game.clock import VirtualClock
 from controlroom.game.devices import VIA_MESH_CHANNEL
@@ -10,6 +9,7 @@ from controlroom.radio.link import FrameAck, FrameHeard, LineRejected, LinkState
 from controlroom.radio.mesh_ingest import BROADCAST, TEXT_PORT, MeshHeard
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
+from tests.support.engine_pump import ROSTER, Pump, new_game
 
 PHONE, GW = 0xC0FFEE01, 0x0A1B2C3D
 NOW = 14 * 3_600_000 + 2 * 60_000

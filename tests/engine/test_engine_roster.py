@@ -1,7 +1,6 @@
 """Players added to an open game, through the engine: stored, announced, and the game folded again beside it."""
 
 import pytest
-from engine_pump import Pump
 
 from controlroom.engine import commands as cmds
 from controlroom.game.clock import VirtualClock
@@ -10,6 +9,7 @@ from controlroom.game.roster import Member
 from controlroom.game.roster_csv import read_roster_entries
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
+from tests.support.engine_pump import Pump
 
 ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves"),
           Member(3, "Carl", "North", "Wolves", "healer"), Member(4, "Dora", "North", "Wolves"),

@@ -5,13 +5,13 @@ import uuid
 
 import psycopg
 import pytest
-from engine_pump import ROSTER, Pump
 
 from controlroom.engine.authority import OWNER
 from controlroom.game.clock import VirtualClock
 from controlroom.store.engine import make_engine
 from controlroom.store.game import GameStore
 from controlroom.store.pg import conninfo
+from tests.support.engine_pump import ROSTER, Pump
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
 """The one who binds, cares, heals, kills or loots must be conscious; a permanent kill takes a 10 s count."""
 
 import pytest
-from game_helpers import Game
 
 from controlroom.game.events import EventError, make_event
 from controlroom.game.state import ACTIVE, DEAD, UNCONSCIOUS
 from controlroom.rules.profile import load_profile
+from tests.support.game_helpers import Game
 
 RULE = "an unconscious or dead character cannot interact with others in any way"
 

@@ -1,6 +1,6 @@
 """Armour recorded with its measured thickness: too thin for Appendix 2 is folded as inadequate material."""
 
-from game_helpers import Game
+from tests.support.game_helpers import Game
 
 
 def test_armour_reported_too_thin_is_folded_as_inadequate_with_a_warning():

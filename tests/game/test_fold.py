@@ -2,13 +2,11 @@
 
 from typing import NamedTuple
 
-from game_helpers import ROSTER, ev
-from test_snapshot import fingerprint
-
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_TIMER, make_event
 from controlroom.game.fold import Fold, key_of
 from controlroom.game.state import GameState
+from tests.support.game_helpers import ROSTER, ev, fingerprint
 
 
 class Rec(NamedTuple):

@@ -1,6 +1,6 @@
 """The loot ledger: the looter stays responsible for what they took."""
 
-from game_helpers import Game
+from tests.support.game_helpers import Game
 
 
 def test_looter_looted_in_turn_still_owes_the_first_owner():

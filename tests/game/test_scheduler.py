@@ -1,9 +1,8 @@
 """The pure deadline schedule on a virtual clock."""
 
-from game_helpers import ROSTER, Game, ms
-
 from controlroom.game.scheduler import Schedule
 from controlroom.game.state import DIES, GameState
+from tests.support.game_helpers import ROSTER, Game, ms
 
 
 def test_ten_game_minutes_of_dying_run_without_waiting():

@@ -1,34 +1,14 @@
 """Snapshots of the fold: restoring one and folding on gives what folding from the start gives."""
 
 import pytest
-from game_helpers import ROSTER, Game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import game_event
 
 from controlroom.game import snapshot
-from controlroom.game.character import Character
 from controlroom.game.events import make_event
 from controlroom.game.state import GameState
-
-
-def fingerprint(state: GameState) -> dict:
-    """Everything a state holds, as plain comparable values."""
-    out = {}
-    for name, value in vars(state).items():
-        if name in ("_handlers", "_event"):
-            continue
-        if name == "characters":
-            value = {b: tuple(getattr(c, s) for s in Character.__slots__) for b, c in value.items()}
-        elif name in ("stopps", "active_stopps"):
-            value = {k: vars(s) if hasattr(s, "__dict__") else tuple(getattr(s, f) for f in s.__dataclass_fields__)
-                     for k, s in value.items()}
-        elif name in ("scenario",):
-            value = tuple(getattr(value, f) for f in value.__dataclass_fields__)
-        elif name == "scenarios":
-            value = [tuple(getattr(s, f) for f in s.__dataclass_fields__) for s in value]
-        out[name] = value
-    return out
+from tests.support.game_helpers import ROSTER, Game, fingerprint
+from tests.support.game_strategies import game_event
 
 
 def test_every_attribute_of_a_game_state_is_known_to_the_snapshot():

@@ -1,9 +1,8 @@
 """Each rule of the seed, played through GameState and its timers."""
 
-from game_helpers import ROSTER, Game, ms
-
 from controlroom.game.roster import Member
 from controlroom.game.state import ACTIVE, DEAD, KNOCKED_OUT, UNCONSCIOUS
+from tests.support.game_helpers import ROSTER, Game, ms
 
 
 def test_unconscious_for_ten_minutes_is_death():

@@ -3,10 +3,10 @@
 import json
 
 import pytest
-from game_helpers import Game, ev
 
 from controlroom.game.events import Event, EventError, make_event
 from controlroom.rules.inspection_kinds import WEAPON_KINDS, inspect_measures, material_choices, measures_of
+from tests.support.game_helpers import Game, ev
 
 SWORD = {"length_cm": 85, "former": "fiberglass", "former_width_mm": 9, "padding": "polyethylene_foam",
          "covering": "latex", "striking_padding_mm": 15, "tip_padding_mm": 60}

@@ -8,7 +8,6 @@ import sys
 
 import numpy as np
 import pytest
-from gdal_helpers import gdal, make_geotiff
 from pyproj import Geod, Transformer
 
 from controlroom.geo.calibrate import calibrate
@@ -16,6 +15,7 @@ from controlroom.geo.crs import CrsError, candidates, describe, parse_crs, read_
 from controlroom.geo.frame import MapFrame, utm_crs_for
 from controlroom.geo.source import CrsUnknown, MapError, NotPlaced, open_map
 from controlroom.geo.worldfile import WorldFile
+from tests.support.gdal_helpers import gdal, make_geotiff
 
 GEOD = Geod(ellps="WGS84")
 

@@ -16,13 +16,13 @@ import sys
 
 import numpy as np
 import pytest
-from gdal_helpers import gdal, latlon_of, make_geotiff, pixel_of, srs_of
 from pyproj import Transformer
 
 from controlroom.geo.crs import write_prj
 from controlroom.geo.frame import MapFrame
 from controlroom.geo.placement import place_pieces
 from controlroom.geo.source import open_map
+from tests.support.gdal_helpers import gdal, latlon_of, make_geotiff, pixel_of, srs_of
 
 TARTU = (58.38, 26.72)
 

@@ -5,7 +5,8 @@ import ast
 import re
 
 import pytest
-from firmware_import import FIRMWARE
+
+from tests.support.firmware_import import FIRMWARE
 
 FILES = sorted(FIRMWARE.glob("*.py"))
 # Files that talk to the hardware: only they may import machine, time or framebuf.

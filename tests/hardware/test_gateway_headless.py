@@ -16,12 +16,12 @@ import threading
 import time
 
 import pytest
-from firmware_import import load
 
 from controlroom.cli import main as cli
 from controlroom.game.roster import Member
 from controlroom.radio import codec
 from controlroom.store.game import GameStore
+from tests.support.firmware_import import load
 
 config, counter, fakes, gateway, handset = load("config", "counter", "fakes", "gateway", "handset")
 

@@ -9,10 +9,10 @@ config.py reads back unchanged.
 import json
 
 import pytest
-from firmware_import import load
 
 from controlroom.cli import main as cli
 from controlroom.commands import keys as keys_command
+from tests.support.firmware_import import load
 
 config, boards = load("config", "boards")
 

@@ -8,10 +8,10 @@ independently of the drivers.
 from pathlib import Path
 
 import pytest
-from firmware_import import FIRMWARE, load
 from radio_emulators import Pin, SX1262Emu, SX1276Emu
 
 from controlroom.radio import codec
+from tests.support.firmware_import import FIRMWARE, load
 
 sx1276, sx1262, radio_if = load("sx1276", "sx1262", "radio_if")
 

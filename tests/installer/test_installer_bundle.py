@@ -16,9 +16,9 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from installer_helpers import INSTALLER, ROOT, load, require_tool
 
 from controlroom import __version__
+from tests.support.installer_helpers import INSTALLER, ROOT, load, require_tool
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the tarball is the Linux bundle")
 check = load("bundle_check")

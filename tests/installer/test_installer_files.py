@@ -6,9 +6,8 @@ import re
 import struct
 import subprocess
 
-from installer_helpers import INSTALLER, load, require_tool
-
 from controlroom import __version__
+from tests.support.installer_helpers import INSTALLER, load, require_tool
 
 
 def test_desktop_entry_passes_desktop_file_validate():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-from installer_helpers import load
+
+from tests.support.installer_helpers import load
 
 lock = load("lock")
 

@@ -3,32 +3,19 @@ with each other and with `controlroom replay --json`."""
 
 import csv
 import json
-import os
 import re
-import shutil
-import subprocess
 from collections import defaultdict
 
 import pytest
-from report_helpers import store_script
 
 from controlroom.cli import main
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.game import GameStore
+from tests.support.pdf_inspect import pdftotext
+from tests.support.report_helpers import store_script
 
 NUMBERS = 7         # figures per row of the side and group summaries
-
-
-def pdftotext(path) -> list[str]:
-    """The PDF's text, one string per page (poppler's pdftotext, columns kept by -layout)."""
-    if shutil.which("pdftotext") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdftotext is missing: the quick start installs poppler-utils")
-        pytest.skip("pdftotext (Debian's poppler-utils) is not installed")
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
-    pages = out.stdout.split("\f")
-    return pages[:-1] if pages and not pages[-1].strip() else pages
 
 
 def section(text: str, start: str, end: str) -> str:

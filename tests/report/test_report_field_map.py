@@ -2,22 +2,17 @@
 
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QColor, QImage
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from replay_battle import store_battle
-from test_report_export import pdftotext
 
 from controlroom.cli import main
 from controlroom.report.field_map import field_map
 from controlroom.report.gis import load_gis
 from controlroom.report.pdf import SIDE_COLOURS
 from controlroom.store.game import GameStore
+from tests.support.pdf_inspect import pdftotext
+from tests.support.replay_battle import store_battle
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """The report's figures: folded by the rules, per scenario, equal to `controlroom replay --json`."""
 
 import pytest
-from report_helpers import SCRIPT, store_script
 
 from controlroom.game.events import make_event
 from controlroom.game.replay import replay_script
@@ -19,6 +18,7 @@ from controlroom.report.model import (
 )
 from controlroom.rules.profile import default_profile
 from controlroom.store.game import GameStore
+from tests.support.report_helpers import SCRIPT, store_script
 
 
 @pytest.fixture

@@ -3,22 +3,17 @@ the chart's axis in game time HH:MM, STOPPs placed by the field map's named feat
 
 import csv
 import re
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from pdf_inspect import page_streams, render_pages, text_sizes, used_share
-from replay_battle import store_battle
-from report_helpers import store_script
-from test_report_export import pdftotext
 
 from controlroom import i18n
 from controlroom.cli import main
 from controlroom.geo.places import Place, grid_for, nearest, read_places
 from controlroom.report.field_map import place_text
+from tests.support.pdf_inspect import page_streams, pdftotext, render_pages, text_sizes, used_share
+from tests.support.replay_battle import store_battle
+from tests.support.report_helpers import store_script
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 

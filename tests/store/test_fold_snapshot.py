@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,12 +23,8 @@ from controlroom.game.devices import RadioMeta
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.game import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, GameStore
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_fold_reference import EXPECTED, _game, digest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from bench_eventlog import played_game, roster
+from tests.support.played_game import played_game, roster
+from tests.support.reference_game import EXPECTED, _game, digest
 
 RULES = Path(__file__).resolve().parents[2] / "resources" / "rules" / "default.toml"
 SMALL = {"checkpoint_every": 100, "keep": 4}        # a tail of 400 events: small games have a snapshot

@@ -4,18 +4,14 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from replay_battle import store_battle
 
 from controlroom.cli import main
 from controlroom.game.clock import format_time
 from controlroom.game.summary import summarize
 from controlroom.store.replay import open_replay
+from tests.support.replay_battle import store_battle
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 import time
 
 import pytest
-from desk_game import folded, new_game, stored
 from PySide6.QtCore import QSettings
 
 from controlroom.core.thread import CoreThread
@@ -12,6 +11,7 @@ from controlroom.ui.app import build_window
 from controlroom.ui.dialogs.correction import CorrectionDialog
 from controlroom.ui.dialogs.find import FindDialog, find
 from controlroom.ui.dialogs.player_card import PlayerCard
+from tests.support.desk_game import folded, new_game, stored
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
                                        "This plugin does not support raise")

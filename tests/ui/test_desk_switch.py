@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-from desk_game import new_game
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow
@@ -16,6 +15,7 @@ from controlroom.ui.app import wire_desks
 from controlroom.ui.desks.switch import DeskSwitch
 from controlroom.ui.desks.valhalla import ValhallaDesk
 from controlroom.ui.desks.weapons import WeaponDesk
+from tests.support.desk_game import new_game
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 

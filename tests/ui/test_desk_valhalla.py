@@ -1,11 +1,11 @@
 """The Valhalla desk on a real core and game file: check-ins by badge, refusals, countdowns, counts per side."""
 
 import pytest
-from desk_game import folded, new_game, running, stored
 from PySide6.QtCore import Qt
 
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE
 from controlroom.ui.desks.valhalla import ValhallaDesk
+from tests.support.desk_game import folded, new_game, running, stored
 
 
 @pytest.fixture

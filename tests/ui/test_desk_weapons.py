@@ -1,11 +1,11 @@
 """The weapon-check desk on a real core and game file: verdicts live, inspections and armour recorded as events."""
 
 import pytest
-from desk_game import folded, new_game, running, stored
 
 from controlroom.rules.profile import default_profile
 from controlroom.ui.desks.common import ERROR_STYLE, OK_STYLE
 from controlroom.ui.desks.weapons import WeaponDesk
+from tests.support.desk_game import folded, new_game, running, stored
 
 SWORD = {"length_cm": 85, "former": "fiberglass", "former_width_mm": 9, "padding": "polyethylene_foam",
          "covering": "latex", "striking_padding_mm": 15, "tip_padding_mm": 60}

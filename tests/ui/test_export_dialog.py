@@ -5,7 +5,6 @@ from contextlib import contextmanager
 
 import pytest
 from PySide6.QtCore import QSettings
-from thread_seen import gui_thread, watch_thread
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
@@ -13,6 +12,7 @@ from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.store.game import GameStore
 from controlroom.ui.dialogs.export import ExportDialog
+from tests.support.thread_seen import gui_thread, watch_thread
 
 # The offscreen platform cannot resize top-level windows to their size hints: its warning, not ours.
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

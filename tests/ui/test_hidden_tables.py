@@ -5,12 +5,12 @@ what they show once raised is what the game holds.
 """
 
 import pytest
-from desk_game import new_game
 from PySide6.QtCore import QSettings
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.ui.app import build_window
+from tests.support.desk_game import new_game
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints",
                                        "This plugin does not support raise")

@@ -3,7 +3,6 @@ when they changed), and what it shows is the same as drawing everything again.""
 
 import numpy as np
 import pytest
-from panel_game import ROSTER, fold, ms
 from PySide6.QtTest import QAbstractItemModelTester
 
 from controlroom.game.state import GameState
@@ -13,6 +12,7 @@ from controlroom.ui.map.view import MapView
 from controlroom.ui.panels.deadlines import DeadlineModel
 from controlroom.ui.panels.radio import DeviceModel, FrameModel
 from controlroom.ui.panels.table import RowTable
+from tests.support.panel_game import ROSTER, fold, ms
 
 
 class Signals:

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "geo"))
-from gdal_helpers import gdal, make_geotiff, pixel_of
-
 from controlroom.geo.source import CrsUnknown, open_map
 from controlroom.ui.map.view import MapView
+from tests.support.gdal_helpers import gdal, make_geotiff, pixel_of
 
 TARTU = (58.38, 26.72)
 

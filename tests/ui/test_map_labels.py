@@ -5,7 +5,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from panel_game import ROSTER
 from PySide6.QtCore import QRect, QRectF, QSettings
 
 from controlroom.core.thread import CoreThread
@@ -21,6 +20,7 @@ from controlroom.ui.map.labels import Box, place_labels
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.map_labels import LABEL_MAX_M_PER_PX
 from controlroom.ui.map.view import MapView
+from tests.support.panel_game import ROSTER
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 

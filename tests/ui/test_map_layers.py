@@ -1,7 +1,6 @@
 """MapLayers: deltas become map layers; a STOPP flashes until its alarm is acknowledged."""
 
 import pytest
-from panel_game import ROSTER, fold
 
 from controlroom.game.events import make_event
 from controlroom.game.state import GameState
@@ -9,6 +8,7 @@ from controlroom.game.views import StoredView
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import MapView
+from tests.support.panel_game import ROSTER, fold
 
 
 def test_stopp_on_the_map_until_acknowledged_and_groups_in_side_colours(qtbot):

@@ -3,7 +3,6 @@
 import itertools
 
 import pytest
-from desk_game import new_game
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit
@@ -13,6 +12,7 @@ from controlroom.game.clock import VirtualClock
 from controlroom.ui.app import build_window
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.theme import DAY_TO_NIGHT, MIN_CONTRAST, NIGHT_PALETTE, TEXT_PAIRS, contrast, night_palette
+from tests.support.desk_game import new_game
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 

@@ -1,7 +1,6 @@
 """DeadlinePanel: live countdowns of rule deadlines from a real GameState's deltas."""
 
 import pytest
-from panel_game import ROSTER, Clock, fold, ms
 from PySide6.QtCore import Qt
 
 from controlroom.game.state import GameState
@@ -16,6 +15,7 @@ from controlroom.ui.panels.deadlines import (
     WARNING,
     DeadlinePanel,
 )
+from tests.support.panel_game import ROSTER, Clock, fold, ms
 
 
 @pytest.fixture

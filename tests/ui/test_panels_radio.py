@@ -1,7 +1,6 @@
 """RadioPanel: gateway links, counters (forged frames in red), devices heard with live ages, the frame log."""
 
 import pytest
-from panel_game import ROSTER, Clock, fold, ms
 from PySide6.QtCore import Qt
 
 from controlroom.game.state import GameState
@@ -15,6 +14,7 @@ from controlroom.ui.panels.radio import (
     ago,
     link_detail,
 )
+from tests.support.panel_game import ROSTER, Clock, fold, ms
 
 COUNT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "rejected_auth",
               "rejected_replay", "rejected_unknown_device", "rejected_role", "downlink_heard")

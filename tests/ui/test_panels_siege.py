@@ -1,12 +1,12 @@
 """SiegePanel: the siege engines' latest reports from the field reports of a real GameState."""
 
 import pytest
-from panel_game import ROSTER, fold
 from PySide6.QtCore import Qt
 
 from controlroom.game.state import GameState
 from controlroom.game.views import make_delta
 from controlroom.ui.panels.siege import ENGINE_ROLE, STATUS_COLOURS, SiegePanel
+from tests.support.panel_game import ROSTER, fold
 
 
 @pytest.fixture

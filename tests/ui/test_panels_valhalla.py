@@ -1,12 +1,12 @@
 """ValhallaPanel and SideSummaryBar: the dead per side and group, Valhalla, deaths, respawn countdowns."""
 
 import pytest
-from panel_game import ROSTER, Clock, fold, ms
 
 from controlroom.game.state import GameState
 from controlroom.game.views import make_delta
 from controlroom.ui.panels.sides import SideSummaryBar
 from controlroom.ui.panels.valhalla import ValhallaPanel
+from tests.support.panel_game import ROSTER, Clock, fold, ms
 
 
 @pytest.fixture

@@ -12,15 +12,12 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from replay_battle import store_battle
-from thread_seen import gui_thread, watch_thread
-
 from controlroom.cli import main
 from controlroom.game.clock import format_time
 from controlroom.store.replay import open_replay
 from controlroom.ui.replay.window import ReplayWindow
+from tests.support.replay_battle import store_battle
+from tests.support.thread_seen import gui_thread, watch_thread
 
 # The offscreen platform's note about docked windows (as in test_desk_switch.py).
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

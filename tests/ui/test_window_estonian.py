@@ -18,12 +18,12 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from desk_game import new_game
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QPushButton
 
 from controlroom import i18n
 from controlroom.ui import language
+from tests.support.desk_game import new_game
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -222,7 +222,7 @@ def test_the_estonian_window_fits_a_laptop_screen(tmp_path):
                    XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
                    XDG_STATE_HOME=str(tmp_path / "state"), XDG_CACHE_HOME=str(tmp_path / "cache"))
         out, shot = tmp_path / "layout.json", tmp_path / "window.png"
-        r = subprocess.run([sys.executable, str(HERE / "window_probe.py"), str(out), str(shot), "8"],
+        r = subprocess.run([sys.executable, str(HERE.parent / "support" / "window_probe.py"), str(out), str(shot), "8"],
                            capture_output=True, text=True, timeout=180, env=env)
         assert r.returncode == 0, r.stderr
     finally:

@@ -55,7 +55,8 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
                XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_STATE_HOME=str(tmp_path / "state"))
     out, shot = tmp_path / "layout.json", tmp_path / "window.png"
     flags = {"day": [], "night": ["night"], "large": ["large"]}[mode]
-    r = subprocess.run([sys.executable, str(HERE / "window_probe.py"), str(out), str(shot), "8", *flags],
+    probe = str(HERE.parent / "support" / "window_probe.py")
+    r = subprocess.run([sys.executable, probe, str(out), str(shot), "8", *flags],
                        capture_output=True, text=True, timeout=180, env=env)
     assert r.returncode == 0, r.stderr
     if os.environ.get("CONTROLROOM_SAVE_SCREENSHOTS") == "1":       # the README's screenshots, when asked

@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from desk_game import new_game
 
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
@@ -19,6 +18,7 @@ from controlroom.store.game import GameStore
 from controlroom.store.maps import current_map
 from controlroom.ui.app import build_window
 from controlroom.ui.window_maps import WindowMaps
+from tests.support.desk_game import new_game
 
 FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
 

@@ -9,6 +9,7 @@ size is what a reader sees on paper, in points.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -101,3 +102,14 @@ def used_share(page: Path, top_mm: float = 22.0, bottom_mm: float = 20.0) -> flo
         if any(pixels[x, y] < 200 for x in range(w)):
             lowest = y
     return (lowest - top) / max(1, bottom - top)
+
+
+def pdftotext(path) -> list[str]:
+    """The PDF's text, one string per page (poppler's pdftotext, columns kept by -layout)."""
+    if shutil.which("pdftotext") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdftotext is missing: the quick start installs poppler-utils")
+        pytest.skip("pdftotext (Debian's poppler-utils) is not installed")
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
+    pages = out.stdout.split("\f")
+    return pages[:-1] if pages and not pages[-1].strip() else pages

@@ -1,6 +1,6 @@
 """Benchmark: the core worker firing 10,000 rule deadlines while 200 reports a second arrive.
 
-    .venv/bin/python tests/bench/bench_timers.py [--deadlines 10000] [--rate 200]
+    .venv/bin/python -m benchmarks.bench_timers [--deadlines 10000] [--rate 200]
 
 Phases, on the real clock, against a real game file:
 1. idle: 10,000 characters are bleeding out (deadlines pending, the first due
@@ -27,10 +27,10 @@ from functools import partial
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from figures import below
-from figures import pct as pct_of
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal, Slot
 
+from benchmarks.figures import below
+from benchmarks.figures import pct as pct_of
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import WallClock
 from controlroom.game.events import make_event

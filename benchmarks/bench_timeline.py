@@ -1,6 +1,6 @@
 """Benchmark: scrolling the window's event timeline in a 200,000-event game, and events coming in while scrolled up.
 
-    .venv/bin/python tests/bench/bench_timeline.py [--events 200000] [--steps 600] [--live-seconds 20]
+    .venv/bin/python -m benchmarks.bench_timeline [--events 200000] [--steps 600] [--live-seconds 20]
 
 bench_eventlog's battle of 8,000 players (200,000 events, with 400 trackers
 and 100 marshals' handsets registered) is stored, then opened in the real
@@ -61,14 +61,12 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QPoint, QPointF, Qt, QTime
 from PySide6.QtGui import QStandardItem, QStandardItemModel, QWheelEvent
 from PySide6.QtWidgets import QAbstractSlider, QApplication, QTableView
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import store_played_game
-from bench_map import radio_lines, window_on_gateway
-from figures import pct
-
+from benchmarks.bench_map import radio_lines, window_on_gateway
+from benchmarks.figures import pct
 from controlroom.game.views import StoredView
 from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
+from tests.support.played_game import store_played_game
 
 TRACKERS, MARSHALS = range(1, 401), range(1001, 1101)
 

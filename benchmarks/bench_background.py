@@ -1,6 +1,6 @@
 """Benchmark: the window while the core works in the background: an opening's completion, a fold snapshot kept.
 
-    .venv/bin/python tests/bench/bench_background.py [--events 200000] [--rounds 2]   # about 2 minutes
+    .venv/bin/python -m benchmarks.bench_background [--events 200000] [--rounds 2]   # about 2 minutes
 
 bench_eventlog's battle of 8,000 players (200,000 events) is stored, then
 opened as stored in the real window (1366x768) on the real core, as
@@ -40,15 +40,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_eventlog import store_played_game
-from figures import below, pct
-
 import controlroom.core.fold_saver as fold_saver
+from benchmarks.figures import below, pct
 from controlroom import pacing
 from controlroom.core.wiring import Station
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.app import build_window
+from tests.support.played_game import store_played_game
 
 STRETCHES = (("completion", 0.0, 2.0), ("quiet", 2.0, 3.9), ("fold_kept", 3.9, 9.0), ("quiet_after", 9.0, 19.0))
 SAVE_AFTER_MS = 4000

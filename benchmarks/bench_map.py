@@ -1,6 +1,6 @@
 """Benchmark: the live map's repaint time, the GUI thread's latency under radio load, and memory.
 
-    .venv/bin/python tests/bench/bench_map.py [--seconds 30] [--latency-only]
+    .venv/bin/python -m benchmarks.bench_map [--seconds 30] [--latency-only]
 
 1. repaint: a MapView over the demo field with 400 groups, 100 marshals, 50
    siege engines and 2,000 casualty markers; every frame all layers move and
@@ -49,10 +49,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QElapsedTimer, QTimer
 from PySide6.QtWidgets import QApplication
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_ingest import FakeGateway
-from figures import below, pct
-
+from benchmarks.bench_ingest import FakeGateway
+from benchmarks.figures import below, pct
 from controlroom.core.wiring import Station
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -63,7 +61,7 @@ from controlroom.store.game import GameStore
 from controlroom.ui.app import build_window
 from controlroom.ui.map.view import MapView
 
-FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
+FIELD = Path(__file__).resolve().parents[1] / "resources" / "demo" / "field.png"
 COUNTS = {"groups": 400, "marshals": 100, "siege": 50, "casualties": 2000}
 
 
@@ -217,7 +215,7 @@ def open_big_game(app, events: int = 200_000, cold: bool = True, kept: bool = Tr
     what the core does after opening and every 5 minutes): only the events
     after it are folded.
     """
-    from bench_eventlog import store_played_game
+    from tests.support.played_game import store_played_game
 
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "big.crgame")
@@ -242,8 +240,7 @@ def open_big_game(app, events: int = 200_000, cold: bool = True, kept: bool = Tr
 
 def open_baselines(path: str, members: list, log: list) -> dict:
     """The same run's floor for an opening: raw sqlite3 reading the stored rows, and the bare fold of the events."""
-    from bench_report import raw_read
-
+    from benchmarks.bench_report import raw_read
     from controlroom.game.state import GameState
 
     raw_s = min(raw_read(Path(path)) for _ in range(2))
@@ -259,7 +256,8 @@ def open_kept_apart() -> dict:
     whole run (latency, memory) goes on in a process that opened one big game only, as it always has."""
     import subprocess
 
-    done = subprocess.run([sys.executable, __file__, "--open-kept-only"], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", __spec__.name, "--open-kept-only"], capture_output=True, text=True,
+                          check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

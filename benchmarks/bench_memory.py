@@ -1,6 +1,6 @@
 """Benchmark: the window's memory after 3 game hours of radio traffic at 50 frames/s (issue 17).
 
-    .venv/bin/python tests/bench/bench_memory.py [--hours 3] [--rate 500] [--every 30] [--types] [--sites]
+    .venv/bin/python -m benchmarks.bench_memory [--hours 3] [--rate 500] [--every 30] [--types] [--sites]
 
 The game, the gateway and the window are bench_map's: 8,000 players in 400
 groups (a tracker each), 100 marshals with handsets, 2,000 casualties; the
@@ -58,9 +58,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QApplication
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway
-
+from benchmarks.bench_map import make_game, pct, radio_lines, rss_mb, window_on_gateway
 from controlroom.game.clock import VirtualClock
 
 FRAMES_PER_S = 50           # what the target names: a busy set of 8-channel gateways
@@ -140,7 +138,7 @@ def main() -> int:
     del trackers, marshals
     lines_file = tmp / "memory.lines"
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, __file__, "--write-lines", str(lines_file), str(keys_file), str(frames)],
+    subprocess.run([sys.executable, "-m", __spec__.name, "--write-lines", str(lines_file), str(keys_file), str(frames)],
                    check=True)
     print(f"{frames:,} radio lines written in {time.perf_counter() - t0:.0f} s by a child process "
           f"({chunks} files of {CHUNK:,})", file=sys.stderr)

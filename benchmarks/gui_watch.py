@@ -1,7 +1,7 @@
 """A profiling aid: run any benchmark script with a watchdog on its GUI thread, and print what the thread was
 doing whenever it was late.
 
-    .venv/bin/python tests/bench/gui_watch.py [--late-ms 45] [--others] tests/bench/bench_timeline.py [its arguments]
+    .venv/bin/python -m benchmarks.gui_watch [--late-ms 45] [--others] benchmarks.bench_timeline [its arguments]
 
 A 5 ms timer in the GUI thread (made with the script's QApplication) notes
 each time it fires; a thread of its own looks every 2 ms, and while the note
@@ -109,10 +109,9 @@ def main() -> None:
         timer.start()
 
     QApplication.__init__ = init
-    script = args[0]
+    module = args[0]
     sys.argv = args
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    runpy.run_path(script, run_name="__main__")
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

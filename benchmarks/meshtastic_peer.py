@@ -1,7 +1,7 @@
 """Peer baseline: packets per second parsed by the `meshtastic` package's own serial reader.
 
-    pip install meshtastic            # benchmark only, see tests/bench/requirements-bench.txt
-    .venv/bin/python tests/bench/meshtastic_peer.py [--packets 20000] [--timeout 120]
+    pip install meshtastic            # benchmark only, see benchmarks/requirements-bench.txt
+    .venv/bin/python -m benchmarks.meshtastic_peer [--packets 20000] [--timeout 120]
 
 What a user who picked the Meshtastic Python library instead of our ingest
 would get on this machine.  A fake Meshtastic device sits on the master side of

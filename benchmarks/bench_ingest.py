@@ -1,6 +1,6 @@
 """Benchmark: sustained end-to-end radio ingest through a real pseudo-terminal.
 
-    .venv/bin/python tests/bench/bench_ingest.py [--frames 40000]
+    .venv/bin/python -m benchmarks.bench_ingest [--frames 40000]
 
 Bytes go through a pty into the station exactly as from a USB gateway, written
 by a process of its own as a gateway is a device of its own: the
@@ -18,7 +18,7 @@ de-duplicates and folds each frame, and the storage thread makes it durable.
 Baselines in the same run: the single-channel physical limit of LoRa at SF7
 (a 24-byte frame back to back), raw sqlite3's commits, and the `meshtastic`
 package's own serial reader fed the same number of position packets by a fake
-device (tests/bench/meshtastic_peer.py; skipped, and said so, when meshtastic
+device (benchmarks/meshtastic_peer.py; skipped, and said so, when meshtastic
 is not installed: `pip install meshtastic`, for the benchmark only).
 4. the Meshtastic path (issue 21, ``meshtastic_path``): positions and text
    reports from phones through a fake stock node, the ``meshtastic`` package's
@@ -45,9 +45,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from figures import below, pct
 from PySide6.QtCore import QCoreApplication, QTimer
 
+from benchmarks.figures import below, pct
 from controlroom.core.wiring import Station
 from controlroom.game.clock import VirtualClock
 from controlroom.game.roster import Member
@@ -79,7 +79,7 @@ class FakeGateway:
         self.acks_done = threading.Event()
         self._result: dict = {}
         self._got_result = threading.Event()
-        self.proc = subprocess.Popen([sys.executable, __file__, "--gateway", str(self.master)],
+        self.proc = subprocess.Popen([sys.executable, "-m", __spec__.name, "--gateway", str(self.master)],
                                      pass_fds=(self.master,), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self._watch = threading.Thread(target=self._read_child, name="fake-gateway-watch", daemon=True)
         self._watch.start()
@@ -421,8 +421,7 @@ def main() -> int:
         "disk_sync": sync,
     }
     try:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from meshtastic_peer import measure_meshtastic
+        from benchmarks.meshtastic_peer import measure_meshtastic
 
         peer = measure_meshtastic(packets=min(len(lines), 20_000))
         result["meshtastic"] = peer

@@ -1,6 +1,6 @@
 """Benchmark: export the post-game report (PDF and CSV) of a game of 8,000 players and 200,000 events.
 
-    .venv/bin/python tests/bench/bench_report.py [--events 200000] [--players 8000]     # about 60 s
+    .venv/bin/python -m benchmarks.bench_report [--events 200000] [--players 8000]     # about 60 s
 
 The game is the event-log benchmark's plausible battle (marshals' reports, rule
 timers, STOPPs) with looting and siege engine losses mixed in.  Each export
@@ -26,13 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-from bench_eventlog import played_game, roster
 
 from controlroom.game.events import make_event
 from controlroom.store.game import GameStore
+from tests.support.played_game import played_game, roster
 
 
 def with_loot_and_siege(log: list, players: int, seed: int = 3) -> list:
@@ -128,7 +126,7 @@ def main() -> int:
         # Each export in a process of its own, as the command runs it; the median of three counts.
         runs = []
         for _ in range(3):
-            done = subprocess.run([sys.executable, __file__, "--once", str(game), str(out)],
+            done = subprocess.run([sys.executable, "-m", __spec__.name, "--once", str(game), str(out)],
                                   capture_output=True, text=True, check=True)
             runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
         runs.sort(key=lambda r: r["total"])

@@ -1,6 +1,6 @@
 """Benchmark: the cost of the group labels (name and counts, placed so that none covers another) per repaint.
 
-    .venv/bin/python tests/bench/bench_map_labels.py
+    .venv/bin/python -m benchmarks.bench_map_labels
 
 A MapView over the demo field with 100 group markers moving every frame,
 rendered offscreen: time per frame with every group labelled (labels set and
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QApplication
 from controlroom.geo.frame import MapFrame
 from controlroom.ui.map.view import MapView
 
-FIELD = Path(__file__).resolve().parents[2] / "resources" / "demo" / "field.png"
+FIELD = Path(__file__).resolve().parents[1] / "resources" / "demo" / "field.png"
 GROUPS = 100
 
 

@@ -2,13 +2,12 @@
 
 from contextlib import contextmanager
 
-from panel_game import ROSTER
-
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.store.game import GameStore
 from controlroom.ui.desks.common import game_clock, wire_desk
+from tests.support.panel_game import ROSTER
 
 # Respawn after 10 minutes; Birgit (2) died at 00:01:00; everyone else is up.
 OPENING = [

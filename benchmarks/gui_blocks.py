@@ -1,6 +1,6 @@
 """A profiling aid for issue 17: what fills the GUI thread when bench_map's 10 ms probe fires late.
 
-    .venv/bin/python tests/bench/gui_blocks.py [--rate 50] [--seconds 20] [--gaps 30]
+    .venv/bin/python -m benchmarks.gui_blocks [--rate 50] [--seconds 20] [--gaps 30]
 
 bench_map's latency run (the real window at 1366x768, the real core, the
 8,000-player game, a gateway process sending at ``--rate`` frames a second),
@@ -34,8 +34,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-sys.path.insert(0, str(Path(__file__).parent))
-import bench_map
+from benchmarks import bench_map
 
 
 class TimingApp(QApplication):

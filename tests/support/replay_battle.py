@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_eventlog import played_game, roster
-
 from controlroom.game.events import make_event
+from tests.support.played_game import played_game, roster
 
 LAT0, LON0 = 58.38, 26.72        # a field near Tartu
 

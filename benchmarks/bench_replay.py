@@ -1,6 +1,6 @@
 """Benchmark: seeking in a stored 200,000-event game (issue 19), against folding from the start.
 
-    .venv/bin/python tests/bench/bench_replay.py [--events 200000] [--seeks 300] [--every 2000]
+    .venv/bin/python -m benchmarks.bench_replay [--events 200000] [--seeks 300] [--every 2000]
 
 The game is bench_eventlog's battle (8,000 players), stored in a game file and
 opened read-only.  The seeker loads it once (folding it once, keeping a
@@ -23,14 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_eventlog import played_game, roster
-
 from controlroom.game.scheduler import Schedule, fire_due
 from controlroom.game.seek import Seeker
 from controlroom.game.state import GameState
 from controlroom.store.game import GameStore
+from tests.support.played_game import played_game, roster
 
 
 def percentile(values: list[float], p: float) -> float:

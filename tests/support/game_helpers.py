@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controlroom.game.character import Character
 from controlroom.game.clock import parse_time
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -67,3 +68,22 @@ class Game:
     def fired_of(self, badge, type_=None):
         return [(e.t, e.type) for e in self.fired
                 if e.data.get("badge") == badge and (type_ is None or e.type == type_)]
+
+
+def fingerprint(state: GameState) -> dict:
+    """Everything a state holds, as plain comparable values."""
+    out = {}
+    for name, value in vars(state).items():
+        if name in ("_handlers", "_event"):
+            continue
+        if name == "characters":
+            value = {b: tuple(getattr(c, s) for s in Character.__slots__) for b, c in value.items()}
+        elif name in ("stopps", "active_stopps"):
+            value = {k: vars(s) if hasattr(s, "__dict__") else tuple(getattr(s, f) for f in s.__dataclass_fields__)
+                     for k, s in value.items()}
+        elif name in ("scenario",):
+            value = tuple(getattr(value, f) for f in value.__dataclass_fields__)
+        elif name == "scenarios":
+            value = [tuple(getattr(s, f) for f in s.__dataclass_fields__) for s in value]
+        out[name] = value
+    return out

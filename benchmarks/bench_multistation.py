@@ -1,7 +1,7 @@
 """Benchmark: two stations ingesting into one PostgreSQL game, against one station on a SQLite file.
 
     CONTROLROOM_TEST_PG=postgresql+psycopg://USER@HOST:PORT/postgres \\
-        .venv/bin/python tests/bench/bench_multistation.py [--frames 20000] [--rate 200] [--seconds 10]
+        .venv/bin/python -m benchmarks.bench_multistation [--frames 20000] [--rate 200] [--seconds 10]
 
 Each station is a process of its own (a core thread, its storage thread, its
 listener), fed authenticated position frames from 50 trackers of its own, and
@@ -40,9 +40,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from figures import pct as pct_of
 from PySide6.QtCore import QCoreApplication
 
+from benchmarks.figures import pct as pct_of
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import VirtualClock
 from controlroom.game.roster import Member
@@ -148,7 +148,7 @@ def run(db: str, stations: int, count: int, first: int, rate: float | None, tmp:
     procs = []
     for i in range(stations):
         out = tmp / f"s{i}-{first}.json"
-        argv = [sys.executable, __file__, "--station", str(i), "--stations", str(stations), "--db", db,
+        argv = [sys.executable, "-m", __spec__.name, "--station", str(i), "--stations", str(stations), "--db", db,
                 "--count", str(count), "--first", str(first), "--out", str(out), "--queue", str(tmp / f"s{i}.queue")]
         if rate:
             argv += ["--feed-rate", str(rate)]

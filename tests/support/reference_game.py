@@ -1,0 +1,71 @@
+"""The large reference game (1,000 players, 40,000 events, late reports and corrections) and the digest of its fold."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+
+from controlroom.game.devices import RadioMeta
+from controlroom.game.events import make_event
+from controlroom.game.state import GameState
+from tests.support.played_game import played_game, roster
+
+
+def _plain(value):
+    """A value in a canonical, printable form: sets sorted, dicts by key, records as their fields."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return sorted((repr(k), _plain(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "__slots__") and not isinstance(value, (str, int, float)):
+        slots = getattr(value, "__dataclass_fields__", None) or value.__slots__
+        return [type(value).__name__] + [_plain(getattr(value, s)) for s in slots]
+    if hasattr(value, "__dict__"):
+        return [type(value).__name__] + _plain(vars(value))
+    return repr(value)
+
+
+def digest(state: GameState) -> str:
+    """SHA-256 of everything a folded state holds but its inputs (the roster and the rules profile)."""
+    skip = {"profile", "roster", "_handlers", "_event"}
+    plain = [(name, _plain(value)) for name, value in sorted(vars(state).items()) if name not in skip]
+    return hashlib.sha256(repr(plain).encode()).hexdigest()
+
+
+# The digest of the final state, recorded at commit 56b4d93 (before the fold's fast paths).
+EXPECTED = "e078e49a5a512d823edc1b349a2c38746ecb4ef45afe5cacf0aed4e9f723b22d"
+
+
+def _items(n_reports: int = 40_000):
+    """The stored items: (event, radio meta, fold position) in log order."""
+    members = roster(1000)
+    reports = played_game(members, n_reports)
+    rng = random.Random(3)
+    items = []
+    counters: dict[int, int] = {}
+    for i, ev in enumerate(reports):
+        if i % 3 == 0:                          # a tracker's position (one in eight without a fix)
+            device = rng.randint(1, 300)
+            counters[device] = counters.get(device, 0) + 1
+            fix = rng.random() > 0.125
+            fields = {"lat": 58.38 + rng.random() / 100, "lon": 26.72 + rng.random() / 100} if fix else {}
+            pos_ev = make_event(ev.t, "position", f"tracker:{device}", device=device, battery=rng.randint(0, 100),
+                                fix=int(fix), sats=rng.randint(0, 12), **fields)
+            items.append((pos_ev, RadioMeta(device, counters[device]), None))
+        if i % 17 == 0:
+            device = rng.randint(301, 400)
+            items.append((make_event(ev.t, "heartbeat", f"marshal:{device}", device=device, battery=50), None, None))
+        if i % 5000 == 4999:                    # a late report: folded a few events back
+            items.append((make_event(ev.t, "note", "gm", text=f"late {i}"), None, len(items) - 2.5))
+        if i % 4000 == 3999:                    # a correction: a report a few events back was wrong
+            items.append((make_event(ev.t, "retracted", "gm", seq=len(items) - 3, reason="wrong badge"), None, None))
+        items.append((ev, None, None))
+    return members, items
+
+
+@functools.cache
+def _game():
+    return _items()
