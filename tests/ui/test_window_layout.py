@@ -3,9 +3,10 @@
 Each run is the demo in a real X window (Xvfb) of the screen's size, measured
 by window_probe.py: every panel's key widgets must lie on the screen, whole,
 at their minimum useful size.  The assertions are on geometry, not pixels.
-The same run takes the README's screenshots: into the test's temporary
+The same run takes the docs' screenshots: into the test's temporary
 folder, and into docs/screenshots only when asked
-(CONTROLROOM_SAVE_SCREENSHOTS=1), so a test run leaves the checkout clean.
+(CONTROLROOM_SAVE_SCREENSHOTS=1), made small (tests.support.small_png), so
+a test run leaves the checkout clean.
 """
 
 import json
@@ -16,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.small_png import save_small
 
 HERE = Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "docs" / "screenshots"
@@ -59,9 +62,9 @@ def test_every_panel_fits_the_screen(screen, mode, tmp_path):
     r = subprocess.run([sys.executable, probe, str(out), str(shot), "8", *flags],
                        capture_output=True, text=True, timeout=180, env=env)
     assert r.returncode == 0, r.stderr
-    if os.environ.get("CONTROLROOM_SAVE_SCREENSHOTS") == "1":       # the README's screenshots, when asked
+    if os.environ.get("CONTROLROOM_SAVE_SCREENSHOTS") == "1":       # the docs' screenshots, when asked
         SHOTS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, SHOTS / f"window-{mode}-{sw}x{sh}.png")
+        save_small(shot, SHOTS / f"window-{mode}-{sw}x{sh}.png")
     m = json.loads(out.read_text())
     screen_rect = m["screen"]
     assert screen_rect[2:] == [sw, sh]
