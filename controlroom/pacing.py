@@ -5,7 +5,7 @@ time that thread calls into Python from Qt, and a paint calls into Python
 hundreds of times (pyqtgraph's items, the tables' cells): each call waits up
 to the switch interval (0.5 ms, ui/app.py).  A fold's completion after an
 opening and a fold snapshot kept with the game (0.3-1 s of Python each for
-the 200,000-event game of tests/bench) held the window's heartbeat up to
+the 200,000-event game of benchmarks/) held the window's heartbeat up to
 80-110 ms.  :func:`breathe`, called often in such work, sleeps ``REST_S``
 after every ``WORK_S`` of it, and the window's calls run meanwhile without
 waiting.  Nothing rests until a window asks for it (:func:`share_with_this_thread`,

@@ -1,6 +1,6 @@
 """A fake stock Meshtastic node on a pseudo-terminal, speaking the real serial framing and protobufs.
 
-Moved here from tests/bench/meshtastic_peer.py (which uses it still) so that
+Moved here from benchmarks/meshtastic_peer.py (which uses it still) so that
 ``controlroom sim --meshtastic`` and the tests can play a node without
 hardware.  The ``meshtastic`` package (the optional extra) supplies the
 protobufs; the station opens the pty's slave side as ``meshtastic:/dev/pts/N``,
