@@ -312,6 +312,7 @@ class CoreWorker(WorkerFacts):
         if out.stored is not None:
             self.events_stored.emit(out.stored)
         if out.timers is not None:
+            log.info("rule timers: %s", out.timers)
             self.timers_changed.emit(out.timers)
         if out.recheck and self._watch is not None:
             self._watch.recheck()

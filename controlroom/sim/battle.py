@@ -86,18 +86,24 @@ def to_latlon_e7(origin: tuple[float, float], x: float, y: float) -> tuple[int, 
 
 def generate(members: list[Member], devices: list[SimDevice], duration_min: float = 60, seed: int = 0,
              origin: tuple[float, float] = ORIGIN, profile: RulesProfile | None = None,
-             counter_floor: dict[int, int] | None = None) -> Battle:
+             counter_floor: dict[int, int] | None = None, fights: int = 1) -> Battle:
     """The battle: every report of ``duration_min`` game minutes, in time order.  Frame counters
-    start at a random base per device (above ``counter_floor[device]``: counters stored before)."""
+    start at a random base per device (above ``counter_floor[device]``: counters stored before).
+    ``fights``: how many fights go on at once at most (one, for a small field; a field of 400 groups
+    has a few dozen)."""
     if duration_min <= 0:
         raise ValueError("the battle needs a duration above 0 minutes")
-    gen = _Battle(members, devices, int(round(duration_min * 60_000)), seed, origin, profile, counter_floor or {})
+    if fights < 1:
+        raise ValueError("a battle has at least one fight at a time")
+    gen = _Battle(members, devices, int(round(duration_min * 60_000)), seed, origin, profile, counter_floor or {},
+                  fights)
     gen.run()
     return Battle(seed, list(members), list(devices), origin, gen.end, gen.out, gen.events, gen.state)
 
 
 class _Battle:
-    def __init__(self, members, devices, end, seed, origin, profile, floor):
+    def __init__(self, members, devices, end, seed, origin, profile, floor, fights=1):
+        self.fights = fights
         self.rng = rng = random.Random(f"battle:{seed}")
         self.state = GameState(members, profile)
         self.profile, self.schedule, self.end, self.origin = self.state.profile, Schedule(), end, origin
@@ -143,7 +149,8 @@ class _Battle:
         for i, (call, lift, *_rest) in enumerate(self.stopps):
             self.at(call, "stopp", i, False)
             self.at(lift, "stopp", i, True)
-        self.at(rng.uniform(30_000, 180_000), "fight")
+        for _ in range(self.fights):
+            self.at(rng.uniform(30_000, 180_000), "fight")
         self.at(rng.expovariate(1 / 240_000), "stray")
         self.at(rng.expovariate(1 / 480_000), "canned")
         while self.heap and self.heap[0][0] <= self.end:

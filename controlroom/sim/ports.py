@@ -74,6 +74,60 @@ class PtyPort:
                     pass
 
 
+class PluggablePty:
+    """A pseudo-terminal behind a fixed path, a symbolic link as udev's /dev/serial/by-id names are.
+
+    ``unplug()`` closes it (a station's open port fails, and opening the path
+    fails until it is back); ``plug()`` makes a new pseudo-terminal behind the
+    same path, as a gateway plugged in again is found under its by-id name.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = self.name = str(path)
+        self._pty: PtyPort | None = None
+        self._lock = threading.Lock()
+        self.plug()
+
+    @property
+    def plugged(self) -> bool:
+        return self._pty is not None
+
+    def plug(self) -> None:
+        with self._lock:
+            if self._pty is not None:
+                return
+            pty = PtyPort()
+            tmp = f"{self.path}.{os.getpid()}.new"
+            os.symlink(pty.name, tmp)
+            os.replace(tmp, self.path)          # the path names the new device at once, never nothing between
+            self._pty = pty
+
+    def unplug(self) -> None:
+        with self._lock:
+            pty, self._pty = self._pty, None
+            if pty is None:
+                return
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            pty.close()
+
+    def read(self, timeout: float) -> bytes:
+        pty = self._pty
+        if pty is None:
+            time.sleep(timeout)
+            return b""
+        return pty.read(timeout)
+
+    def write(self, data: bytes, stop: threading.Event | None = None) -> bool:
+        pty = self._pty
+        return pty is not None and pty.write(data, stop)
+
+    def close(self) -> None:
+        self.unplug()
+
+
 class SocketPort:
     """A gateway on a TCP port of this computer (for systems without pseudo-terminals, e.g. Windows).
 

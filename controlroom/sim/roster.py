@@ -66,16 +66,18 @@ def generate_roster(sides: int = 2, groups: int = 6, players: int = 60, seed: in
     return members
 
 
-def plan_devices(members: list[Member], seed: int = 0, engines: int | None = None) -> list[SimDevice]:
-    """Field marshal handsets (one per two groups, ids 1001..) and one at Valhalla; a tracker per
-    group leader (2001..) and per siege engine (3001..).  Keys come from the seed (a game's
+def plan_devices(members: list[Member], seed: int = 0, engines: int | None = None,
+                 groups_per_marshal: int = 2) -> list[SimDevice]:
+    """Field marshal handsets (one per ``groups_per_marshal`` groups, ids 1001..) and one at Valhalla; a
+    tracker per group leader (2001..) and per siege engine (3001..).  Keys come from the seed (a game's
     registry gives its own: ``dataclasses.replace(device, key=...)``)."""
     rng = random.Random(f"keys:{seed}")
     groups = list(dict.fromkeys(m.group for m in members))
     sides = list(dict.fromkeys(m.side for m in members))
     out = []
-    for k in range((len(groups) + 1) // 2):
-        watch = tuple(groups[2 * k:2 * k + 2])
+    per = max(1, groups_per_marshal)
+    for k in range((len(groups) + per - 1) // per):
+        watch = tuple(groups[per * k:per * k + per])
         out.append(SimDevice(1001 + k, "marshal", f"Handset {k + 1} ({', '.join(watch)})", marshal=f"Marshal {k + 1}",
                              watches=watch))
     out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal="Valhalla keeper",

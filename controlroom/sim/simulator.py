@@ -57,7 +57,8 @@ class Simulator:
     def __init__(self, battle: Battle, ports, *, speed: float = 1.0, loss: float = 0.0, corrupt_rate: float = 0.0,
                  forge_rate: float = 0.0, replay_rate: float = 0.0, seed: int = 0, drain: float = 3.0,
                  hear: float = 0.7, progress: Callable[[str], None] | None = None,
-                 progress_every_ms: int | None = None, hear_acks: bool = True) -> None:
+                 progress_every_ms: int | None = None, hear_acks: bool = True,
+                 mirror: dict[int, int] | None = None) -> None:
         if not ports:
             raise ValueError("the simulator needs at least one port (one gateway)")
         if speed <= 0:
@@ -70,6 +71,9 @@ class Simulator:
         self.speed, self.loss, self.corrupt_rate = speed, loss, corrupt_rate
         self.forge_rate, self.replay_rate, self.hear = forge_rate, replay_rate, hear
         self.hear_acks = hear_acks
+        # Gateways on one mast (0-based): what one hears, its partner hears too (two stations' gateways side
+        # by side, so that every frame reaches two stations).
+        self.mirror = {**(mirror or {}), **{b: a for a, b in (mirror or {}).items()}}
         self.seed, self.drain, self.quiet = seed, max(0.0, drain), min(1.0, max(0.0, drain) / 2)
         self.progress = progress or (lambda text: None)
         minutes = max(1, round(battle.duration_ms / 600_000))
@@ -101,6 +105,11 @@ class Simulator:
         self._last_counter: dict[int, int] = {}
         self._replay_debt = 0
         self._last_write = 0.0
+        # What the handsets saw acknowledged: (device, counter), and how long each ack took from the frame's
+        # first copy a gateway heard (real ms, with the real seconds into the battle it came at).
+        self.acked: list[tuple[int, int]] = []
+        self.ack_delays: list[tuple[float, float]] = []
+        self._first_heard: dict[tuple[int, int], float] = {}
 
     # -- control -------------------------------------------------------------
     def stop(self) -> None:
@@ -133,6 +142,19 @@ class Simulator:
                           for side in self.deaths},
                 "on_air": dict(self.air), "acks": dict(self.acks), "gave_up": self.gave_up,
                 "unacked": len(self.pending)}
+
+    def acks_seen(self) -> dict:
+        """The frames the handsets saw acknowledged, and each ack's delay: for checks of a station's record."""
+        return {"acked": [list(key) for key in self.acked],
+                "ack_delays": [[round(at, 3), round(ms, 1)] for at, ms in self.ack_delays]}
+
+    def unplug(self, g: int) -> None:
+        """Gateway ``g`` (0-based) unplugged from its station (a port that can be: sim.ports.PluggablePty)."""
+        self.ports[g].unplug()
+
+    def plug(self, g: int) -> None:
+        """Gateway ``g`` plugged in again: the next station to open it asks ID? and is answered."""
+        self.ports[g].plug()
 
     # -- the main loop ---------------------------------------------------------
     def _play(self) -> None:
@@ -269,7 +291,10 @@ class Simulator:
             return
         dist = [math.dist(g, xy) for g in self.gateway_xy]
         heard = [g for g, d in enumerate(dist) if rng.random() < self.hear * min(1.0, max(0.5, 1.2 - d / 2000))]
-        for g in heard or [rng.randrange(len(self.ports))]:
+        heard = heard or [rng.randrange(len(self.ports))]
+        if self.mirror:
+            heard = sorted({*heard, *(self.mirror[g] for g in heard if g in self.mirror)})
+        for g in heard:
             rssi = max(-137, min(-30, round(-45 - 27 * math.log10(max(dist[g], 10.0) / 10) + rng.gauss(0, 3))))
             snr = max(-20.0, min(12.5, (rssi + 118) / 3 + rng.gauss(0, 1.5)))
             line = codec.format_rx_line(g + 1, rssi, snr, frame)
@@ -281,6 +306,8 @@ class Simulator:
                 continue
             self.air["lines"] += 1
             self._last_write = time.monotonic()
+            if tx is not None and tx.needs_ack and not damaged:
+                self._first_heard.setdefault((tx.device, tx.counter), self._last_write)
             if damaged:
                 self.count["sent_corrupt"] += 1
             elif kind == "forged":
@@ -376,5 +403,10 @@ class Simulator:
             self.acks["bad"] += 1
         elif self.pending.pop(key, None) is not None:
             self.acks["matched"] += 1
+            self.acked.append(key)
+            heard = self._first_heard.pop(key, None)
+            if heard is not None:
+                now = time.monotonic()
+                self.ack_delays.append((now - self.t0, (now - heard) * 1000))
         else:
             self.acks["repeated"] += 1
