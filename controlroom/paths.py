@@ -32,3 +32,57 @@ def cache_dir() -> Path:
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Caches" / "controlroom"
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "controlroom"
+
+
+# -- what holds secrets ------------------------------------------------------------------------------------
+# A game file holds every radio device's key; a station's local queue, the reports it keeps.  On POSIX they
+# are made readable by their user only (mode 0600), and so are SQLite's -wal and -shm files beside them,
+# which SQLite makes with the database file's own mode.
+PRIVATE_MODE = 0o600
+COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def private_file(path: str | os.PathLike) -> None:
+    """Make ``path`` an empty file only its user can read and write, unless it exists (POSIX; elsewhere: nothing)."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
+def exposed(path: str | os.PathLike) -> list[Path]:
+    """The file and its SQLite companions that other users of this computer can read (POSIX; else none)."""
+    if os.name != "posix":
+        return []
+    out = []
+    for suffix in COMPANIONS:
+        p = Path(f"{os.fspath(path)}{suffix}")
+        try:
+            if p.stat().st_mode & 0o077:
+                out.append(p)
+        except OSError:
+            continue
+    return out
+
+
+def make_private(path: str | os.PathLike) -> list[Path]:
+    """Make the file and its SQLite companions readable by their user only; the ones changed."""
+    changed = exposed(path)
+    for p in changed:
+        os.chmod(p, PRIVATE_MODE)
+    return changed
+
+
+def without_password(db: str) -> str:
+    """A game's ``--db`` as it may be kept or shown: a database URL without its password (a path as it is)."""
+    if "://" not in db:
+        return db
+    scheme, rest = db.split("://", 1)
+    netloc, sep, tail = rest.partition("/")
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = f"{user.split(':', 1)[0]}@{host}"
+    return f"{scheme}://{netloc}{sep}{tail}"

@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
 
     def on_opened(info) -> None:
         status["name"] = info.name
+        if info.exposed:        # (always said: a key anyone on this computer can read is worth a line)
+            say(translate("headless", "warning: other users of this computer can read {files}, which hold every "
+                                      "radio device's key; make them yours alone with: chmod 600 {files}").format(
+                files=" ".join(info.exposed)))
 
     def on_loaded(delta) -> None:
         if not args.quiet:

@@ -37,6 +37,7 @@ from controlroom.engine.opening import open_game
 from controlroom.engine.output import Output
 from controlroom.game.alarms import Alarm
 from controlroom.game.clock import Clock
+from controlroom.paths import without_password
 from controlroom.radio.link import Ack, HeardQueue
 from controlroom.rules.profile import ProfileError
 from controlroom.store.errors import StoreError
@@ -120,7 +121,7 @@ class CoreWorker(WorkerFacts):
             self._fail_to_open(str(exc))
             return
         except Exception as exc:          # a game that cannot open must say so and stop
-            log.exception("opening %s", self.db)
+            log.exception("opening %s", without_password(self.db))
             self._fail_to_open(f"the game could not be opened: {type(exc).__name__}: {exc}")
             return
         self.clock = game.clock

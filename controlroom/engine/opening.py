@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from controlroom import paths
 from controlroom.engine.storage import deliver_queue
 from controlroom.game.clock import Clock, WallClock
 from controlroom.game.fold import Fold
@@ -50,6 +51,7 @@ class GameInfo(NamedTuple):
     map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
     map_path: Path | None = None
     map_problem: str = ""
+    exposed: tuple[str, ...] = ()        # the game file and companions other users of this computer can read
 
 
 @dataclass(slots=True)
@@ -123,8 +125,12 @@ def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[s
     except (StoreError, OSError) as exc:
         problem = str(exc)
     speed = clock.speed if getattr(clock, "runs", True) else 0.0
+    exposed = tuple(str(p) for p in paths.exposed(store.log.path)) if store.log.path else ()
+    if exposed:
+        log.warning("%s can be read by other users of this computer, and it holds every radio device's key",
+                    ", ".join(exposed))
     return GameInfo(store.name, db, store.where, fold.state.profile, speed, store.log.shared, kept_ports, kept,
-                    path, problem)
+                    path, problem, exposed)
 
 
 def persistent_clock(store: GameStore, t: int, speed: float = 1.0) -> WallClock:

@@ -29,10 +29,23 @@ _UNREACHABLE = (
 )
 
 
+# What psycopg says when the server's certificate cannot be trusted (sslmode=verify-ca/verify-full), or TLS is
+# asked of a server that does not offer it: no retry helps, the address or the certificate must change.
+_TLS = ("certificate verify failed", "root certificate file", "server certificate for", "does not match host name",
+        "server does not support ssl", "certificate has expired", "ssl error: tlsv1 alert", "sslmode value")
+
+
+def tls_problem(exc: BaseException) -> bool:
+    text = str(getattr(exc, "orig", None) or exc).lower()
+    return any(s in text for s in _TLS)
+
+
 def unreachable(exc: BaseException) -> bool:
     """Whether a database error means the server is gone (worth retrying later), not a bad statement."""
     if getattr(exc, "connection_invalidated", False):
         return True
+    if tls_problem(exc):
+        return False
     text = str(getattr(exc, "orig", None) or exc).lower()
     return any(s in text for s in _UNREACHABLE)
 
@@ -72,6 +85,12 @@ def explain(exc: BaseException, where: str, path: str | None = None) -> str:
     elif "database" in text and "does not exist" in text:
         said = translate("store", "{where} does not exist on the server: ask its administrator to create it "
                                   "(createdb GAME), then open it again.")
+    elif path is None and tls_problem(exc):
+        detail = str(getattr(exc, "orig", None) or exc).splitlines()[0].rsplit(" failed: ", 1)[-1]
+        return translate("store", "the database server of {where} cannot be trusted or does not speak TLS as the "
+                                  "address asks ({detail}). Give the server's certificate authority with "
+                                  "sslrootcert=FILE in the address, check the server's name (verify-full checks "
+                                  "it), or ask its administrator.").format(where=where, detail=detail)
     elif path is None and unreachable(exc):
         said = translate("store", "cannot reach the database server for {where}: check the network cable or "
                                   "Wi-Fi, the address, and that the server runs. Radio reports keep arriving and "

@@ -19,6 +19,7 @@ from sqlalchemy.engine import make_url
 
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import Event
+from controlroom.paths import private_file
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
 
@@ -52,6 +53,7 @@ class Spool:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)         # the reports kept here: its user's alone
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")

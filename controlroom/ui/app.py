@@ -17,6 +17,7 @@ from controlroom.logs import setup_logging
 from controlroom.ui.collector import MainThreadCollector
 from controlroom.ui.desks.common import wire_desk
 from controlroom.ui.dialogs.games import remember_game
+from controlroom.ui.dialogs.privacy import offer_privacy
 from controlroom.ui.language import start_language
 from controlroom.ui.main_window import MainWindow
 
@@ -94,6 +95,7 @@ def wire(core, window: MainWindow) -> None:
     controls.manual_entry.connect(window.entries.note_entry)          # first: Ctrl+Z knows it as this window's
     controls.manual_entry.connect(lambda type_, fields: core.submit(type_, fields, "gm"))
     core.opened.connect(lambda info: controls.set_profile(info.profile))
+    core.opened.connect(lambda info: setattr(window, "privacy_question", offer_privacy(window, info)))
     wire_desks(core, window.desk_switch)
     for name, desk in window.desk_switch.desks.items():
         if name != "map":

@@ -23,70 +23,6 @@
       <source>; the latest: {detail}</source>
       <translation>; viimane: {detail}</translation>
     </message>
-    <message>
-      <source>unpleasant</source>
-      <translation>ebameeldiv</translation>
-    </message>
-    <message>
-      <source>injury</source>
-      <translation>vigastus</translation>
-    </message>
-    <message>
-      <source>danger</source>
-      <translation>oht</translation>
-    </message>
-    <message>
-      <source> near {groups}</source>
-      <translation> {groups} juures</translation>
-    </message>
-    <message>
-      <source>{who}: {what} at {time} undone</source>
-      <translation>{who}: {what} kell {time} tühistatud</translation>
-    </message>
-    <message>
-      <source>{who}: {what} at {time}</source>
-      <translation>{who}: {what} kell {time}</translation>
-    </message>
-    <message>
-      <source>a late report changed the game: {changes}</source>
-      <translation>hiline teade muutis mängu: {changes}</translation>
-    </message>
-    <message>
-      <source> by {name} (badge {badge}, {group})</source>
-      <translation>, hüüdis {name} (märk {badge}, {group})</translation>
-    </message>
-    <message>
-      <source> by badge {badge}</source>
-      <translation>, hüüdis märk {badge}</translation>
-    </message>
-    <message>
-      <source>the game is being stored again</source>
-      <translation>mängu salvestatakse jälle</translation>
-    </message>
-    <message>
-      <source>STOPP {stopp} called ({reason})</source>
-      <translation>STOPP {stopp} hüütud ({reason})</translation>
-    </message>
-    <message>
-      <source>{name} (badge {badge})</source>
-      <translation>{name} (märk {badge})</translation>
-    </message>
-    <message>
-      <source>STOPP {stopp} called for an injury or medical emergency</source>
-      <translation>STOPP {stopp} hüütud vigastuse või meditsiinilise hädaolukorra tõttu</translation>
-    </message>
-    <message>
-      <source>gateway {link} lost</source>
-      <translation>lüüs {link} kadus</translation>
-    </message>
-    <message>
-      <source>{source} has not been heard for {minutes} minutes</source>
-      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
-    </message>
-    <message>
-      <source>STOPP {stopp} has lasted too long</source>
-      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
-    </message>
   </context>
   <context>
     <name>argparse</name>
@@ -845,62 +781,6 @@
   <context>
     <name>events</name>
     <message>
-      <source>stopp overdue</source>
-      <translation>STOPP kestab liiga kaua</translation>
-    </message>
-    <message>
-      <source>scenario started</source>
-      <translation>stsenaarium algas</translation>
-    </message>
-    <message>
-      <source>scenario ended</source>
-      <translation>stsenaarium lõppes</translation>
-    </message>
-    <message>
-      <source>stopp called</source>
-      <translation>STOPP hüütud</translation>
-    </message>
-    <message>
-      <source>stopp lifted</source>
-      <translation>STOPP lõpetatud</translation>
-    </message>
-    <message>
-      <source>note</source>
-      <translation>märkus</translation>
-    </message>
-    <message>
-      <source>roster added</source>
-      <translation>nimekirja lisatud</translation>
-    </message>
-    <message>
-      <source>retracted</source>
-      <translation>tagasi võetud</translation>
-    </message>
-    <message>
-      <source>position</source>
-      <translation>asukoht</translation>
-    </message>
-    <message>
-      <source>heartbeat</source>
-      <translation>elumärk</translation>
-    </message>
-    <message>
-      <source>headcount</source>
-      <translation>pealugu</translation>
-    </message>
-    <message>
-      <source>siege status</source>
-      <translation>piiramismasina seis</translation>
-    </message>
-    <message>
-      <source>message</source>
-      <translation>sõnum</translation>
-    </message>
-    <message>
-      <source>alarm acknowledged</source>
-      <translation>häire kinnitatud</translation>
-    </message>
-    <message>
       <source>armour set</source>
       <translation>turvis määratud</translation>
     </message>
@@ -984,6 +864,69 @@
       <source>woke</source>
       <translation>ärkas</translation>
     </message>
+    <message>
+      <source>stopp overdue</source>
+      <translation>STOPP kestab liiga kaua</translation>
+    </message>
+    <message>
+      <source>scenario started</source>
+      <translation>stsenaarium algas</translation>
+    </message>
+    <message>
+      <source>scenario ended</source>
+      <translation>stsenaarium lõppes</translation>
+    </message>
+    <message>
+      <source>stopp called</source>
+      <translation>STOPP hüütud</translation>
+    </message>
+    <message>
+      <source>stopp lifted</source>
+      <translation>STOPP lõpetatud</translation>
+    </message>
+    <message>
+      <source>note</source>
+      <translation>märkus</translation>
+    </message>
+    <message>
+      <source>roster added</source>
+      <translation>nimekirja lisatud</translation>
+    </message>
+    <message>
+      <source>retracted</source>
+      <translation>tagasi võetud</translation>
+    </message>
+    <message>
+      <source>position</source>
+      <translation>asukoht</translation>
+    </message>
+    <message>
+      <source>heartbeat</source>
+      <translation>elumärk</translation>
+    </message>
+    <message>
+      <source>headcount</source>
+      <translation>pealugu</translation>
+    </message>
+    <message>
+      <source>siege status</source>
+      <translation>piiramismasina seis</translation>
+    </message>
+    <message>
+      <source>message</source>
+      <translation>sõnum</translation>
+    </message>
+    <message>
+      <source>alarm acknowledged</source>
+      <translation>häire kinnitatud</translation>
+    </message>
+  </context>
+  <context>
+    <name>headless</name>
+    <message>
+      <source>warning: other users of this computer can read {files}, which hold every radio device's key; make them yours alone with: chmod 600 {files}</source>
+      <translation>hoiatus: selle arvuti teised kasutajad saavad lugeda faile {files}, milles on iga raadioseadme võti; tee need ainult enda omaks käsuga: chmod 600 {files}</translation>
+    </message>
   </context>
   <context>
     <name>radio</name>
@@ -1055,6 +998,10 @@
       <translation>reeglite taimer</translation>
     </message>
     <message>
+      <source>game master</source>
+      <translation>mängujuht</translation>
+    </message>
+    <message>
       <source>scenario script</source>
       <translation>stsenaariumi skript</translation>
     </message>
@@ -1069,10 +1016,6 @@
     <message>
       <source>no events</source>
       <translation>sündmusi pole</translation>
-    </message>
-    <message>
-      <source>game master</source>
-      <translation>mängujuht</translation>
     </message>
     <message>
       <source>the whole game</source>
@@ -1149,6 +1092,14 @@
     <message>
       <source>no</source>
       <translation>ei</translation>
+    </message>
+    <message>
+      <source>destroyed</source>
+      <translation>hävitatud</translation>
+    </message>
+    <message>
+      <source>captured</source>
+      <translation>vallutatud</translation>
     </message>
     <message>
       <source>Side</source>
@@ -1237,14 +1188,6 @@
     <message>
       <source>Group</source>
       <translation>Grupp</translation>
-    </message>
-    <message>
-      <source>destroyed</source>
-      <translation>hävitatud</translation>
-    </message>
-    <message>
-      <source>captured</source>
-      <translation>vallutatud</translation>
     </message>
     <message>
       <source>Nobody checked in at Valhalla.</source>
@@ -1510,6 +1453,18 @@
       <translation>{count} makstud liiget lubavad</translation>
     </message>
     <message>
+      <source> (and {count} already in the game)</source>
+      <translation> (ja {count} on juba mängus)</translation>
+    </message>
+    <message>
+      <source>group {group} is on side {side} in the game, not {other}</source>
+      <translation>grupp {group} on mängus poolel {side}, mitte {other}</translation>
+    </message>
+    <message>
+      <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
+      <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
+    </message>
+    <message>
       <source>badge</source>
       <translation>märk</translation>
     </message>
@@ -1594,10 +1549,6 @@
       <translation>tundmatu kiiver {name} (tuntud: {known})</translation>
     </message>
     <message>
-      <source> (and {count} already in the game)</source>
-      <translation> (ja {count} on juba mängus)</translation>
-    </message>
-    <message>
       <source>{column} runs over several lines (is a closing quote missing?)</source>
       <translation>{column} ulatub üle mitme rea (kas lõpetav jutumärk puudub?)</translation>
     </message>
@@ -1650,10 +1601,6 @@
       <translation>märk {badge} on juba real {line}</translation>
     </message>
     <message>
-      <source>group {group} is on side {side} in the game, not {other}</source>
-      <translation>grupp {group} on mängus poolel {side}, mitte {other}</translation>
-    </message>
-    <message>
       <source>cannot read {name}: no such file</source>
       <translation>faili {name} ei saa lugeda: sellist faili pole</translation>
     </message>
@@ -1674,20 +1621,8 @@
       <translation>veerg {column} on kaks korda</translation>
     </message>
     <message>
-      <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
-      <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
-    </message>
-    <message>
-      <source>the game cannot be stored now ({error}); add the players once it is stored again</source>
-      <translation>mängu ei saa praegu salvestada ({error}); lisa mängijad, kui salvestamine jälle töötab</translation>
-    </message>
-    <message>
       <source>the game is not open</source>
       <translation>mäng ei ole avatud</translation>
-    </message>
-    <message>
-      <source>the game's events kept on this laptop are not stored on the server yet; add the players when the server is back</source>
-      <translation>selles sülearvutis hoitud mängusündmused pole veel serverisse salvestatud; lisa mängijad, kui server on tagasi</translation>
     </message>
     <message>
       <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
@@ -1814,6 +1749,10 @@
     <message>
       <source>cannot reach the database server for {where}: check the network cable or Wi-Fi, the address, and that the server runs. Radio reports keep arriving and are kept on this laptop until the server is back.</source>
       <translation>andmebaasiserverit ei saa kätte ({where}): kontrolli võrgukaablit või WiFi-t, aadressi ja et server töötab. Raadioteated saabuvad edasi ja hoitakse selles sülearvutis, kuni server on tagasi.</translation>
+    </message>
+    <message>
+      <source>the database server of {where} cannot be trusted or does not speak TLS as the address asks ({detail}). Give the server's certificate authority with sslrootcert=FILE in the address, check the server's name (verify-full checks it), or ask its administrator.</source>
+      <translation>{where} andmebaasiserverit ei saa usaldada või see ei räägi TLS-i nii, nagu aadress nõuab ({detail}). Anna aadressis serveri sertifitseerimiskeskus sslrootcert=FAIL, kontrolli serveri nime (verify-full kontrollib seda) või küsi selle haldajalt.</translation>
     </message>
   </context>
   <context>

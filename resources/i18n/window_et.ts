@@ -2823,6 +2823,37 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>privacy</name>
+    <message>
+        <source>The game file can be read by others</source>
+        <translation>Mängufaili saavad lugeda teised</translation>
+    </message>
+    <message>
+        <source>Other users of this computer can read {files}. It holds every radio device&apos;s key: anyone who reads it can send reports in a marshal&apos;s name.
+
+Make it readable by you alone?</source>
+        <translation>Selle arvuti teised kasutajad saavad lugeda faili {files}. Selles on iga raadioseadme võti: kes seda loeb, saab saata teateid marssali nimel.
+
+Kas teha see loetavaks ainult sulle?</translation>
+    </message>
+    <message>
+        <source>Make it private</source>
+        <translation>Tee privaatseks</translation>
+    </message>
+    <message>
+        <source>Leave it</source>
+        <translation>Jäta nii</translation>
+    </message>
+    <message>
+        <source>{path} could not be made private: {error}</source>
+        <translation>Faili {path} ei saanud privaatseks teha: {error}</translation>
+    </message>
+    <message>
+        <source>The game file</source>
+        <translation>Mängufail</translation>
+    </message>
+</context>
+<context>
     <name>replay</name>
     <message>
         <source>{side}: {active} up, {down} down, {dead} dead</source>

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QFileDialog
 
-from controlroom.paths import GAME_SUFFIX, data_dir
+from controlroom.paths import GAME_SUFFIX, data_dir, without_password
 
 RECENT_KEY = "games/recent"
 
@@ -25,7 +25,10 @@ def recent_games() -> list[str]:
 
 
 def remember_game(db: str) -> None:
-    """Put a game at the top of the recent games (File, Open recent; `controlroom` alone opens it)."""
+    """Put a game at the top of the recent games (File, Open recent; `controlroom` alone opens it).
+
+    A database URL is kept without its password (the server's own ~/.pgpass or PGPASSWORD gives it again)."""
+    db = without_password(db)
     s = QSettings()
     recent = [g for g in recent_games() if g != db]
     s.setValue(RECENT_KEY, [db, *recent][:10])
