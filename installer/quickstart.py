@@ -71,7 +71,8 @@ DEBIAN_LIBS = {
 DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis",
                 "desktop-file-validate": "desktop-file-utils",
                 "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
-                "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils"}
+                "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils",
+                "espeak-ng": "espeak-ng"}
 
 
 def say(text: str) -> None:

@@ -1671,6 +1671,17 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>SpeakAlarmsAction</name>
+    <message>
+        <source>&amp;Speak alarms</source>
+        <translation>Loe häired &amp;ette</translation>
+    </message>
+    <message>
+        <source>Install espeak-ng to hear the alarms spoken</source>
+        <translation>Paigalda espeak-ng, et häireid ette loetuna kuulda</translation>
+    </message>
+</context>
+<context>
     <name>TimelineModel</name>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
