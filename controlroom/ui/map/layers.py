@@ -127,14 +127,8 @@ class MapLayers:
             self._redraw.start(max(1, int(wait * 1000)))
 
     def _follow_roster(self, delta: StateDelta) -> None:
-        """Each group's side, from the characters; the legend's sides follow whenever they change.
-
-        A full delta (the opening, or the game folded again over a roster that
-        changed) carries the whole roster: the groups are read anew from it.  The
-        legend is set here, not where the layers are drawn: they are not drawn
-        while there is nothing to place (no map, nothing heard), and a roster
-        registered then still has its sides (issue 37).
-        """
+        """Each group's side, read anew from a full delta (the opening, a refold over a new roster); the legend
+        follows here, not where the layers are drawn: those wait for something to place (issue 37)."""
         side_of_group = {} if delta.full else self.side_of_group
         changed = delta.full
         for ch in delta.characters:
