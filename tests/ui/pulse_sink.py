@@ -6,6 +6,7 @@ Needs the Debian packages pulseaudio and pulseaudio-utils (pulseaudio, paplay, p
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -52,17 +53,22 @@ def pulse_fixture(tmp_path, monkeypatch):
 
 
 def record_while(env, play) -> np.ndarray:
-    """Record the null sink's monitor while ``play()`` runs; the samples as floats in -1..1."""
-    recorder = subprocess.Popen(["parec", "-d", "controlroom_test.monitor", "--raw", "--format=s16le",
-                                 f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    try:
-        time.sleep(0.3)                  # the recorder is connected before the sound starts
-        play()
-        time.sleep(0.3)
-    finally:
-        recorder.terminate()
-        data, _ = recorder.communicate(timeout=10)
+    """Record the null sink's monitor while ``play()`` runs; the samples as floats in -1..1.
+
+    The recorder writes into a file, not a pipe: a pipe nobody reads while ``play()`` runs is full after
+    about 1.5 s of sound, and what the recorder then cannot write the server drops.
+    """
+    with tempfile.TemporaryFile() as out:
+        recorder = subprocess.Popen(["parec", "-d", "controlroom_test.monitor", "--raw", "--format=s16le",
+                                     f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
+                                    env=env, stdout=out, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(0.3)                  # the recorder is connected before the sound starts
+            play()
+            time.sleep(0.3)
+        finally:
+            recorder.terminate()
+            recorder.wait(timeout=10)
+        out.seek(0)
+        data = out.read()
     return np.frombuffer(data[: len(data) // 2 * 2], dtype="<i2").astype(float) / 32768.0
-
-
