@@ -84,7 +84,8 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
 def _open_window(args: argparse.Namespace) -> int:
     """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
     from controlroom.ui.app import application, run_window
-    from controlroom.ui.dialogs.games import ask_for_game, last_game
+    from controlroom.ui.dialogs.games import game_exists, last_game
+    from controlroom.ui.dialogs.start import ask_start
 
     origin = None
     if args.origin:
@@ -101,15 +102,30 @@ def _open_window(args: argparse.Namespace) -> int:
               "system, and without a map the view fits the field's positions", file=sys.stderr)
     if args.replay:
         return _open_replay(args)
-    db = args.db
+    db, map_image, before_start = args.db, args.map, None
     if db is None:
         application()
-        db = last_game() or ask_for_game()
-        if db is None:
-            print("controlroom: " + translate("errors", "no game chosen"), file=sys.stderr)
-            return 2
-    return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
-                      screenshot=args.screenshot, desk=args.desk)
+        db = last_game()
+        if db is None or not game_exists(db):          # a first start (or the last game gone): the start window
+            choice = ask_start()
+            if choice is None:
+                print("controlroom: " + translate("errors", "no game chosen"), file=sys.stderr)
+                return 2
+            if choice.kind == "demo":
+                return _run_demo(args)
+            db, map_image, before_start = choice.db, choice.map or map_image, choice.before_start
+    return run_window(db, args.port, map_image=map_image, origin=origin, quit_after=args.quit_after,
+                      screenshot=args.screenshot, desk=args.desk, before_start=before_start)
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    """The start window's "Start the demo": ``controlroom demo``, as its own command runs it."""
+    demo = _command_module("demo")
+    parser = argparse.ArgumentParser(prog="controlroom demo")
+    demo.add_arguments(parser)
+    given = [] if args.quit_after is None else ["--quit-after", str(args.quit_after)]
+    given += [] if args.screenshot is None else ["--screenshot", args.screenshot]
+    return demo.run(parser.parse_args(given))
 
 
 def _open_replay(args: argparse.Namespace) -> int:

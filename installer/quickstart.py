@@ -72,7 +72,7 @@ DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsi
                 "desktop-file-validate": "desktop-file-utils",
                 "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
                 "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils",
-                "openssl": "openssl"}
+                "openssl": "openssl", "espeak-ng": "espeak-ng"}
 
 
 def say(text: str) -> None:

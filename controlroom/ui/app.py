@@ -20,6 +20,7 @@ from controlroom.ui.dialogs.games import remember_game
 from controlroom.ui.dialogs.privacy import offer_privacy
 from controlroom.ui.language import start_language
 from controlroom.ui.main_window import MainWindow
+from controlroom.ui.qt_messages import install as quiet_qt_messages
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ def application() -> QApplication:
     if app.findChild(MainThreadCollector) is None:
         MainThreadCollector(app)     # garbage holding widgets is destroyed in the GUI thread only
     setup_logging("window")
+    quiet_qt_messages()              # the screenless platform's expected messages kept off the console
     start_language(app)              # the window's words in the language spoken (Estonian: window_et.qm)
     return app
 

@@ -21,6 +21,7 @@ from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
 from controlroom.ui.panels.clocks import ClockBar
 from controlroom.ui.panels.sides import SideCountsLabel
+from controlroom.ui.panels.speech import SpeakAlarmsAction
 from controlroom.ui.panels.status_message import StatusMessage
 from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 from controlroom.ui.theme import Theme
@@ -381,6 +382,8 @@ class MainWindow(QMainWindow):
         self.large_action = QAction(self.tr("&Large text"), self, checkable=True, shortcut=QKeySequence("Ctrl++"))
         self.large_action.toggled.connect(self.set_large_text)
         view.addAction(self.large_action)
+        self.speak_action = SpeakAlarmsAction(self)          # View, Speak alarms (ui/panels/speech.py)
+        view.addAction(self.speak_action)
         self.desk_switch.add_menu(view)
         self._language_menu(view)
         for dock in self.findChildren(QDockWidget):

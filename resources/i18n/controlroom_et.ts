@@ -766,12 +766,12 @@
       <translation>--replay vajab mängu: --db MÄNG</translation>
     </message>
     <message>
-      <source>no game chosen</source>
-      <translation>mängu ei valitud</translation>
-    </message>
-    <message>
       <source>--origin {value} is not a latitude and longitude on the map</source>
       <translation>--origin {value} pole laius- ja pikkuskraad kaardil</translation>
+    </message>
+    <message>
+      <source>no game chosen</source>
+      <translation>mängu ei valitud</translation>
     </message>
     <message>
       <source>--origin takes LAT,LON in degrees, not {value!r}</source>

@@ -1671,6 +1671,179 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>SpeakAlarmsAction</name>
+    <message>
+        <source>&amp;Speak alarms</source>
+        <translation>Loe häired &amp;ette</translation>
+    </message>
+    <message>
+        <source>Install espeak-ng to hear the alarms spoken</source>
+        <translation>Paigalda espeak-ng, et häireid ette loetuna kuulda</translation>
+    </message>
+</context>
+<context>
+    <name>StartChoice</name>
+    <message>
+        <source>The roster needs a look before it is imported: see the import window.</source>
+        <translation>Nimekiri vajab enne importimist ülevaatamist: vaata importimise akent.</translation>
+    </message>
+</context>
+<context>
+    <name>StartDialog</name>
+    <message>
+        <source>Welcome to controlroom</source>
+        <translation>Tere tulemast controlroomi</translation>
+    </message>
+    <message>
+        <source>The control room for LARP battles: the live map, the rules&apos; timers, the radios and the casualty report. Start a new game, open one, or try the demo first.</source>
+        <translation>LARP-lahingute juhtimiskeskus: elav kaart, reeglite taimerid, raadiod ja kaotuste aruanne. Alusta uut mängu, ava mõni olemasolev või proovi kõigepealt demot.</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Välju</translation>
+    </message>
+    <message>
+        <source>Start a new game</source>
+        <translation>Alusta uut mängu</translation>
+    </message>
+    <message>
+        <source>for example: Summer battle 2026</source>
+        <translation>näiteks: Suvelahing 2026</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>valikuline</translation>
+    </message>
+    <message>
+        <source>An image with its world file, a GeoTIFF or MBTiles; it can also be placed later (View, Place a map)</source>
+        <translation>Pilt koos maailmafailiga, GeoTIFF või MBTiles; selle saab paigutada ka hiljem (Vaade, Paiguta kaart)</translation>
+    </message>
+    <message>
+        <source>The registration desk&apos;s file (CSV); it can also be imported later (Game, Import roster)</source>
+        <translation>Registreerimislaua fail (CSV); selle saab importida ka hiljem (Mäng, Impordi nimekiri)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nimi</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>Kaart</translation>
+    </message>
+    <message>
+        <source>Roster</source>
+        <translation>Nimekiri</translation>
+    </message>
+    <message>
+        <source>Saved in {folder}</source>
+        <translation>Salvestatakse kausta {folder}</translation>
+    </message>
+    <message>
+        <source>Start the new game</source>
+        <translation>Alusta uut mängu</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Vali…</translation>
+    </message>
+    <message>
+        <source>Open a game</source>
+        <translation>Ava mäng</translation>
+    </message>
+    <message>
+        <source>Open a game file…</source>
+        <translation>Ava mängufail…</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>Ühenda</translation>
+    </message>
+    <message>
+        <source>or a game on a PostgreSQL server, by its address:</source>
+        <translation>või mäng PostgreSQL-serveris, selle aadressi järgi:</translation>
+    </message>
+    <message>
+        <source>Recent games</source>
+        <translation>Viimased mängud</translation>
+    </message>
+    <message>
+        <source>{game} (not found)</source>
+        <translation>{game} (ei leitud)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Ava</translation>
+    </message>
+    <message>
+        <source>No game opened yet.</source>
+        <translation>Ühtegi mängu pole veel avatud.</translation>
+    </message>
+    <message>
+        <source>Try the demo</source>
+        <translation>Proovi demot</translation>
+    </message>
+    <message>
+        <source>A simulated battle of 300 players on a demo field, with radios, STOPPs and casualties: the control room at work. None of your games is touched.</source>
+        <translation>Simuleeritud lahing 300 mängijaga demoväljal, raadiote, STOPPide ja kaotustega: juhtimiskeskus töös. Sinu mänge see ei puuduta.</translation>
+    </message>
+    <message>
+        <source>Start the demo</source>
+        <translation>Käivita demo</translation>
+    </message>
+    <message>
+        <source>Give the new game a name.</source>
+        <translation>Anna uuele mängule nimi.</translation>
+    </message>
+    <message>
+        <source>A game named “{name}” is in the games folder already: open it from the recent games or as a game file, or give the new one another name.</source>
+        <translation>Mäng nimega „{name}” on mängude kaustas juba olemas: ava see viimaste mängude seast või mängufailina, või anna uuele mängule teine nimi.</translation>
+    </message>
+    <message>
+        <source>The map file {file} cannot be found.</source>
+        <translation>Kaardifaili {file} ei leitud.</translation>
+    </message>
+    <message>
+        <source>The roster file {file} cannot be found.</source>
+        <translation>Nimekirja faili {file} ei leitud.</translation>
+    </message>
+    <message>
+        <source>The games folder {folder} cannot be made: {error}</source>
+        <translation>Mängude kausta {folder} ei saa luua: {error}</translation>
+    </message>
+    <message>
+        <source>The field&apos;s map</source>
+        <translation>Välja kaart</translation>
+    </message>
+    <message>
+        <source>Maps (*.png *.jpg *.jpeg *.tif *.tiff *.mbtiles);;All files (*)</source>
+        <translation>Kaardid (*.png *.jpg *.jpeg *.tif *.tiff *.mbtiles);;Kõik failid (*)</translation>
+    </message>
+    <message>
+        <source>The registration desk&apos;s roster</source>
+        <translation>Registreerimislaua nimekiri</translation>
+    </message>
+    <message>
+        <source>Rosters (*.csv *.txt *.xlsx);;All files (*)</source>
+        <translation>Nimekirjad (*.csv *.txt *.xlsx);;Kõik failid (*)</translation>
+    </message>
+    <message>
+        <source>controlroom games (*{suffix});;All files (*)</source>
+        <translation>controlroomi mängud (*{suffix});;Kõik failid (*)</translation>
+    </message>
+    <message>
+        <source>The game file {file} cannot be found.</source>
+        <translation>Mängufaili {file} ei leitud.</translation>
+    </message>
+    <message>
+        <source>A PostgreSQL address begins with postgresql://, for example postgresql://user@host/game.</source>
+        <translation>PostgreSQL-i aadress algab kujul postgresql://, näiteks postgresql://kasutaja@server/mäng.</translation>
+    </message>
+    <message>
+        <source>Choose one of the recent games first.</source>
+        <translation>Vali kõigepealt üks viimastest mängudest.</translation>
+    </message>
+</context>
+<context>
     <name>TimelineModel</name>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>

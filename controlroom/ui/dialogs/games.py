@@ -1,6 +1,8 @@
-"""The games this window knows: the recent ones (File, Open recent) and the dialog that picks one."""
+"""The games this window knows: the recent ones (File, Open recent), the games folder, the dialog that picks one."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtWidgets import QFileDialog
@@ -39,9 +41,24 @@ def last_game() -> str | None:
     return recent[0] if recent else None
 
 
+def games_dir() -> Path:
+    """The user's games folder, where a new game is saved under its name."""
+    return data_dir() / "games"
+
+
+def game_exists(db: str) -> bool:
+    """Whether a recent game is still there: a file that exists, or a database address (asked when opened)."""
+    return "://" in db or Path(db).is_file()
+
+
 def ask_for_game() -> str | None:
-    """A file dialog: an existing game to open, or a new file to start."""
-    start = str(data_dir() / "games")
+    """A file dialog in the games folder: an existing game to open, or a new file to start."""
+    folder = games_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)       # (a folder not there was taken for a file name, "games")
+    except OSError:
+        folder = Path.home()
+    start = str(folder)
     path, _ = QFileDialog.getSaveFileName(
         None, QCoreApplication.translate("app", "Open or start a game"), start,
         QCoreApplication.translate("app", "controlroom games (*{suffix})").format(suffix=GAME_SUFFIX),

@@ -99,8 +99,7 @@ class MapLayers:
         return self.side_colour[side]
 
     def apply(self, delta: StateDelta) -> None:
-        for ch in delta.characters:
-            self.side_of_group.setdefault(ch.group, ch.side)
+        self._follow_roster(delta)
         if delta.full:
             self.group_counts.clear()
         self._count(delta)
@@ -126,6 +125,19 @@ class MapLayers:
             self.flush()
         elif not self._redraw.isActive():
             self._redraw.start(max(1, int(wait * 1000)))
+
+    def _follow_roster(self, delta: StateDelta) -> None:
+        """Each group's side, read anew from a full delta (the opening, a refold over a new roster); the legend
+        follows here, not where the layers are drawn: those wait for something to place (issue 37)."""
+        side_of_group = {} if delta.full else self.side_of_group
+        changed = delta.full
+        for ch in delta.characters:
+            if side_of_group.get(ch.group) != ch.side:
+                side_of_group[ch.group] = ch.side
+                changed = True
+        if changed:
+            self.side_of_group = side_of_group
+            self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(side_of_group.values()))})
 
     def flush(self) -> None:
         """Draw the layers from what the deltas brought, now."""
@@ -265,7 +277,6 @@ class MapLayers:
             self._set(name, points)
         # Labels: the groups with most fallen first (they win a crowded spot), then by name.
         self.view.set_labels([(x, y, text) for x, y, text, _k, _g in sorted(labels, key=lambda row: (row[3], row[4]))])
-        self.view.legend.set_sides({side: self._colour(side) for side in sorted(set(self.side_of_group.values()))})
         self._set_casualties(where_group, frame)
         if self._trails_changed:
             wait = self._trails_at + self.trails_ms / 1000 - time.monotonic()

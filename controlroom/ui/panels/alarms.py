@@ -153,6 +153,8 @@ class AlarmBanner(QWidget):
     show_all_requested = Signal()
     # The rows changed (an alarm added, merged or acknowledged): an open list follows.
     changed = Signal()
+    # A new row (AlarmRowState), as it rings: the spoken alarms (panels/speech.py) read it aloud.
+    rang = Signal(object)
 
     FLASH_MS = 500
     MAX_ROWS = 3
@@ -189,6 +191,7 @@ class AlarmBanner(QWidget):
         state, new = self.board.add(alarm)
         if new:
             self.sound(state.cls)
+            self.rang.emit(state)
         self._update()
 
     def add_alarms(self, alarms: list[Alarm]) -> None:
@@ -197,6 +200,7 @@ class AlarmBanner(QWidget):
             state, new = self.board.add(alarm)
             if new:
                 self.sound(state.cls)
+                self.rang.emit(state)
         if alarms:
             self._update()
 
