@@ -68,6 +68,9 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
                              "(View, Desk switches)")
     window.add_argument("--replay", action="store_true",
                         help="replay the game read-only: scrub through it on the map (it may be running elsewhere)")
+    from controlroom.commands.web import add_web_options
+
+    add_web_options(window)
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     window.add_argument("--screenshot", metavar="FILE.png", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -101,6 +104,9 @@ def _open_window(args: argparse.Namespace) -> int:
               "system, and without a map the view fits the field's positions", file=sys.stderr)
     if args.replay:
         return _open_replay(args)
+    from controlroom.commands.web import web_options
+
+    web = web_options(args)
     db = args.db
     if db is None:
         application()
@@ -108,8 +114,13 @@ def _open_window(args: argparse.Namespace) -> int:
         if db is None:
             print("controlroom: " + translate("errors", "no game chosen"), file=sys.stderr)
             return 2
-    return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
-                      screenshot=args.screenshot, desk=args.desk)
+    from controlroom.web.server import WebError
+
+    try:
+        return run_window(db, args.port, map_image=args.map, origin=origin, quit_after=args.quit_after,
+                          screenshot=args.screenshot, desk=args.desk, web=web)
+    except WebError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _open_replay(args: argparse.Namespace) -> int:
