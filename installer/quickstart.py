@@ -71,7 +71,9 @@ DEBIAN_LIBS = {
 DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis",
                 "desktop-file-validate": "desktop-file-utils",
                 "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
-                "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils"}
+                "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils",
+                # The web view's tests drive Debian's browser through its WebDriver (tests/web).
+                "chromium": "chromium", "chromedriver": "chromium-driver"}
 
 
 def say(text: str) -> None:

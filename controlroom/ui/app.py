@@ -148,6 +148,10 @@ def run_window(
         server, _feed = serve_web(station, web)        # OSError/ValueError: said by the caller
         window.web_address = f"{server.scheme}://{server.host}:{server.port}"
         window.web_https = server.ssl is not None
+        if web.cert is not None:
+            from controlroom.web.tls import fingerprint
+
+            window.web_fingerprint = fingerprint(web.cert)
     if before_start is not None:
         before_start(core, window)
     remember_game(str(db))

@@ -59,7 +59,7 @@ def parse_address(text: str | None) -> tuple[str, int]:
     port_text = v6port or hport or only_port
     if port_text is not None:
         port = int(port_text)
-    if not 1 <= port <= 65535:
+    if not 0 <= port <= 65535:          # 0: any free port (the station says which)
         raise ValueError(translate("errors", "a port is a number from 1 to 65535, not {port}").format(port=port))
     return host, port
 
@@ -143,3 +143,12 @@ def write_qr(url: str, path: Path) -> Path:
     with os.fdopen(fd, "wb") as f:
         f.write(qr_png(url))
     return path
+
+
+def invite_to_game(db: str, name: str, role: str, **options) -> InviteCard:
+    """``make_invite`` on the game ``db`` (opened for this, closed after): the window's Game, Invite staff.
+
+    StoreError (``store.errors``) in words when the invite cannot be stored.
+    """
+    with GameStore.open(db, create=False) as store:
+        return make_invite(store, name, role, **options)

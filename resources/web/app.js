@@ -273,6 +273,7 @@
   }
   function mapBox(m) {
     var box = el("div", {cls: "mapbox"});
+    if (!m.image && !m.marks.length) { return el("p", {cls: "empty", text: t("no_map")}); }
     if (m.image) {
       box.appendChild(el("img", {src: "/map", alt: t("map")}));
     } else {
