@@ -74,7 +74,8 @@ def test_the_contract_fails_when_game_imports_the_core(copy):
     done = lint(copy)
     assert done.returncode == 1, done.stdout
     assert "controlroom.game.state -> controlroom.core.worker" in done.stdout
-    contract = "rules, then game and geo, then radio and store, then report and sim, engine, web, core, ui, commands, cli"
+    contract = ("rules, then game and geo, then radio and store, then report and sim, engine, web, core, ui, commands, "
+                "cli")
     assert f"{contract} BROKEN" in done.stdout
 
 
