@@ -180,7 +180,6 @@ class WebServer:
                     status = 403 if why in ("revoked", "expired") else 401
                     return self._refuse(status, f"no access: the invite is {why}" if status == 403
                                         else "no access: open the invite's link (or QR code) again")
-                request["invite"] = invite
             response = await handler(request)
             for key, value in SECURITY_HEADERS.items():
                 response.headers.setdefault(key, value)
@@ -195,6 +194,13 @@ class WebServer:
             self.counts["errors"] += 1
             log.exception("the web view could not answer %s %s", request.method, request.path)
             return _text(500, "the station could not answer this request; it goes on running")
+
+    def _invite(self, request: web.Request):
+        """The invite of a request the guard let in (looked up again: a hash and a dict, no storage on requests)."""
+        invite, _why = self.access.lookup(request.cookies.get(COOKIE))
+        if invite is None:
+            raise web.HTTPForbidden(reason="no access: the invite is no longer valid")
+        return invite
 
     def _refuse(self, status: int, message: str) -> web.Response:
         self.counts["refused"] += 1
@@ -239,7 +245,7 @@ class WebServer:
 
     async def _state(self, request: web.Request) -> web.Response:
         """Who the page is for, its words and CSRF value, and the view now."""
-        invite = request["invite"]
+        invite = self._invite(request)
         lang = self._language(request)
         response = web.json_response({
             "role": invite.role, "name": invite.name, "badge": invite.badge, "lang": lang, "words": words(lang),
@@ -258,7 +264,7 @@ class WebServer:
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the role's view as it changes (the latest only, when a phone falls behind)."""
-        invite = request["invite"]
+        invite = self._invite(request)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no", **SECURITY_HEADERS})
         await response.prepare(request)
@@ -285,7 +291,7 @@ class WebServer:
 
     async def _form(self, request: web.Request) -> web.Response:
         """A form from a phone: checked, sent to the core, answered once stored and folded."""
-        invite = request["invite"]
+        invite = self._invite(request)
         if not self.access.csrf_ok(invite, request.headers.get("X-CSRF")):
             return self._refuse(403, "the form did not come from this station's page: reload the page")
         if not self.rate.allow(invite.id):
