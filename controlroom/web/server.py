@@ -30,6 +30,7 @@ from controlroom.web.words import choose_language, words
 log = logging.getLogger(__name__)
 COOKIE, LANG_COOKIE = "cr_token", "cr_lang"
 BODY_MAX = 16 * 1024                 # a form is a few hundred bytes
+REFUSE_DELAY_S = 0.01                # a refused token waits a little: guessing is slowed, and a flood yields the GIL
 ANSWER_WAIT_S = 10.0
 KEEPALIVE_S = 10.0
 STATIC = {"app.js": "text/javascript", "app.css": "text/css", "index.html": "text/html"}
@@ -177,6 +178,7 @@ class WebServer:
             if request.path not in OPEN_PATHS:
                 invite, why = self.access.lookup(request.cookies.get(COOKIE))
                 if invite is None:
+                    await asyncio.sleep(REFUSE_DELAY_S)
                     status = 403 if why in ("revoked", "expired") else 401
                     return self._refuse(status, f"no access: the invite is {why}" if status == 403
                                         else "no access: open the invite's link (or QR code) again")

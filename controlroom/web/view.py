@@ -108,7 +108,8 @@ class WebView:
     def snapshot(self, role: str) -> dict[str, Any]:
         """Everything a page of ``role`` shows (viewer, safety, valhalla, marshal)."""
         t = self.now()
-        out: dict[str, Any] = {"role": role, "game": self.name, "t": t, "speed": self.speed, "wall": time.time(),
+        out: dict[str, Any] = {"role": role, "game": self.name, "t": t, "delta_t": self.t, "speed": self.speed,
+                               "wall": time.time(),
                                "scenario": self.scenario, "sides": self.sides, "version": self.version}
         if role == "valhalla":
             dead = sorted((self.characters[b] for b in self.dead), key=lambda c: (c.side, c.group, c.badge))

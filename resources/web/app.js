@@ -198,7 +198,10 @@
       : !a.counted ? t("not_counted") : t("stored");
     box.className = "answer " + (a.waited || !a.stored ? "bad" : a.counted === false ? "warn" : "ok");
     box.appendChild(el("strong", {text: word}));
-    if (a.text) { box.appendChild(el("span", {text: " " + a.text.trim()})); }
+    // The station's own words follow the status: after its "stored:" (or "not stored:"), which the status says.
+    var detail = a.again ? "" : (a.text || "").trim();
+    if (a.stored !== undefined && detail.indexOf(": ") > 0 && !a.waited) { detail = detail.slice(detail.indexOf(": ") + 2); }
+    if (detail) { box.appendChild(el("span", {text: " " + detail})); }
     if (a.waited || (!a.stored && S.lastForm)) {
       var again = el("button", {type: "button", id: "resend", text: t("resend")});
       again.addEventListener("click", function () { post(S.lastForm); });

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import phone, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
+from web_helpers import phone, wait_for
 
 ROLES = ("viewer", "safety", "valhalla", "marshal")
 
@@ -122,4 +122,4 @@ def test_a_revoked_invite_loses_the_page(browser, station, game):
 
     with GameStore.open(game.path, create=False) as store:
         assert revoke_invite(store, "Safety One") == 1
-    wait_for(lambda: "not valid" in text(browser, "main"), timeout=4.0, what="the page refused")
+    wait_for(lambda: "not valid" in text(browser, "main"), timeout=8.0, what="the page refused")
