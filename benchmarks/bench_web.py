@@ -67,7 +67,8 @@ def phones_main(url: str, tokens_file: str, out_file: str, seconds: float, wrong
                 event = None
                 while time.perf_counter() < until:
                     try:
-                        line = await asyncio.wait_for(response.content.readline(), max(0.1, until - time.perf_counter()))
+                        left = max(0.1, until - time.perf_counter())
+                        line = await asyncio.wait_for(response.content.readline(), left)
                     except TimeoutError:
                         break
                     if not line:
