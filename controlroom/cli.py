@@ -68,6 +68,9 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
                              "(View, Desk switches)")
     window.add_argument("--replay", action="store_true",
                         help="replay the game read-only: scrub through it on the map (it may be running elsewhere)")
+    from controlroom.commands.web import add_web_options
+
+    add_web_options(window)
     window.add_argument("--quit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
     window.add_argument("--screenshot", metavar="FILE.png", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -102,6 +105,10 @@ def _open_window(args: argparse.Namespace) -> int:
               "system, and without a map the view fits the field's positions", file=sys.stderr)
     if args.replay:
         return _open_replay(args)
+    from controlroom.commands.web import web_options
+    from controlroom.web.server import WebError
+
+    web = web_options(args)
     db, map_image, before_start = args.db, args.map, None
     if db is None:
         application()
@@ -114,8 +121,11 @@ def _open_window(args: argparse.Namespace) -> int:
             if choice.kind == "demo":
                 return _run_demo(args)
             db, map_image, before_start = choice.db, choice.map or map_image, choice.before_start
-    return run_window(db, args.port, map_image=map_image, origin=origin, quit_after=args.quit_after,
-                      screenshot=args.screenshot, desk=args.desk, before_start=before_start)
+    try:
+        return run_window(db, args.port, map_image=map_image, origin=origin, quit_after=args.quit_after,
+                          screenshot=args.screenshot, desk=args.desk, before_start=before_start, web=web)
+    except WebError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _run_demo(args: argparse.Namespace) -> int:

@@ -72,7 +72,9 @@ DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsi
                 "desktop-file-validate": "desktop-file-utils",
                 "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
                 "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils",
-                "openssl": "openssl", "espeak-ng": "espeak-ng"}
+                "openssl": "openssl", "espeak-ng": "espeak-ng",
+                # The web view's tests drive Debian's browser through its WebDriver (tests/web).
+                "chromium": "chromium", "chromedriver": "chromium-driver"}
 
 
 def say(text: str) -> None:

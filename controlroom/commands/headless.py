@@ -36,18 +36,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a shared game's local queue, for reports while the server cannot be reached "
                              "(default: in the user's data folder)")
     parser.add_argument("--quiet", action="store_true", help="print only alarms and who runs the timers")
+    from controlroom.commands.web import add_web_options
+
+    add_web_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QCoreApplication, QTimer
 
     from controlroom.commands.errors import CliError, UsageError
+    from controlroom.commands.web import web_options
     from controlroom.core.wiring import Station
     from controlroom.game.clock import format_time
     from controlroom.logs import setup_logging
 
     if args.speed is not None and args.speed <= 0:
         raise CliError(translate("errors", "--speed must be above 0"))
+    web = web_options(args)
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
     setup_logging("headless")
     try:
@@ -115,8 +120,19 @@ def run(args: argparse.Namespace) -> int:
     tick.start(200)
     if args.quit_after is not None:
         QTimer.singleShot(int(args.quit_after * 1000), request_stop)
+    server = None
+    if web is not None:
+        from controlroom.core.web_feed import serve_web
+
+        try:
+            server, _feed = serve_web(station, web)
+        except OSError as exc:          # web.server.WebError: in words
+            raise CliError(str(exc)) from None
+        say(f"web view: {server.scheme}://{server.host}:{server.port}/")
     station.start()
     app.exec()
+    if server is not None:
+        server.stop(1.0)
     station.shutdown(int(STOP_LIMIT_S * 1000))
     if args.stats_json:
         radio = dict(core.stats.get("radio", {}))

@@ -20,6 +20,7 @@ FACTS: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("stopped", (), "everything that could be stored is stored; the thread may end"),
     ("roster_answered", (object,), "RosterAnswer, to players offered (AddPlayers)"),
     ("link_changed", (str, str, str), "a link's name, its state (connecting, identified, up, lost...) and detail"),
+    ("report_answered", (object,), "FormAnswer, to a phone's report (FormReport), once stored and folded"),
 )
 NAMES = tuple(name for name, _args, _doc in FACTS)
 

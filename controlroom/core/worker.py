@@ -215,6 +215,12 @@ class CoreWorker(WorkerFacts):
 
                 self.roster_answered.emit(RosterAnswer(cmd.request, False, (), 0,
                                                        (translate("roster", "the game is not open"),)))
+            elif isinstance(cmd, cmds.FormReport):
+                from controlroom.engine.output import FormAnswer
+                from controlroom.i18n import translate
+
+                self.report_answered.emit(FormAnswer(cmd.request, False, translate("web", "the game is not open yet: "
+                                                                                         "send it again"), False))
             return
         self._apply(self.engine.command(cmd))
 
@@ -310,6 +316,8 @@ class CoreWorker(WorkerFacts):
             self.characters_died.emit(tuple(out.died))
         for answer in out.roster:
             self.roster_answered.emit(answer)
+        for reply in out.answers:
+            self.report_answered.emit(reply)
         if out.stored is not None:
             self.events_stored.emit(out.stored)
         if out.timers is not None:

@@ -73,12 +73,34 @@ class AddPlayers:
 
 
 @dataclass(frozen=True, slots=True)
+class FormReport:
+    """A report from a phone's form (the web view): stored once, answered only after the commit and the fold.
+
+    ``device`` and ``form`` are its key in the event log, as a radio frame's
+    (device, counter): a form sent again is the same key, stored once.  The
+    answer (``output.FormAnswer``, in ``Output.answers``) carries ``request``
+    back to the asker, with ``said`` when the report counted, else the rule's
+    verdict in words.
+    """
+
+    request: int
+    type: str
+    fields: dict[str, Any]
+    source: str
+    device: int
+    form: int
+    said: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Poll:
     """Look at the clock now (a virtual clock in tests moves without a timer): fire what is due, publish."""
 
 
-Command = Submit | StartScenario | EndScenario | CallStopp | LiftStopp | Acknowledge | Retract | AddPlayers | Poll
-COMMANDS = (Submit, StartScenario, EndScenario, CallStopp, LiftStopp, Acknowledge, Retract, AddPlayers, Poll)
+Command = (Submit | StartScenario | EndScenario | CallStopp | LiftStopp | Acknowledge | Retract | AddPlayers
+           | FormReport | Poll)
+COMMANDS = (Submit, StartScenario, EndScenario, CallStopp, LiftStopp, Acknowledge, Retract, AddPlayers, FormReport,
+            Poll)
 
 
 def as_submit(cmd: Command) -> Submit | None:

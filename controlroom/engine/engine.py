@@ -28,13 +28,14 @@ from controlroom.engine.authority import ALONE, OWNER, Authority
 from controlroom.engine.batching import Batch, Batcher, happened_at
 from controlroom.engine.intake import Intake
 from controlroom.engine.opening import OpenedGame
-from controlroom.engine.output import Output, RosterAnswer
+from controlroom.engine.output import FormAnswer, Output, RosterAnswer
 from controlroom.engine.publisher import Publisher
-from controlroom.engine.reports import Report, try_report, verdict
+from controlroom.engine.reports import Report, form_verdict, try_report, verdict
 from controlroom.engine.roster import Additions, not_storing
 from controlroom.engine.storage import Committed, Logged
 from controlroom.engine.words import late_report_alarm, stopp_alarm, stopp_overdue_alarm
 from controlroom.game.alarms import Alarm
+from controlroom.game.devices import VIA_WEB, RadioMeta
 from controlroom.game.events import Event
 from controlroom.game.fold import Confirmed, Fold
 from controlroom.game.views import StateDelta, StoredView, character_view, stopp_view
@@ -114,6 +115,8 @@ class Engine:
             self._call_stopp(cmd.reason, out)
         elif isinstance(cmd, cmds.AddPlayers):
             self._add_players(cmd, out)
+        elif isinstance(cmd, cmds.FormReport):
+            self._form_report(cmd, out)
         else:
             submit = cmds.as_submit(cmd)
             if submit is None:
@@ -126,6 +129,23 @@ class Engine:
     def _receive(self, report: Report, out: Output) -> None:
         self.batcher.add(report)
         out.tick = True                 # one batch per turn of the event loop
+
+    def _form_report(self, cmd: cmds.FormReport, out: Output) -> None:
+        """A phone's report: keyed (device, form) like a radio frame, so a resent form is stored once."""
+        if self.stopping:
+            out.answers.append(FormAnswer(cmd.request, False, translate("web", "the station is stopping: send it again"
+                                                                                " in a moment"), counted=False))
+            return
+        rejected: list[str] = []
+        report = try_report(cmd.type, cmd.fields, cmd.source, rejected, radio=RadioMeta(cmd.device, cmd.form,
+                            via=VIA_WEB), answer=FormAnswer(cmd.request, True, cmd.said))
+        if report is None:
+            out.rejected += rejected
+            why = rejected[0].split(": ", 1)[-1] if rejected else ""
+            out.answers.append(FormAnswer(cmd.request, False, translate("web", "not stored: {why}").format(why=why),
+                                          counted=False))
+            return
+        self._receive(report, out)
 
     def _call_stopp(self, reason: str, out: Output) -> None:
         known = [*self.state.stopps, *(r.data["stopp"] for r in self.batcher.inbox if r.type == "stopp_called")]
@@ -197,7 +217,7 @@ class Engine:
             index_of = {s.seq: i for s, i in result.logged if i is not None}
             stored = set(index_of.values())
             verdicts = {index_of[seq]: w for seq, w in confirmed.verdicts.items() if seq in index_of}
-            self._acknowledge(batch, sorted(stored | set(result.duplicates)), verdicts, out)
+            self._acknowledge(batch, sorted(stored | set(result.duplicates)), verdicts, out, set(result.duplicates))
             fired = [p.event for i, p in enumerate(batch.items) if i in stored and p.token]
             self._announce(None, out, batch, fired)
         for offer in self.additions.take_waiting():
@@ -263,7 +283,8 @@ class Engine:
         out.refold = self._refold_due()
         return confirmed
 
-    def _acknowledge(self, batch: Batch, indexes: Iterable[int], verdicts: dict[int, list], out: Output) -> None:
+    def _acknowledge(self, batch: Batch, indexes: Iterable[int], verdicts: dict[int, list], out: Output,
+                     again: set[int] = frozenset()) -> None:
         for i in indexes:
             report = batch.reports[i]
             if report is None:
@@ -271,9 +292,11 @@ class Engine:
             self.intake.stored(report)
             out.acks += report.acks
             report.acks = []
-            if report.answer is not None:
+            if isinstance(report.answer, FormAnswer):
+                out.answers.append(form_verdict(report.answer, verdicts.get(i, ()), i in again))
+            elif report.answer is not None:
                 out.acks.append(verdict(report.answer, verdicts.get(i, ())))
-                report.answer = None
+            report.answer = None
 
     def _refolded(self, confirmed: Confirmed) -> None:
         if confirmed.refolded:

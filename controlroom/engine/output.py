@@ -20,6 +20,21 @@ class RosterAnswer(NamedTuple):
     problems: tuple[str, ...] = ()       # what stands in the way, by line: nothing was stored
 
 
+@dataclass(frozen=True, slots=True)
+class FormAnswer:
+    """The answer to a phone's report (``commands.FormReport``), given once it is stored and folded.
+
+    ``stored``: the report is in the log (now, or before: ``again``); ``counted``:
+    the rules took it (else ``text`` says why not); ``text`` in words.
+    """
+
+    request: int
+    stored: bool
+    text: str
+    counted: bool = True
+    again: bool = False
+
+
 @dataclass(slots=True)
 class Output:
     """The effects of one step, in the order the world should see them (acks first: the handsets wait)."""
@@ -30,6 +45,7 @@ class Output:
     died: list[CharacterView] = field(default_factory=list)     # deaths stored (a burst at once)
     rejected: list[str] = field(default_factory=list)           # reports or commands that are no event
     roster: list[RosterAnswer] = field(default_factory=list)
+    answers: list[FormAnswer] = field(default_factory=list)     # to phones' reports, after the commit and fold
     links: list[LinkState] = field(default_factory=list)        # links' states as they changed
     stored: int | None = None        # the last seq folded (this station's or another's)
     publish: bool = False            # a delta is due (at most every publish interval)
@@ -40,11 +56,12 @@ class Output:
     recheck: bool = False            # the timer lock is not ours after all: its watcher must look again now
 
     def __bool__(self) -> bool:
-        return any((self.acks, self.alarms, self.stopps, self.died, self.rejected, self.roster, self.links,
-                    self.stored is not None, self.publish, self.tick, self.flood_later, self.refold,
+        return any((self.acks, self.alarms, self.stopps, self.died, self.rejected, self.roster, self.answers,
+                    self.links, self.stored is not None, self.publish, self.tick, self.flood_later, self.refold,
                     self.timers is not None, self.recheck))
 
     def summary(self) -> dict[str, Any]:
         """Counts of each effect (for logs and tests)."""
         return {"acks": len(self.acks), "alarms": len(self.alarms), "stopps": len(self.stopps),
-                "died": len(self.died), "rejected": len(self.rejected), "roster": len(self.roster)}
+                "died": len(self.died), "rejected": len(self.rejected), "roster": len(self.roster),
+                "answers": len(self.answers)}

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from controlroom.engine.output import FormAnswer
 from controlroom.game.character import RuleWarning
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import SOURCE_GM, EventError, validate
 from controlroom.game.textreport import clip
+from controlroom.i18n import translate
 from controlroom.radio.link import Ack, MeshReply
 
 
@@ -31,7 +33,7 @@ class Report:
     radio: RadioMeta | None = None
     acks: list[Ack] = field(default_factory=list)      # sent once it is stored (copies heard meanwhile join)
     pressed_ms: int | None = None                      # unix ms of the key press (protocol v2), if known
-    answer: MeshReply | None = None                    # "OK ..." to send once stored, unless the fold refuses it
+    answer: MeshReply | FormAnswer | None = None       # "OK ..." to send once stored, unless the fold refuses it
 
     @property
     def from_field(self) -> bool:
@@ -59,3 +61,18 @@ def verdict(answer: MeshReply, warnings: Sequence[RuleWarning]) -> MeshReply:
         return answer
     why = "; ".join(dict.fromkeys(w.message for w in warnings))
     return replace(answer, text=clip(f"? {why}"))
+
+
+def form_verdict(answer: FormAnswer, warnings: Sequence[RuleWarning], again: bool = False) -> FormAnswer:
+    """A phone's report answered once stored: "stored", with what it said or the rule that refused it.
+
+    ``again``: the log had it already (the form was sent before): stored once, said so.
+    """
+    if again:
+        return replace(answer, text=translate("web", "stored before: this form was sent already"), again=True)
+    if warnings:
+        why = "; ".join(dict.fromkeys(w.message for w in warnings))
+        return replace(answer, counted=False, text=translate("web", "stored, but it does not count: {why}").format(
+            why=why))
+    said = answer.text
+    return replace(answer, text=translate("web", "stored") + (f": {said}" if said else ""))

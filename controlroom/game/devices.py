@@ -48,6 +48,8 @@ class RadioMeta:
 # which anyone holding the channel's key could have written in the sender's name.
 VIA_MESH_PKI = "meshtastic/pki"
 VIA_MESH_CHANNEL = "meshtastic/channel"
+# A report from a phone's form (the web view, controlroom.web): an invite's token, not a device's key.
+VIA_WEB = "web"
 WEAKER_TRUST = frozenset({VIA_MESH_CHANNEL})
 
 

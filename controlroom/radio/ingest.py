@@ -341,7 +341,7 @@ def to_event(frame: codec.Frame, dev: DeviceInfo) -> tuple[str, dict[str, Any], 
     if t == "stopp_lifted":
         return "stopp_lifted", {"stopp": f"{dev.id}-{f['stopp']}"}, src
     if t == "casualty":
-        return _casualty(f["kind"], f["badge"], f.get("by"), src)
+        return casualty_event(f["kind"], f["badge"], f.get("by"), src)
     return None
 
 
@@ -354,7 +354,8 @@ def _deg(value: int | None) -> float | None:
     return None if value is None else value / 1e7
 
 
-def _casualty(kind: str, badge: int, by: int | None, src: str):
+def casualty_event(kind: str, badge: int, by: int | None, src: str):
+    """The event a casualty report of ``kind`` is: (type, fields, source)."""
     if kind == "big_stone_on_shield":
         return "big_stone", {"badge": badge, "on_shield": True}, src
     if kind == "cared_for":

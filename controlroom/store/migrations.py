@@ -150,6 +150,21 @@ def _v6_timer_keys(op: Operations) -> None:
             conn.execute(sa.text("UPDATE events SET timer_key = :k WHERE seq = :s"), {"k": key, "s": seq})
 
 
+def _v7_invites(op: Operations) -> None:
+    """Staff invited to the web view: each token's hash (never the token), role, name, badge, expiry, revocation."""
+    op.create_table(
+        "invites",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("role", sa.String(16), nullable=False),
+        sa.Column("token_sha256", sa.String(64), nullable=False, unique=True),
+        sa.Column("badge", sa.Integer),
+        sa.Column("created", sa.BigInteger, nullable=False),
+        sa.Column("expires", sa.BigInteger),
+        sa.Column("revoked", sa.BigInteger),
+    )
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -157,6 +172,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (4, "fold position", _v4_fold_position),
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
     (6, "a deadline stored once per game", _v6_timer_keys),
+    (7, "staff invited to the web view", _v7_invites),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -119,3 +119,17 @@ class MapRow(SQLModel, table=True):
     sha256: str = Field(max_length=64)
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     added: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class InviteRow(SQLModel, table=True):
+    """A member of staff invited to the web view (``controlroom.web``): the token's SHA-256, never the token."""
+
+    __tablename__ = "invites"
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    name: str = Field(max_length=64)
+    role: str = Field(max_length=16)                 # viewer, safety, valhalla, marshal
+    token_sha256: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    badge: int | None = None                         # the invitee's own badge, if a player
+    created: int = Field(sa_column=Column(BigInteger, nullable=False))      # unix ms
+    expires: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    revoked: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))

@@ -126,12 +126,14 @@ def run_window(
     desk: str = "map",
     before_start=None,
     remember_ports: bool = True,
+    web=None,
 ) -> int:
     """Open a game in the window, with its gateways and its map; returns when the window is closed.
 
     The map and the gateway ports are kept with the game: given here, they
     are stored; not given, the game's own are used.  ``origin`` (deprecated)
-    only centres the drawing frame of a game without a map.
+    only centres the drawing frame of a game without a map.  ``web`` (``web.station.WebOptions``) serves
+    the live web view for field staff, in a thread of its own.
     """
     app = application()
     station = Station(str(db), list(ports) if ports else None, speed=speed, remember_ports=remember_ports)
@@ -143,6 +145,17 @@ def run_window(
         core.opened.connect(window.maps.show_kept_map)          # the map kept with the game, once it is open
     if night:
         window.night_action.setChecked(True)
+    server = None
+    if web is not None:
+        from controlroom.core.web_feed import serve_web
+
+        server, _feed = serve_web(station, web)        # OSError/ValueError: said by the caller
+        window.web_address = f"{server.scheme}://{server.host}:{server.port}"
+        window.web_https = server.ssl is not None
+        if web.cert is not None:
+            from controlroom.web.tls import fingerprint
+
+            window.web_fingerprint = fingerprint(web.cert)
     if before_start is not None:
         before_start(core, window)
     remember_game(str(db))
@@ -158,5 +171,7 @@ def run_window(
         QTimer.singleShot(int(quit_after * 1000), finish)
     station.start()
     code = app.exec()
+    if server is not None:
+        server.stop(1.0)
     station.shutdown()
     return code

@@ -301,6 +301,21 @@ class MainWindow(QMainWindow):
         self.roster_dialog = dialog
         return dialog
 
+    @Slot()
+    def invite_staff(self):
+        """Game, Invite staff: a link and QR code to the live web view (served with --web) for one person."""
+        from controlroom.ui.dialogs.invite import InviteDialog
+
+        if self.core.info is None:
+            return None
+        address = getattr(self, "web_address", "") or ""
+        dialog = InviteDialog(self.core.info.db, address.split("://", 1)[-1], getattr(self, "web_https", False),
+                              getattr(self, "web_fingerprint", None), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.invite_dialog = dialog
+        return dialog
+
     @Slot(int, int)
     def _roster_imported(self, added: int, unchanged: int) -> None:
         self.status.setText(self.tr("Roster imported: {added} players added to the game ({unchanged} of the file's "
@@ -345,6 +360,9 @@ class MainWindow(QMainWindow):
             lambda: self.core.info and QProcess.startDetached(
                 sys.executable, ["-m", "controlroom", "--db", self.core.info.db, "--replay"]))
         game.addAction(replay_action)
+        invite_action = QAction(self.tr("Invite &staff…"), self)   # a QR code for a phone: the live web view
+        invite_action.triggered.connect(self.invite_staff)
+        game.addAction(invite_action)
         game.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self, shortcut=QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)

@@ -23,6 +23,70 @@
       <source>; the latest: {detail}</source>
       <translation>; viimane: {detail}</translation>
     </message>
+    <message>
+      <source>the game is being stored again</source>
+      <translation>mängu salvestatakse jälle</translation>
+    </message>
+    <message>
+      <source>gateway {link} lost</source>
+      <translation>lüüs {link} kadus</translation>
+    </message>
+    <message>
+      <source>{source} has not been heard for {minutes} minutes</source>
+      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
+    </message>
+    <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time} undone</source>
+      <translation>{who}: {what} kell {time} tühistatud</translation>
+    </message>
+    <message>
+      <source>{who}: {what} at {time}</source>
+      <translation>{who}: {what} kell {time}</translation>
+    </message>
+    <message>
+      <source>a late report changed the game: {changes}</source>
+      <translation>hiline teade muutis mängu: {changes}</translation>
+    </message>
+    <message>
+      <source> near {groups}</source>
+      <translation> {groups} juures</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called for an injury or medical emergency</source>
+      <translation>STOPP {stopp} hüütud vigastuse või meditsiinilise hädaolukorra tõttu</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} has lasted too long</source>
+      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
+    </message>
+    <message>
+      <source> by {name} (badge {badge}, {group})</source>
+      <translation>, hüüdis {name} (märk {badge}, {group})</translation>
+    </message>
+    <message>
+      <source> by badge {badge}</source>
+      <translation>, hüüdis märk {badge}</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called ({reason})</source>
+      <translation>STOPP {stopp} hüütud ({reason})</translation>
+    </message>
   </context>
   <context>
     <name>argparse</name>
@@ -211,6 +275,22 @@
       <translation>taasesita mängu ainult lugedes: keri seda kaardil (see võib mujal samal ajal käia)</translation>
     </message>
     <message>
+      <source>serve the live web view for field staff on HOST:PORT (127.0.0.1:8080 when only the port or nothing follows; 0.0.0.0:8080 puts it on the tent's Wi-Fi); off unless given</source>
+      <translation>paku väljal töötajatele otsevaadet veebis aadressil HOST:PORT (127.0.0.1:8080, kui järgneb ainult port või mitte midagi; 0.0.0.0:8080 paneb selle telgi WiFi-sse); vaikimisi väljas</translation>
+    </message>
+    <message>
+      <source>serve the web view over HTTPS with this certificate (PEM)</source>
+      <translation>paku veebivaadet HTTPS-iga selle sertifikaadiga (PEM)</translation>
+    </message>
+    <message>
+      <source>the private key of --web-cert (PEM)</source>
+      <translation>--web-cert'i privaatvõti (PEM)</translation>
+    </message>
+    <message>
+      <source>serve the web view over HTTPS with a self-signed certificate (made once, kept in the user's data folder; the invites show its fingerprint)</source>
+      <translation>paku veebivaadet HTTPS-iga isetehtud sertifikaadiga (tehakse üks kord ja hoitakse kasutaja andmekaustas; kutsed näitavad selle sõrmejälge)</translation>
+    </message>
+    <message>
       <source>Run a scenario script, or a stored game, through the rules and print the outcome.</source>
       <translation>Läbi stsenaariumi skript või salvestatud mäng reeglitest ja trüki tulemus.</translation>
     </message>
@@ -249,6 +329,10 @@
     <message>
       <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML).</source>
       <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML).</translation>
+    </message>
+    <message>
+      <source>Invite field staff to the station's web view (a link and a QR code per person), list or revoke invites.</source>
+      <translation>Kutsu väljal töötajad jaama veebivaatesse (link ja QR-kood igaühele), näita või tühista kutseid.</translation>
     </message>
     <message>
       <source>scenario script: roster lines, then timed events (docs/replay-script.md)</source>
@@ -670,9 +754,73 @@
       <source>one scenario only (default: the whole game)</source>
       <translation>ainult üks stsenaarium (vaikimisi kogu mäng)</translation>
     </message>
+    <message>
+      <source>invite someone: prints the link, writes its QR code (PNG) beside it</source>
+      <translation>kutsu keegi: trükib lingi ja kirjutab selle QR-koodi (PNG) kõrvale</translation>
+    </message>
+    <message>
+      <source>list the invites (tokens are never shown: the game keeps only their hashes)</source>
+      <translation>näita kutseid (märgiseid ei näidata kunagi: mäng hoiab ainult nende räsisid)</translation>
+    </message>
+    <message>
+      <source>revoke a person's invite: open pages lose the view within 2 seconds</source>
+      <translation>tühista inimese kutse: avatud lehed kaotavad vaate 2 sekundi jooksul</translation>
+    </message>
+    <message>
+      <source>viewer: sees the battle; safety: and acknowledges safety alarms; valhalla: checks the dead in; marshal: reports as a handset does</source>
+      <translation>viewer: näeb lahingut; safety: ka kinnitab ohutushäireid; valhalla: registreerib surnuid; marshal: teatab nagu käsiseade</translation>
+    </message>
+    <message>
+      <source>who it is for (revoke it by this name)</source>
+      <translation>kellele see on (tühista selle nimega)</translation>
+    </message>
+    <message>
+      <source>the invitee's own badge, if a player</source>
+      <translation>kutsutu enda märk, kui ta on mängija</translation>
+    </message>
+    <message>
+      <source>the link stops working at this time (the next time it comes)</source>
+      <translation>link lakkab töötamast sel kellaajal (kui see järgmine kord kätte jõuab)</translation>
+    </message>
+    <message>
+      <source>where the station's web view is reached, as given to --web (default 127.0.0.1:8080); on the tent's Wi-Fi: this laptop's address there</source>
+      <translation>kus jaama veebivaade on kättesaadav, nagu --web-ile antud (vaikimisi 127.0.0.1:8080); telgi WiFi-s: selle sülearvuti aadress seal</translation>
+    </message>
+    <message>
+      <source>the station serves HTTPS (--web-cert, or --web-self-signed): the link is https and the certificate's fingerprint is shown</source>
+      <translation>jaam pakub HTTPS-i (--web-cert või --web-self-signed): link on https ja näidatakse sertifikaadi sõrmejälge</translation>
+    </message>
+    <message>
+      <source>the certificate the station serves (default: its self-signed one)</source>
+      <translation>sertifikaat, mida jaam kasutab (vaikimisi selle isetehtud sertifikaat)</translation>
+    </message>
+    <message>
+      <source>where the QR code is written (default: the current folder)</source>
+      <translation>kuhu QR-kood kirjutatakse (vaikimisi praegune kaust)</translation>
+    </message>
+    <message>
+      <source>print {"url", "token", "role", "name", "qr"} as JSON</source>
+      <translation>trüki {"url", "token", "role", "name", "qr"} JSON-ina</translation>
+    </message>
+    <message>
+      <source>print them as JSON</source>
+      <translation>trüki need JSON-ina</translation>
+    </message>
   </context>
   <context>
     <name>errors</name>
+    <message>
+      <source>the web address is HOST:PORT (e.g. 0.0.0.0:8080), not {text!r}</source>
+      <translation>veebiaadress on HOST:PORT (nt 0.0.0.0:8080), mitte {text!r}</translation>
+    </message>
+    <message>
+      <source>a port is a number from 1 to 65535, not {port}</source>
+      <translation>port on arv 1 kuni 65535, mitte {port}</translation>
+    </message>
+    <message>
+      <source>--expires takes a time of day HH:MM (e.g. 18:30), not {text!r}</source>
+      <translation>--expires võtab kellaaja HH:MM (nt 18:30), mitte {text!r}</translation>
+    </message>
     <message>
       <source>give --sf N (a LoRa spreading factor) or --meshtastic PRESET</source>
       <translation>anna --sf N (LoRa laotustegur) või --meshtastic PRESET</translation>
@@ -760,6 +908,18 @@
     <message>
       <source>cannot write {path}: {problem}</source>
       <translation>faili {path} ei saa kirjutada: {problem}</translation>
+    </message>
+    <message>
+      <source>--web-cert, --web-key and --web-self-signed need --web</source>
+      <translation>--web-cert, --web-key ja --web-self-signed vajavad --web-i</translation>
+    </message>
+    <message>
+      <source>no invite in force is named {name!r}</source>
+      <translation>kehtivat kutset nimega {name!r} ei ole</translation>
+    </message>
+    <message>
+      <source>the certificate cannot be read: {error}</source>
+      <translation>sertifikaati ei saa lugeda: {error}</translation>
     </message>
     <message>
       <source>--replay needs the game: --db GAME</source>
@@ -1625,6 +1785,14 @@
       <translation>mäng ei ole avatud</translation>
     </message>
     <message>
+      <source>the game cannot be stored now ({error}); add the players once it is stored again</source>
+      <translation>mängu ei saa praegu salvestada ({error}); lisa mängijad, kui salvestamine jälle töötab</translation>
+    </message>
+    <message>
+      <source>the game's events kept on this laptop are not stored on the server yet; add the players when the server is back</source>
+      <translation>selles sülearvutis hoitud mängusündmused pole veel serverisse salvestatud; lisa mängijad, kui server on tagasi</translation>
+    </message>
+    <message>
       <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
       <translation>Nimekiri imporditud: {players} ({added} lisatud, {updated} muudetud, {removed} eemaldatud, {unchanged} muutmata) {groups} {sides}</translation>
     </message>
@@ -1904,6 +2072,305 @@
     <message>
       <source>STOPP {stopp!r} is not overdue</source>
       <translation>STOPP {stopp!r} ei ole üle aja</translation>
+    </message>
+  </context>
+  <context>
+    <name>web</name>
+    <message>
+      <source>the station is stopping: send it again in a moment</source>
+      <translation>jaam peatub: saada hetke pärast uuesti</translation>
+    </message>
+    <message>
+      <source>not stored: {why}</source>
+      <translation>ei salvestatud: {why}</translation>
+    </message>
+    <message>
+      <source>stored before: this form was sent already</source>
+      <translation>salvestatud varem: see vorm oli juba saadetud</translation>
+    </message>
+    <message>
+      <source>stored</source>
+      <translation>salvestatud</translation>
+    </message>
+    <message>
+      <source>stored, but it does not count: {why}</source>
+      <translation>salvestatud, kuid see ei loe: {why}</translation>
+    </message>
+    <message>
+      <source>Control room</source>
+      <translation>Juhtimiskeskus</translation>
+    </message>
+    <message>
+      <source>Viewer</source>
+      <translation>Vaatleja</translation>
+    </message>
+    <message>
+      <source>Safety</source>
+      <translation>Ohutus</translation>
+    </message>
+    <message>
+      <source>Valhalla gate</source>
+      <translation>Valhalla värav</translation>
+    </message>
+    <message>
+      <source>Marshal</source>
+      <translation>Marssal</translation>
+    </message>
+    <message>
+      <source>live</source>
+      <translation>otse</translation>
+    </message>
+    <message>
+      <source>stale since {time}: reconnecting…</source>
+      <translation>vana seisuga {time}: ühendan uuesti…</translation>
+    </message>
+    <message>
+      <source>This link is not valid (any more). Ask the game master for a new invite.</source>
+      <translation>See link ei kehti (enam). Küsi mängujuhilt uus kutse.</translation>
+    </message>
+    <message>
+      <source>Opening the control room…</source>
+      <translation>Avan juhtimiskeskust…</translation>
+    </message>
+    <message>
+      <source>Sides</source>
+      <translation>Pooled</translation>
+    </message>
+    <message>
+      <source>Side</source>
+      <translation>Pool</translation>
+    </message>
+    <message>
+      <source>active</source>
+      <translation>aktiivsed</translation>
+    </message>
+    <message>
+      <source>down</source>
+      <translation>maas</translation>
+    </message>
+    <message>
+      <source>dead</source>
+      <translation>surnud</translation>
+    </message>
+    <message>
+      <source>in Valhalla</source>
+      <translation>Valhallas</translation>
+    </message>
+    <message>
+      <source>STOPPs</source>
+      <translation>STOPP-id</translation>
+    </message>
+    <message>
+      <source>No STOPP in force</source>
+      <translation>Ühtegi STOPP-i pole</translation>
+    </message>
+    <message>
+      <source>Dying</source>
+      <translation>Suremas</translation>
+    </message>
+    <message>
+      <source>Nobody is dying</source>
+      <translation>Keegi ei ole suremas</translation>
+    </message>
+    <message>
+      <source>held by a STOPP</source>
+      <translation>STOPP peatas</translation>
+    </message>
+    <message>
+      <source>Map</source>
+      <translation>Kaart</translation>
+    </message>
+    <message>
+      <source>The game keeps no map: positions only</source>
+      <translation>Mängul pole kaarti: ainult asukohad</translation>
+    </message>
+    <message>
+      <source>Safety alarms</source>
+      <translation>Ohutushäired</translation>
+    </message>
+    <message>
+      <source>No safety alarm waiting</source>
+      <translation>Ükski ohutushäire ei oota</translation>
+    </message>
+    <message>
+      <source>Acknowledge</source>
+      <translation>Kinnita</translation>
+    </message>
+    <message>
+      <source>caller</source>
+      <translation>hüüdja</translation>
+    </message>
+    <message>
+      <source>place</source>
+      <translation>koht</translation>
+    </message>
+    <message>
+      <source>square</source>
+      <translation>ruut</translation>
+    </message>
+    <message>
+      <source>Dead and due at the gate</source>
+      <translation>Surnud, oodatud väravasse</translation>
+    </message>
+    <message>
+      <source>Nobody is due</source>
+      <translation>Kedagi ei oodata</translation>
+    </message>
+    <message>
+      <source>Check in</source>
+      <translation>Registreeri</translation>
+    </message>
+    <message>
+      <source>Badge</source>
+      <translation>Märk</translation>
+    </message>
+    <message>
+      <source>By (badge)</source>
+      <translation>Kes (märk)</translation>
+    </message>
+    <message>
+      <source>What happened</source>
+      <translation>Mis juhtus</translation>
+    </message>
+    <message>
+      <source>Send</source>
+      <translation>Saada</translation>
+    </message>
+    <message>
+      <source>Send again</source>
+      <translation>Saada uuesti</translation>
+    </message>
+    <message>
+      <source>Report a casualty</source>
+      <translation>Teata kannatanust</translation>
+    </message>
+    <message>
+      <source>Call STOPP</source>
+      <translation>Hüüa STOPP</translation>
+    </message>
+    <message>
+      <source>Lift STOPP</source>
+      <translation>Lõpeta STOPP</translation>
+    </message>
+    <message>
+      <source>Reason</source>
+      <translation>Põhjus</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>sending…</source>
+      <translation>saadan…</translation>
+    </message>
+    <message>
+      <source>Stored</source>
+      <translation>Salvestatud</translation>
+    </message>
+    <message>
+      <source>Stored before (sent twice): kept once</source>
+      <translation>Salvestatud varem (saadetud kaks korda): hoitakse üks kord</translation>
+    </message>
+    <message>
+      <source>Stored, but it does not count</source>
+      <translation>Salvestatud, kuid ei loe</translation>
+    </message>
+    <message>
+      <source>Not stored</source>
+      <translation>Ei salvestatud</translation>
+    </message>
+    <message>
+      <source>No answer yet: send it again (it is stored once)</source>
+      <translation>Vastust veel pole: saada uuesti (see salvestatakse üks kord)</translation>
+    </message>
+    <message>
+      <source>Night</source>
+      <translation>Öö</translation>
+    </message>
+    <message>
+      <source>knocked out</source>
+      <translation>uimastatud</translation>
+    </message>
+    <message>
+      <source>big stone on shield</source>
+      <translation>suur kivi kilbil</translation>
+    </message>
+    <message>
+      <source>bound</source>
+      <translation>seotud</translation>
+    </message>
+    <message>
+      <source>cared for</source>
+      <translation>hooldatud</translation>
+    </message>
+    <message>
+      <source>strenuous</source>
+      <translation>pingutus</translation>
+    </message>
+    <message>
+      <source>healer's touch</source>
+      <translation>ravitseja puudutus</translation>
+    </message>
+    <message>
+      <source>permanent kill</source>
+      <translation>lõplik tapmine</translation>
+    </message>
+    <message>
+      <source>respawned</source>
+      <translation>taastekkinud</translation>
+    </message>
+    <message>
+      <source>checked in at Valhalla</source>
+      <translation>registreeritud Valhallas</translation>
+    </message>
+    <message>
+      <source>and {n} more</source>
+      <translation>ja veel {n}</translation>
+    </message>
+    <message>
+      <source>the game is not open yet: send it again</source>
+      <translation>mäng pole veel avatud: saada uuesti</translation>
+    </message>
+    <message>
+      <source>expired</source>
+      <translation>aegunud</translation>
+    </message>
+    <message>
+      <source>revoked {time}</source>
+      <translation>tühistatud {time}</translation>
+    </message>
+    <message>
+      <source>in force</source>
+      <translation>kehtib</translation>
+    </message>
+    <message>
+      <source>{role} invite for {name}; its QR code: {qr}</source>
+      <translation>{role}-kutse inimesele {name}; selle QR-kood: {qr}</translation>
+    </message>
+    <message>
+      <source>revoked the invite of {name}</source>
+      <translation>tühistasin kutse: {name}</translation>
+    </message>
+    <message>
+      <source>it stops working at {time}</source>
+      <translation>see lakkab töötamast {time}</translation>
+    </message>
+    <message>
+      <source>the station's certificate (SHA-256): {fp}</source>
+      <translation>jaama sertifikaat (SHA-256): {fp}</translation>
+    </message>
+    <message>
+      <source>until {time}</source>
+      <translation>kuni {time}</translation>
     </message>
   </context>
   <context>

@@ -724,6 +724,73 @@
     </message>
 </context>
 <context>
+    <name>InviteDialog</name>
+    <message>
+        <source>Invite staff to the web view</source>
+        <translation>Kutsu töötajad veebivaatesse</translation>
+    </message>
+    <message>
+        <source>viewer: sees the battle</source>
+        <translation>vaatleja: näeb lahingut</translation>
+    </message>
+    <message>
+        <source>safety: sees and acknowledges safety alarms</source>
+        <translation>ohutus: näeb ja kinnitab ohutushäireid</translation>
+    </message>
+    <message>
+        <source>Valhalla gate: checks the dead in</source>
+        <translation>Valhalla värav: registreerib surnuid</translation>
+    </message>
+    <message>
+        <source>marshal: reports as a handset does</source>
+        <translation>marssal: teatab nagu käsiseade</translation>
+    </message>
+    <message>
+        <source>who it is for</source>
+        <translation>kellele see on</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>puudub</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>kuni</translation>
+    </message>
+    <message>
+        <source>Where phones reach this laptop&apos;s web view (its address on the tent&apos;s Wi-Fi and the port given to --web)</source>
+        <translation>Kus telefonid selle sülearvuti veebivaate leiavad (selle aadress telgi WiFi-s ja --web-ile antud port)</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Roll</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nimi</translation>
+    </message>
+    <message>
+        <source>Badge</source>
+        <translation>Märk</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Aadress</translation>
+    </message>
+    <message>
+        <source>&amp;Invite</source>
+        <translation>&amp;Kutsu</translation>
+    </message>
+    <message>
+        <source>Give the name of the person invited.</source>
+        <translation>Anna kutsutava nimi.</translation>
+    </message>
+    <message>
+        <source>Certificate (SHA-256): {fp}</source>
+        <translation>Sertifikaat (SHA-256): {fp}</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>controlroom</source>
@@ -769,6 +836,10 @@
     <message>
         <source>Re&amp;play…</source>
         <translation>&amp;Taasesitus…</translation>
+    </message>
+    <message>
+        <source>Invite &amp;staff…</source>
+        <translation>Kutsu &amp;töötajad…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>

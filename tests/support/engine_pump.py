@@ -34,6 +34,7 @@ def merged(outputs: list[Output]) -> Output:
         out.died += o.died
         out.rejected += o.rejected
         out.roster += o.roster
+        out.answers += o.answers
         out.links += o.links
         out.stored = o.stored if o.stored is not None else out.stored
         out.publish |= o.publish
