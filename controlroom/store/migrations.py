@@ -150,6 +150,15 @@ def _v6_timer_keys(op: Operations) -> None:
             conn.execute(sa.text("UPDATE events SET timer_key = :k WHERE seq = :s"), {"k": key, "s": seq})
 
 
+def _v9_tak_phones(op: Operations) -> None:
+    """TAK phones as devices: the uid of their Cursor-on-Target, or their callsign (docs/tak.md)."""
+    with op.batch_alter_table("devices") as batch:
+        batch.add_column(sa.Column("tak_uid", sa.String(100)))
+        batch.add_column(sa.Column("tak_callsign", sa.String(64)))
+        batch.create_unique_constraint("uq_devices_tak_uid", ["tak_uid"])
+        batch.create_unique_constraint("uq_devices_tak_callsign", ["tak_callsign"])
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -157,6 +166,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (4, "fold position", _v4_fold_position),
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
     (6, "a deadline stored once per game", _v6_timer_keys),
+    (9, "TAK phones as devices", _v9_tak_phones),
 )
 LATEST = MIGRATIONS[-1][0]
 
