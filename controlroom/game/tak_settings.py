@@ -88,9 +88,14 @@ class TakSettings:
 
     def colours_for(self, sides: Iterable[str]) -> dict[str, str]:
         """Each side's team colour: the one set, else the map's colour in the sides' order."""
-        out, free = {}, [c for c in SIDE_TEAM_COLOURS if c not in self.colours.values()]
-        for i, side in enumerate(sorted(set(sides))):
-            out[side] = self.colours.get(side) or (free[i % len(free)] if free else "White")
+        out, free = {}, [c for c in SIDE_TEAM_COLOURS if c not in self.colours.values()] or ["White"]
+        unset = 0
+        for side in sorted(set(sides)):
+            if side in self.colours:
+                out[side] = self.colours[side]
+            else:
+                out[side] = free[unset % len(free)]
+                unset += 1
         return out
 
     def to_json(self) -> str:

@@ -284,7 +284,7 @@ class TakLink:
                                                          "again when it is back").format(url=conn.url,
                                                                                          why=conn.last_error))
             finally:
-                _close(writer)
+                await _close(writer)
             await asyncio.sleep(delay)
 
     async def _exchange(self, conn: TakConnection, tx, reader) -> None:
@@ -337,10 +337,13 @@ def _words(exc: BaseException) -> str:
     return str(text)
 
 
-def _close(writer) -> None:
+async def _close(writer) -> None:
+    """Close a connection and wait (a little) until it is closed."""
     try:
         if writer is not None and hasattr(writer, "close"):
             writer.close()
-    except Exception:                       # closing what has failed may fail too
+            if hasattr(writer, "wait_closed"):
+                await asyncio.wait_for(writer.wait_closed(), 1.0)
+    except (Exception, asyncio.CancelledError):     # closing what has failed may fail too; so may a stop meanwhile
         pass
 
