@@ -173,8 +173,8 @@ def write_tak_package(store: GameStore, out: str | os.PathLike) -> TakPackage:
             files.append(pref)
         if not files:
             raise ValueError(translate("tak", "there is nothing to put in a TAK data package: keep the field's map "
-                                              "with the game (controlroom map ...), name its places, or set the TAK "
-                                              "server (controlroom tak --server URL)"))
+                                              "with the game (controlroom --db GAME --map FILE), name its places, or "
+                                              "set the TAK server (controlroom tak --server URL)"))
         package = tak_libs.pytak().TAKDataPackage(f"controlroom {store.name}", uid=f"{prefix}package")
         for path in files:
             package.add_file(str(path))

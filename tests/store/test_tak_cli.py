@@ -83,3 +83,13 @@ def test_the_tak_command_refuses_what_it_cannot_use(tmp_path, capsys):
                               (["--every", "0.1"], "--every must be at least", 2)):
         assert main(["tak", "--db", db, *args]) == code, args
         assert words in capsys.readouterr().err, args
+
+
+def test_the_window_and_headless_refuse_a_tak_url_they_cannot_use_before_anything_starts(tmp_path, capsys):
+    db = _game(tmp_path)
+    assert main(["--db", db, "--tak", "http://10.0.0.5:8087"]) == 2
+    assert "tcp://HOST:PORT, tls://HOST:PORT or udp://HOST:PORT" in capsys.readouterr().err
+    assert main(["headless", "--db", db, "--tak", "tls://10.0.0.5:8089", "--quit-after", "1"]) == 2
+    assert "needs the station's certificate and key" in capsys.readouterr().err
+    assert main(["headless", "--db", db, "--port", "cot-udp://nowhere", "--quit-after", "1"]) == 2
+    assert "cot-udp://ADDRESS:PORT" in capsys.readouterr().err
