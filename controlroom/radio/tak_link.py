@@ -244,7 +244,7 @@ class TakLink:
                     conn.wake.set()
         return len(due)
 
-    def _say(self, conn: TakConnection, state: str, detail: Any = "") -> None:
+    def _say(self, conn: TakConnection, state: str, detail: str = "") -> None:
         if conn.state != state or state == "retrying":
             conn.state = state
             self.queue.put(LinkState(conn.url, state, detail))
@@ -262,7 +262,8 @@ class TakLink:
             except Exception as exc:        # refused, unreachable, timed out, TLS refused...
                 conn.errors += 1
                 conn.last_error = _words(exc)
-                self._say(conn, "retrying", round(delay, 1))
+                self._say(conn, "retrying", translate("tak", "{why}; next attempt in {s:g} s").format(
+                    why=conn.last_error, s=round(delay, 1)))
                 await asyncio.sleep(delay)
                 delay = min(self.backoff_max, delay * 2)
                 continue

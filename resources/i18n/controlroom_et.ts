@@ -536,7 +536,7 @@
     </message>
     <message>
       <source>the marshal's TAK phone (ATAK, iTAK, WinTAK) by the uid of its position reports, e.g. 'ANDROID-1a2b3c4d5e6f' (docs/tak.md)</source>
-      <translation>marssali TAK-telefon (ATAK, iTAK, WinTAK) selle asukohateadete uid järgi, nt &apos;ANDROID-1a2b3c4d5e6f&apos; (docs/tak.md)</translation>
+      <translation>marssali TAK-telefon (ATAK, iTAK, WinTAK) selle asukohateadete uid järgi, nt 'ANDROID-1a2b3c4d5e6f' (docs/tak.md)</translation>
     </message>
     <message>
       <source>the marshal's TAK phone by the callsign set in it (docs/tak.md)</source>
@@ -1877,6 +1877,10 @@
     <message>
       <source>the server closed the connection</source>
       <translation>server sulges ühenduse</translation>
+    </message>
+    <message>
+      <source>{why}; next attempt in {s:g} s</source>
+      <translation>{why}; järgmine katse {s:g} s pärast</translation>
     </message>
     <message>
       <source>TAK server {url} lost ({why}): its objects are sent again when it is back</source>
