@@ -100,6 +100,7 @@ class TakFeed:
         self.valhalla = objs.place_named(places, objs.VALHALLA_NAMES)
         self.hq = objs.place_named(places, objs.HQ_NAMES)
         self.devices: dict[str, dict] = {}
+        self.sources_of: dict[tuple, list[str]] = {}             # ("group", name) -> the sources that place it
         self.field: dict = {name: {} for name in FIELD_PARTS}
         self.members: dict[int, tuple[str, str, int]] = {}       # badge -> (group, side, kind 0 up 1 down 2 dead)
         self.counts: dict[str, list[int]] = {}                   # group -> [up, down, dead]
@@ -117,7 +118,11 @@ class TakFeed:
     def apply(self, p: Pending) -> None:
         if p.devices is not None:
             self.devices = p.devices
-            self.dirty |= {("group", g) for g in self.counts} | self._device_keys(self.devices)
+            self.sources_of = {}
+            for source in self.devices:
+                for key in self._keys_of_source(source):
+                    self.sources_of.setdefault(key, []).append(source)
+            self.dirty |= {("group", g) for g in self.counts} | set(self.sources_of)
         if p.full:
             self.members, self.counts = {}, {}
             self.field = {name: {} for name in FIELD_PARTS}
@@ -135,7 +140,7 @@ class TakFeed:
             self.stopps[sid] = view
             self.dirty.add(("stopp", sid))
         if p.full:
-            self.dirty |= {("group", g) for g in self.counts} | self._device_keys(self.devices) | {("valhalla",)}
+            self.dirty |= {("group", g) for g in self.counts} | set(self.sources_of) | {("valhalla",)}
 
     def _characters(self, views) -> None:
         for c in views:
@@ -163,9 +168,6 @@ class TakFeed:
             return {("marshal", source)}
         return set()
 
-    def _device_keys(self, devices) -> set[tuple]:
-        return set().union(*(self._keys_of_source(s) for s in devices)) if devices else set()
-
     # -- the objects ------------------------------------------------------------------------------------
     def _fix_of(self, sources) -> tuple | None:
         positions = self.field["positions"]
@@ -176,12 +178,12 @@ class TakFeed:
         kind, name = key[0], key[1] if len(key) > 1 else None
         p, s = self.prefix, self.settings
         if kind == "group":
-            fix = self._fix_of(src for src, i in self.devices.items() if i.get("group") == name and not i.get("engine"))
+            fix = self._fix_of(self.sources_of.get(key, ()))
             side = self.side_of.get(name, "")
             return [("group", objs.group_cot(p, name, side, fix, self.counts.get(name, (0, 0, 0)), s,
                                              self.colours.get(side, "White")))] if fix else []
         if kind == "engine":
-            fix = self._fix_of(src for src, i in self.devices.items() if i.get("engine") == name)
+            fix = self._fix_of(self.sources_of.get(key, ()))
             report = self.field["siege"].get(name)
             where = (fix[1], fix[2]) if fix else (report[2], report[3]) if report and report[2] is not None else None
             status = report[1] if report else "moved"
@@ -202,7 +204,7 @@ class TakFeed:
         if view.lat is not None and view.lon is not None:
             return float(view.lat), float(view.lon), True
         for group in view.groups:
-            fix = self._fix_of(src for src, i in self.devices.items() if i.get("group") == group)
+            fix = self._fix_of(self.sources_of.get(("group", group), ()))
             if fix:
                 return float(fix[1]), float(fix[2]), False
         return (self.hq.lat, self.hq.lon, False) if self.hq else None

@@ -8,18 +8,22 @@ acknowledgements the test times while taky is away.
 
 from __future__ import annotations
 
+import json
 import os
 import select
+import subprocess
+import sys
 import time
 import tty
 
 import pytest
 from tak_captures import ATAK_PLI_XML
-from tak_helpers import CotClient, Taky, callsign
+from tak_helpers import CotClient, Taky, callsign, wait_until
 
 from controlroom.core.wiring import Station
 from controlroom.engine.commands import CallStopp, LiftStopp
 from controlroom.game.devices import VIA_TAK
+from controlroom.game.events import make_event
 from controlroom.game.roster import Member
 from controlroom.game.tak_settings import SETTINGS_KEY, TakSettings
 from controlroom.geo.places import Place
@@ -168,3 +172,26 @@ def test_the_station_feeds_taky_hears_a_phone_and_finds_taky_again_after_an_outa
     with GameStore.open(db, create=False) as store:
         vias = {(s.event.source, s.radio.via) for s in store.log.read() if s.radio is not None}
     assert ("marshal:5", VIA_TAK) in vias and ("marshal:7", None) in vias
+
+
+def test_headless_with_tak_sends_what_its_game_has(tmp_path, game):
+    """The command line's --tak reaches the station: a headless run sends the game's STOPP, and says so."""
+    db, _keys = game
+    with GameStore.open(db, create=False) as store:
+        store.log.append([make_event(1000, "stopp_called", "gm", stopp="GM1", reason="danger", lat=58.38, lon=26.72)])
+    taky = Taky(tmp_path / "taky")
+    taky.start()
+    watcher = CotClient(taky.port)
+    stats = tmp_path / "stats.json"
+    try:
+        done = subprocess.run([sys.executable, "-m", "controlroom", "headless", "--db", db, "--tak", taky.url,
+                               "--quit-after", "4", "--stats-json", str(stats)], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert f"TAK {taky.url}: connected" in done.stdout
+        assert wait_until(lambda: bool(watcher.got(f"{PREFIX}stopp.GM1", "b-a-o-tbl")), 10)
+    finally:
+        watcher.close()
+        taky.stop()
+    tak = json.loads(stats.read_text())["links"]["tak"]
+    assert tak["connections"][taky.url]["sent"] >= 1 and tak["connections"][taky.url]["connects"] == 1
