@@ -155,7 +155,10 @@ class TakFeed:
             self.members[c.badge] = now
             if self.side_of.get(c.group) != c.side:
                 self.side_of[c.group] = c.side
-                self.colours = self.settings.colours_for(self.side_of.values())
+                colours = self.settings.colours_for(self.side_of.values())
+                if colours != self.colours:         # a side new to the feed: the sides' colours are dealt again
+                    self.colours = colours
+                    self.dirty |= {("group", g) for g in self.side_of}
             self.dirty.add(("group", c.group))
 
     def _keys_of_source(self, source: str) -> set[tuple]:

@@ -46,7 +46,9 @@ def table(model, role=Qt.ItemDataRole.DisplayRole):
 def test_the_radio_panel_lists_tak_phones_with_their_trust_and_strangers_as_not_drawn(qtbot):
     panel = RadioPanel(Clock(ms("00:13:00")))
     qtbot.addWidget(panel)
+    assert panel.tak_box.isHidden()                 # no phone heard: no TAK list taking the panel's room
     panel.apply_delta(make_delta(GameState(ROSTER), (), (), full=True)._replace(radio={"tak": tak_view()}))
+    assert not panel.tak_box.isHidden()
     m = panel.tak_phones
     assert table(m) == [
         ["ANDROID-deadbeef", "JENNY", "marshal:5", "TAK, not authenticated", "1 min ago", "78", "tcp://tak:8087"],

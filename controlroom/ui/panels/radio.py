@@ -338,6 +338,8 @@ class RadioPanel(QWidget):
             box_layout.addWidget(QLabel(caption, box))
             box_layout.addWidget(view)
             split.addWidget(box)
+        self.tak_box = box                  # shown once a TAK phone has been heard (radio.tak_ingest)
+        self.tak_box.setVisible(False)
         log = QWidget(split)
         log_layout = QVBoxLayout(log)
         log_layout.setContentsMargins(0, 0, 0, 0)
@@ -378,6 +380,7 @@ class RadioPanel(QWidget):
             if "tak" in radio:
                 self._tak = radio["tak"] or {}
                 self._tak_due = True
+                self.tak_box.setVisible(True)
         if radio or field:
             self._devices_due = True
         # At 200 frames a second every delta (ten a second) changes the device list and the frame log; no one
