@@ -10,7 +10,7 @@ from types import ModuleType
 
 from controlroom import __version__
 from controlroom.commands import COMMANDS
-from controlroom.commands.errors import CliError
+from controlroom.commands.errors import CliError, UsageError
 from controlroom.i18n import LANGUAGES, check_language, choose, language, translate
 
 
@@ -59,6 +59,14 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
                         help="a gateway's serial port, or a stock Meshtastic node (meshtastic:/dev/ttyACM0, "
                              "meshtastic-tcp:HOST); repeat for several (kept with the game: next time --db alone "
                              "opens them)")
+    window.add_argument("--tak", action="append", default=[], metavar="URL",
+                        help="send the battle to a TAK server or client as Cursor-on-Target: tcp://HOST:PORT, "
+                             "tls://HOST:PORT (with --tak-cert and --tak-key), udp://HOST:PORT; add ?proto=1 for "
+                             "TAK protocol 1 (protobuf); repeat for several (docs/tak.md)")
+    window.add_argument("--tak-cert", metavar="FILE.pem", help="the station's client certificate for tls:// (PEM)")
+    window.add_argument("--tak-key", metavar="FILE.pem", help="the key of --tak-cert (PEM)")
+    window.add_argument("--tak-ca", metavar="FILE.pem",
+                        help="the certificate authority the tls:// server's certificate is checked against (PEM)")
     window.add_argument("--map", metavar="MAP",
                         help="the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or "
                              "MBTiles (kept with the game: next time --db alone shows it)")
@@ -86,9 +94,15 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
 
 def _open_window(args: argparse.Namespace) -> int:
     """``controlroom`` alone: the window on a game (the one given, the last one, or one asked for)."""
+    from controlroom.core.wiring import check_links
     from controlroom.ui.app import application, run_window
     from controlroom.ui.dialogs.games import game_exists, last_game
     from controlroom.ui.dialogs.start import ask_start
+
+    try:
+        check_links(args.port, args.tak, (args.tak_cert, args.tak_key, args.tak_ca))
+    except ValueError as exc:           # a --port or --tak no link could open: said before any window opens
+        raise UsageError(str(exc)) from None
 
     origin = None
     if args.origin:
@@ -123,7 +137,8 @@ def _open_window(args: argparse.Namespace) -> int:
             db, map_image, before_start = choice.db, choice.map or map_image, choice.before_start
     try:
         return run_window(db, args.port, map_image=map_image, origin=origin, quit_after=args.quit_after,
-                          screenshot=args.screenshot, desk=args.desk, before_start=before_start, web=web)
+                          screenshot=args.screenshot, desk=args.desk, before_start=before_start, web=web,
+                          tak=args.tak, tak_tls=(args.tak_cert, args.tak_key, args.tak_ca))
     except WebError as exc:
         raise CliError(str(exc)) from None
 

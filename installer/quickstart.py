@@ -183,6 +183,25 @@ def ensure_micropython() -> None:
         say("npm could not install MicroPython: the firmware tests under MicroPython will be skipped")
 
 
+TAKY_VENV = ROOT / ".venv-taky"
+TAKY_PY = TAKY_VENV / ("Scripts" if WINDOWS else "bin") / ("python.exe" if WINDOWS else "python")
+
+
+def ensure_taky() -> None:
+    """taky, the TAK server the TAK tests talk to, in a virtual environment of its own (.venv-taky).
+
+    It installs a top-level package named ``tests`` and needs setuptools'
+    ``pkg_resources`` (gone from setuptools 81): kept out of the project's own.
+    """
+    if TAKY_PY.exists():
+        return
+    say("installing taky, the TAK server of the TAK tests, into .venv-taky")
+    if run([sys.executable, "-m", "venv", TAKY_VENV]) != 0 or run(
+            [TAKY_PY, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "taky>=0.10",
+             "setuptools<81"]) != 0:
+        say("taky could not be installed: the TAK server tests will fail (see above)")
+
+
 def window_suite() -> tuple[list[str], list[str]]:
     """The window's test files that run beside the others (tests/ui), and those of tests/ui that do not.
 
@@ -235,6 +254,7 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ)
     if job == "test":
         ensure_micropython()
+        ensure_taky()
         env.setdefault("QT_QPA_PLATFORM", "offscreen")
         if rest:
             return run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)

@@ -17,4 +17,5 @@ COMMANDS = (
     "map",
     "export",
     "web",
+    "tak",
 )

@@ -17,7 +17,7 @@ STAT_KEYS = ("frames_total", "accepted", "duplicates", "rejected_corrupt", "reje
              "rejected_unknown_device", "rejected_role", "downlink_heard")
 TIMER_WORDS = {"alone": "this station", "owner": "this station (owner)",
                "standby": "another station (standby)", "offline": "server unreachable"}
-HELP = "Run a game without a window: rule timers, storage (and radio gateways, with --port)."
+HELP = "Run a game without a window: rule timers, storage (and radio gateways, with --port; TAK, with --tak)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a LoRa gateway's serial port (/dev/ttyUSB0, COM5, socket://host:port, usb:VID:PID), "
                              "or a stock Meshtastic node (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); "
                              "repeat for several")
+    add_tak_arguments(parser)
     parser.add_argument("--speed", type=float, default=None,
                         help="game seconds per real second (a fast simulation); "
                              "default: real time, kept across restarts")
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging("headless")
     try:
         station = Station(args.db or default_db(), list(args.port), speed=args.speed, queue_path=args.queue,
-                          remember_ports=False)
+                          remember_ports=False, tak=list(args.tak), tak_tls=(args.tak_cert, args.tak_key, args.tak_ca))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     core = station.core
@@ -139,14 +140,27 @@ def run(args: argparse.Namespace) -> int:
         total = radio.pop("total", {})
         stats = {**{k: total.get(k, 0) for k in STAT_KEYS}, "per_gateway": radio,
                  "links": station.stats(), "health": core.stats.get("health", {})}
-        if "meshtastic" in core.stats:
-            stats["meshtastic"] = core.stats["meshtastic"]
+        for extra in ("meshtastic", "tak"):
+            if extra in core.stats:
+                stats[extra] = core.stats[extra]
         with open(args.stats_json, "w", encoding="utf-8") as f:
             json.dump(stats, f, indent=2)
     sys.stdout.flush()
     if status.get("stopping") or args.quit_after is not None:
         os._exit(status["code"])     # the stop timer may still be pending: end now, cleanly stored
     return status["code"]
+
+
+def add_tak_arguments(parser) -> None:
+    """``--tak URL`` (repeatable) and its TLS files: the battle sent to TAK servers and clients (docs/tak.md)."""
+    parser.add_argument("--tak", action="append", default=[], metavar="URL",
+                        help="send the battle to a TAK server or client as Cursor-on-Target: tcp://HOST:PORT, "
+                             "tls://HOST:PORT (with --tak-cert and --tak-key), udp://HOST:PORT; add ?proto=1 for "
+                             "TAK protocol 1 (protobuf); repeat for several (docs/tak.md)")
+    parser.add_argument("--tak-cert", metavar="FILE.pem", help="the station's client certificate for tls:// (PEM)")
+    parser.add_argument("--tak-key", metavar="FILE.pem", help="the key of --tak-cert (PEM)")
+    parser.add_argument("--tak-ca", metavar="FILE.pem",
+                        help="the certificate authority the tls:// server's certificate is checked against (PEM)")
 
 
 def default_db() -> str:
@@ -179,4 +193,5 @@ class LinkWords:
             return
         self.last[link] = shown
         if not self.quiet or state == "lost":
-            self.say(f"gateway {link}: {state}" + (f" ({detail})" if detail else ""))
+            kind = "TAK" if link.split("://", 1)[0] in ("tcp", "tls", "udp", "cot-udp") else "gateway"
+            self.say(f"{kind} {link}: {state}" + (f" ({detail})" if detail else ""))

@@ -33,6 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     new.add_argument("--new-key", action="store_true", help="replace the device's key (a lost or stolen device)")
     new.add_argument("--meshtastic", metavar="NODE_ID",
                      help="the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)")
+    new.add_argument("--tak-uid", metavar="UID",
+                     help="the marshal's TAK phone (ATAK, iTAK, WinTAK) by the uid of its position reports, "
+                          "e.g. 'ANDROID-1a2b3c4d5e6f' (docs/tak.md)")
+    new.add_argument("--tak-callsign", metavar="CALLSIGN",
+                     help="the marshal's TAK phone by the callsign set in it (docs/tak.md)")
     mesh = sub.add_parser("meshtastic",
                           help="whether Meshtastic reports must be PKI direct messages (docs/meshtastic.md)")
     mesh.add_argument("--db", metavar="GAME", required=True)
@@ -106,9 +111,12 @@ def run(args: argparse.Namespace) -> int:
         with GameStore.open(args.db, create=args.keys_command == "new") as store:
             if args.keys_command == "new":
                 dev = register_device(store, args.device, args.role, args.label, args.group, args.engine,
-                                      args.marshal, replace_key=args.new_key, meshtastic=args.meshtastic)
+                                      args.marshal, replace_key=args.new_key, meshtastic=args.meshtastic,
+                                      tak_uid=args.tak_uid, tak_callsign=args.tak_callsign)
                 print(f"device {dev.id} registered as {dev.role}" + (f" ({dev.label})" if dev.label else "")
-                      + (f", Meshtastic node {dev.meshtastic}" if dev.meshtastic else ""))
+                      + (f", Meshtastic node {dev.meshtastic}" if dev.meshtastic else "")
+                      + (f", TAK uid {dev.tak_uid}" if dev.tak_uid else "")
+                      + (f", TAK callsign {dev.tak_callsign}" if dev.tak_callsign else ""))
             elif args.keys_command == "meshtastic":
                 from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY
 
@@ -123,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
                 for dev in devices(store).values():
                     where = dev.group or dev.siege_engine or dev.marshal or ""
                     mesh = f"  meshtastic {dev.meshtastic}" if dev.meshtastic else ""
-                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}{mesh}".rstrip())
+                    tak = (f"  tak uid {dev.tak_uid}" if dev.tak_uid else "") + (
+                        f"  tak callsign {dev.tak_callsign}" if dev.tak_callsign else "")
+                    print(f"{dev.id:>5}  {dev.role:<8} {dev.label:<24} {where}{mesh}{tak}".rstrip())
             else:
                 dev = devices(store).get(args.device)
                 if dev is None:

@@ -15,7 +15,7 @@ FACTS: tuple[tuple[str, tuple[type, ...], str], ...] = (
     ("events_stored", (int,), "the last seq folded (this station's or another's)"),
     ("timers_changed", (str,), "who runs the rule timers: alone, owner, standby, offline"),
     ("input_rejected", (str,), "a command or report that could not become an event"),
-    ("devices_known", (object,), "{source: {role, label, group, engine}}: no keys"),
+    ("devices_known", (object,), "{source: {role, label, group, engine, tak}}: no keys"),
     ("stats_reported", (object,), "counters and health, when the core stops"),
     ("stopped", (), "everything that could be stored is stored; the thread may end"),
     ("roster_answered", (object,), "RosterAnswer, to players offered (AddPlayers)"),

@@ -140,6 +140,20 @@ class Jobs(QObject):
 
         return self._submit(Job("gis", work))
 
+    def tak_package(self, path: Path) -> Job:
+        """The game as a TAK data package (map, battle area and places, markers, server): (path, TakPackage)."""
+        def work(_progress):
+            from controlroom.radio.tak_libs import TakUnavailableError
+            from controlroom.report.tak_package import write_tak_package
+
+            with self._open() as store:
+                try:
+                    return str(path), write_tak_package(store, path)
+                except TakUnavailableError as exc:
+                    raise ValueError(str(exc)) from None
+
+        return self._submit(Job("tak", work))
+
     def keep_map(self, path: Path, kind: str, crs_wkt: str, world, width: int, height: int) -> Job:
         """Keep a map and its georeference in the game (Open recent and --db bring it back)."""
         def work(_progress):

@@ -130,7 +130,8 @@ class CoreWorker(WorkerFacts):
         shared = game.store.log.shared
         self.opened.emit(game.info)
         self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group,
-                                            "engine": d.siege_engine} for d in game.ingest.devices.values()})
+                                            "engine": d.siege_engine, "tak": d.tak_uid or d.tak_callsign}
+                                 for d in game.ingest.devices.values()})
         self.loaded.emit(engine.opened())
         self._let_the_window_paint()
         again = engine.complete(pacing.breathe)          # it rests now and then while the window draws

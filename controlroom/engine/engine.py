@@ -56,7 +56,7 @@ class Engine:
         self.store = game.store
         self.fold: Fold = game.fold
         self.clock = game.clock
-        self.intake = Intake(game.ingest, game.mesh, marshal_silence_ms)
+        self.intake = Intake(game.ingest, game.mesh, marshal_silence_ms, game.tak)
         self.batcher = Batcher()
         self.publisher = Publisher(game.fold)
         self.authority = Authority(game.store.log.shared)

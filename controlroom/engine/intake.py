@@ -1,7 +1,9 @@
 """What the links heard, taken in: reports for the inbox, answers due now, alarms (pure; one per open game).
 
 A frame is authenticated and de-duplicated (``radio.ingest``), a Meshtastic
-packet read (``radio.mesh_ingest``).  An accepted report becomes a
+packet read (``radio.mesh_ingest``), a TAK phone's position report matched
+to its marshal (``radio.tak_ingest``: never authenticated, so only placed on
+the map; unknown phones are listed, not drawn).  An accepted report becomes a
 ``Report``; its acknowledgement waits with it until it is stored.  A copy
 of a frame already stored is acknowledged again at once; a copy of one still
 on its way joins the first one's acknowledgements.  Security verdicts are
@@ -20,17 +22,21 @@ from controlroom.game.alarms import Alarm, SecurityFlood
 from controlroom.game.state import GameState
 from controlroom.i18n import translate
 from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, Ingest
-from controlroom.radio.link import FrameAck, FrameHeard, Heard, LineRejected, LinkState, MeshHeard
+from controlroom.radio.link import CotHeard, FrameAck, FrameHeard, Heard, LineRejected, LinkState, MeshHeard
 from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED
 from controlroom.radio.mesh_ingest import MeshIngest
+from controlroom.radio.tak_ingest import ACCEPTED as TAK_ACCEPTED
+from controlroom.radio.tak_ingest import TakIngest
 
 
 class Intake:
     """Turns what the links heard into reports, immediate answers and alarms."""
 
-    def __init__(self, ingest: Ingest, mesh: MeshIngest, marshal_silence_ms: int = 600_000) -> None:
+    def __init__(self, ingest: Ingest, mesh: MeshIngest, marshal_silence_ms: int = 600_000,
+                 tak: TakIngest | None = None) -> None:
         self.ingest = ingest
         self.mesh = mesh
+        self.tak = tak if tak is not None else TakIngest(ingest.devices)
         self.marshal_silence_ms = marshal_silence_ms
         self.links: dict[str, tuple[str, str]] = {}
         self.flood = SecurityFlood()
@@ -47,6 +53,8 @@ class Intake:
                 self._frame(item, now, reports, out)
             elif isinstance(item, MeshHeard):
                 self._mesh(item, state, now, reports, out)
+            elif isinstance(item, CotHeard):
+                self._cot(item, now, reports, out)
             elif isinstance(item, LineRejected):
                 self.ingest.reject_line(item.gateway, item.reason, item.detail, now)
             elif isinstance(item, LinkState):
@@ -90,6 +98,15 @@ class Intake:
         report = try_report(type_, fields, source, out.rejected, radio=got.radio, answer=got.reply)
         if report is not None:
             reports.append(report)
+
+    def _cot(self, heard: CotHeard, now: int, reports: list[Report], out: Output) -> None:
+        """A registered marshal's phone's position: a report (marked as come by TAK); the rest only counted."""
+        got = self.tak.receive(heard, now)
+        if got.verdict == TAK_ACCEPTED and got.event is not None:
+            type_, fields, source = got.event
+            report = try_report(type_, fields, source, out.rejected, radio=got.radio)
+            if report is not None:
+                reports.append(report)
 
     def _link(self, item: LinkState, now: int, out: Output) -> None:
         """A link's state: a lost link is an alarm; found again, it ends it (in the radio panel)."""
@@ -135,11 +152,16 @@ class Intake:
     # -- the radio panel ------------------------------------------------------------------
     def radio_view(self) -> dict[str, Any]:
         """Links, counters per gateway, devices heard, the last frames."""
-        return {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
+        view = {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
                 "recent": list(self.ingest.recent)[-200:]}
+        if self.tak.counts["heard"]:
+            view["tak"] = self.tak.view()
+        return view
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"radio": self.ingest.stats()}
         if self.mesh.counts:
             out["meshtastic"] = self.mesh.stats()
+        if self.tak.counts["heard"]:
+            out["tak"] = dict(self.tak.counts)
         return out

@@ -20,15 +20,18 @@ from controlroom import paths
 from controlroom.engine.storage import deliver_queue
 from controlroom.game.clock import Clock, WallClock
 from controlroom.game.fold import Fold
+from controlroom.game.tak_settings import SETTINGS_KEY as TAK_SETTINGS_KEY
+from controlroom.game.tak_settings import TakSettings, TakSettingsError, settings_from_json
 from controlroom.game.views import StoredView
 from controlroom.radio.ingest import DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
+from controlroom.radio.tak_ingest import TakIngest
 from controlroom.rules.profile import RulesProfile
 from controlroom.store.devices import devices
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
-from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
+from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_places, stored_ports
 from controlroom.store.spool import Spool, default_path
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,9 @@ class GameInfo(NamedTuple):
     map_path: Path | None = None
     map_problem: str = ""
     exposed: tuple[str, ...] = ()        # the game file and companions other users of this computer can read
+    places: tuple = ()                   # the field map's named places (geo.places.Place): Valhalla, HQ...
+    tak: TakSettings = TakSettings()     # what a TAK feed of the game sends, and how (docs/tak.md)
+    tak_problem: str = ""                # why the game's TAK settings could not be read ("" when they could)
 
 
 @dataclass(slots=True)
@@ -62,6 +68,7 @@ class OpenedGame:
     fold: Fold
     ingest: Ingest
     mesh: MeshIngest
+    tak: TakIngest
     clock: Clock
     spool: Spool | None
     last_seq: int
@@ -97,6 +104,7 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
     ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
                                                     reserve=lambda size: store.reserve_block(DOWNLINK_KEY, size)))
     mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1")
+    tak = TakIngest(known)
     highest, heard = store.log.radio_counters()
     ingest.remember(highest, heard, fold.state.t)
     store.checkpoint_in_background()
@@ -106,7 +114,7 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
         fast = bool(speed) and not store.log.shared
         clock = WallClock(fold.state.t, speed or 1.0) if fast else persistent_clock(store, fold.state.t, speed or 1.0)
     info = game_info(store, db, fold, clock, ports, remember_ports)
-    return OpenedGame(store, fold, ingest, mesh, clock, spool, last_seq, events, info)
+    return OpenedGame(store, fold, ingest, mesh, tak, clock, spool, last_seq, events, info)
 
 
 def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[str] | None,
@@ -129,8 +137,14 @@ def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[s
     if exposed:
         log.warning("%s can be read by other users of this computer, and it holds every radio device's key",
                     ", ".join(exposed))
+    tak, tak_problem = TakSettings(), ""
+    try:
+        tak = settings_from_json(store.meta(TAK_SETTINGS_KEY))
+    except TakSettingsError as exc:
+        tak_problem = str(exc)
+        log.warning("%s", exc)
     return GameInfo(store.name, db, store.where, fold.state.profile, speed, store.log.shared, kept_ports, kept,
-                    path, problem, exposed)
+                    path, problem, exposed, tuple(stored_places(store)), tak, tak_problem)
 
 
 def persistent_clock(store: GameStore, t: int, speed: float = 1.0) -> WallClock:

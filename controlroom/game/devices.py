@@ -19,6 +19,8 @@ class DeviceInfo:
     marshal: str | None = None
     key: bytes = field(default=b"", repr=False)
     meshtastic: str | None = None          # the stock Meshtastic node it is ("!a1b2c3d4"), if one
+    tak_uid: str | None = None             # the TAK phone it is, by the uid its CoT carries ("ANDROID-..."), if one
+    tak_callsign: str | None = None        # ... or by the callsign set in ATAK, if registered that way
 
     @property
     def node_num(self) -> int | None:
@@ -51,6 +53,10 @@ VIA_MESH_CHANNEL = "meshtastic/channel"
 # A report from a phone's form (the web view, controlroom.web): an invite's token, not a device's key.
 VIA_WEB = "web"
 WEAKER_TRUST = frozenset({VIA_MESH_CHANNEL})
+# A TAK phone's position report (Cursor-on-Target from ATAK, iTAK, WinTAK): anyone on the TAK network could
+# send it under that uid or callsign.  Shown on the map and in the radio panel, never used by the rules.
+VIA_TAK = "tak"
+NOT_AUTHENTICATED = frozenset({VIA_TAK})
 
 
 def node_id(text: str | int) -> str:

@@ -1,13 +1,15 @@
 """The one protocol every radio link follows, the values it passes, and the registry of links by URL (no Qt).
 
 A link is one connection to the field: a LoRa gateway on a serial port, a
-stock Meshtastic node, tomorrow a TAK server or ChirpStack.  Each one
+stock Meshtastic node, a TAK server (``radio.tak_link``) or the phones' CoT
+on the network (``radio.cot_udp``), tomorrow ChirpStack.  Each one
 
 - ``start()``s its own threads and ``stop()``s them (``request_stop`` then
   ``join``, so that many links stop at once);
 - puts what it hears into one thread-safe ``HeardQueue`` shared by every link
   of a station: ``FrameHeard``, ``MeshHeard`` (``radio.mesh_ingest``),
-  ``LineRejected``, ``LinkState``; the core drains the queue in its own thread;
+  ``CotHeard`` (``radio.cot_in``), ``LineRejected``, ``LinkState``; the core
+  drains the queue in its own thread;
 - ``send(ack)``s an answer (``FrameAck``, ``MeshReply``) when it can carry
   it: False when it cannot (another kind of link, or not connected), so that
   the station tries the next link;
@@ -26,10 +28,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from controlroom.radio.cot_in import CotHeard
 from controlroom.radio.mesh_ingest import MeshHeard, MeshReply
 
-__all__ = ["Ack", "FrameAck", "FrameHeard", "Heard", "HeardQueue", "LineRejected", "Link", "LinkState", "MeshHeard",
-           "MeshReply", "send_through"]
+__all__ = ["Ack", "CotHeard", "FrameAck", "FrameHeard", "Heard", "HeardQueue", "LineRejected", "Link", "LinkState",
+           "MeshHeard", "MeshReply", "send_through"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +72,7 @@ class FrameAck:
     frame: bytes
 
 
-Heard = FrameHeard | MeshHeard | LineRejected | LinkState
+Heard = FrameHeard | MeshHeard | CotHeard | LineRejected | LinkState
 Ack = FrameAck | MeshReply
 
 

@@ -1,4 +1,5 @@
-"""The kinds of radio links by the port's URL: which link a station opens for ``meshtastic:...``, ``/dev/ttyUSB0``...
+"""The kinds of radio links by the port's URL: which link a station opens for ``meshtastic:...``, ``cot-udp://...``,
+``/dev/ttyUSB0``...
 
 A new transport is one module implementing ``radio.link.Link`` and one line
 in ``LINK_KINDS``.  The ``meshtastic`` package is imported only when a
@@ -11,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from controlroom.radio import meshtastic_link, ports, transport
+from controlroom.radio import cot_udp, meshtastic_link, ports, transport
 from controlroom.radio.link import HeardQueue, Link
 
 __all__ = ["LINK_KINDS", "LinkKind", "check_url", "kind_of", "open_link"]
@@ -30,6 +31,7 @@ class LinkKind:
 #: The kinds of links, first match wins: the serial gateway takes what no other takes.
 LINK_KINDS: tuple[LinkKind, ...] = (
     LinkKind("meshtastic", meshtastic_link.is_meshtastic_url, meshtastic_link.check_url, meshtastic_link.open_node),
+    LinkKind("TAK listener", cot_udp.is_cot_udp_url, cot_udp.check_url, cot_udp.open_listener),
     LinkKind("serial gateway", lambda url: True, ports.check_serial_url, transport.open_gateway),
 )
 

@@ -26,7 +26,7 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     """Every device of the game, by id, with keys (for the radio ingest only)."""
     d, g, s, m = Device.__table__.c, Group.__table__.c, SiegeEngineRow.__table__.c, Marshal.__table__.c
     q = (
-        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic)
+        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic, d.tak_uid, d.tak_callsign)
         .select_from(Device.__table__)
         .outerjoin(Group.__table__, d.group_id == g.id)
         .outerjoin(SiegeEngineRow.__table__, d.siege_engine_id == s.id)
@@ -35,7 +35,8 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     )
     with store.engine.connect() as conn:
         return {
-            row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]), row[7])
+            row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]), row[7], row[8],
+                               row[9])
             for row in conn.execute(q)
         }
 
@@ -51,13 +52,18 @@ def register_device(
     key: bytes | None = None,
     replace_key: bool = False,
     meshtastic: str | int | None = None,
+    tak_uid: str | None = None,
+    tak_callsign: str | None = None,
 ) -> DeviceInfo:
     """Register a device with a fresh random key (or the given one); re-registering keeps its key.
 
     ``meshtastic``: the stock Meshtastic node the device is (``!a1b2c3d4``);
-    re-registering without one keeps the node it had.
+    ``tak_uid`` / ``tak_callsign``: the TAK phone a marshal carries, by the uid
+    of its Cursor-on-Target or by its callsign.  Re-registering without them
+    keeps what the device had.
     """
     _check(device_id, role)
+    tak_uid, tak_callsign = _tak_names(role, tak_uid, tak_callsign)
     if meshtastic is not None:
         if role == "gateway":
             raise StoreError("a Meshtastic node is registered as a marshal or a tracker; a node plugged into "
@@ -86,7 +92,8 @@ def register_device(
                 if marshal_id is None:
                     marshal_id = conn.execute(sa.insert(t).values(name=marshal).returning(t.c.id)).scalar()
             t = Device.__table__
-            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic).where(t.c.id == device_id)).first()
+            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic, t.c.tak_uid, t.c.tak_callsign)
+                               .where(t.c.id == device_id)).first()
             old = row[0] if row else None
             if key is None:
                 key = bytes.fromhex(old) if old and not replace_key else secrets.token_bytes(KEY_BYTES)
@@ -97,12 +104,39 @@ def register_device(
                                                              t.c.id != device_id)).scalar()
                 if other is not None:
                     raise StoreError(f"Meshtastic node {meshtastic} is device {other} already")
+            if row is not None:
+                tak_uid = tak_uid if tak_uid is not None else row[2]
+                tak_callsign = tak_callsign if tak_callsign is not None else row[3]
+            for column, value, what in ((t.c.tak_uid, tak_uid, "TAK uid"), (t.c.tak_callsign, tak_callsign,
+                                                                            "TAK callsign")):
+                if value is not None:
+                    other = conn.execute(sa.select(t.c.id).where(column == value, t.c.id != device_id)).scalar()
+                    if other is not None:
+                        raise StoreError(f"{what} {value!r} is device {other} already")
             values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,
-                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic)
+                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic, tak_uid=tak_uid,
+                          tak_callsign=tak_callsign)
             if old is None:
                 conn.execute(sa.insert(t).values(id=device_id, **values))
             else:
                 conn.execute(sa.update(t).where(t.c.id == device_id).values(**values))
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
-    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic)
+    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic, tak_uid, tak_callsign)
+
+
+def _tak_names(role: str, uid: str | None, callsign: str | None) -> tuple[str | None, str | None]:
+    """The TAK uid and callsign as stored (trimmed), or StoreError saying what is wrong with them."""
+    out = []
+    for value, what, most in ((uid, "a TAK uid", 100), (callsign, "a TAK callsign", 64)):
+        if value is None:
+            out.append(None)
+            continue
+        text = str(value).strip()
+        if not text or len(text) > most or any(ord(c) < 32 for c in text):
+            raise StoreError(f"{what} is 1 to {most} printable characters, not {value!r}")
+        out.append(text)
+    if (out[0] or out[1]) and role != "marshal":
+        raise StoreError("a TAK phone is registered as a marshal's (--role marshal): its positions show the "
+                         "marshal on the map")
+    return out[0], out[1]

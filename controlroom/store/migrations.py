@@ -165,6 +165,15 @@ def _v7_invites(op: Operations) -> None:
     )
 
 
+def _v8_tak_phones(op: Operations) -> None:
+    """TAK phones as devices: the uid of their Cursor-on-Target, or their callsign (docs/tak.md)."""
+    with op.batch_alter_table("devices") as batch:
+        batch.add_column(sa.Column("tak_uid", sa.String(100)))
+        batch.add_column(sa.Column("tak_callsign", sa.String(64)))
+        batch.create_unique_constraint("uq_devices_tak_uid", ["tak_uid"])
+        batch.create_unique_constraint("uq_devices_tak_callsign", ["tak_callsign"])
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -173,6 +182,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
     (6, "a deadline stored once per game", _v6_timer_keys),
     (7, "staff invited to the web view", _v7_invites),
+    (8, "TAK phones as devices", _v8_tak_phones),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -71,6 +71,9 @@ class Device(SQLModel, table=True):
     key_hex: str = Field(max_length=128)
     # A stock Meshtastic node this device is ("!a1b2c3d4"), reporting through the Meshtastic path.
     meshtastic: str | None = Field(default=None, sa_column=Column(String(16), nullable=True, unique=True))
+    # A TAK phone this device is (docs/tak.md): by the uid of its Cursor-on-Target, or by its callsign.
+    tak_uid: str | None = Field(default=None, sa_column=Column(String(100), nullable=True, unique=True))
+    tak_callsign: str | None = Field(default=None, sa_column=Column(String(64), nullable=True, unique=True))
 
 
 class EventRow(SQLModel, table=True):

@@ -127,16 +127,20 @@ def run_window(
     before_start=None,
     remember_ports: bool = True,
     web=None,
+    tak: list[str] | None = None,
+    tak_tls: tuple[str | None, str | None, str | None] = (None, None, None),
 ) -> int:
     """Open a game in the window, with its gateways and its map; returns when the window is closed.
 
     The map and the gateway ports are kept with the game: given here, they
-    are stored; not given, the game's own are used.  ``origin`` (deprecated)
+    are stored; not given, the game's own are used.  ``tak``: TAK servers
+    and clients the battle is sent to (docs/tak.md).  ``origin`` (deprecated)
     only centres the drawing frame of a game without a map.  ``web`` (``web.station.WebOptions``) serves
     the live web view for field staff, in a thread of its own.
     """
     app = application()
-    station = Station(str(db), list(ports) if ports else None, speed=speed, remember_ports=remember_ports)
+    station = Station(str(db), list(ports) if ports else None, speed=speed, remember_ports=remember_ports,
+                      tak=list(tak or ()), tak_tls=tak_tls)
     core = station.core
     window = build_window(core, MapFrame(*origin) if origin else None, title or Path(str(db)).stem, valhalla)
     if map_image is not None:

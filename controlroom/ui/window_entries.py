@@ -146,8 +146,9 @@ class WindowEntries(QObject):
         if c is not None:
             card.set_character(c)
         rows, retracted = self.window.panels.panels["timeline"].model.everything()    # (rows held back included)
-        names = {source: info.get("label") or "" for source, info in self.window.layers.devices.items()}
-        card.set_history(rows, retracted, names)
+        devices = self.window.layers.devices
+        names = {source: info.get("label") or "" for source, info in devices.items()}
+        card.set_history(rows, retracted, names, [source for source, info in devices.items() if info.get("tak")])
 
     def update_cards(self, delta) -> None:
         for badge, card in list(self.cards.items()):

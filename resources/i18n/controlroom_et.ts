@@ -259,6 +259,22 @@
       <translation>lüüsi jadaport või tavaline Meshtastici sõlm (meshtastic:/dev/ttyACM0, meshtastic-tcp:HOST); mitme puhul korda (jäetakse mänguga meelde: järgmisel korral avab --db üksi need)</translation>
     </message>
     <message>
+      <source>send the battle to a TAK server or client as Cursor-on-Target: tcp://HOST:PORT, tls://HOST:PORT (with --tak-cert and --tak-key), udp://HOST:PORT; add ?proto=1 for TAK protocol 1 (protobuf); repeat for several (docs/tak.md)</source>
+      <translation>saada lahing TAK-serverile või -kliendile Cursor-on-Targetina: tcp://HOST:PORT, tls://HOST:PORT (koos --tak-cert ja --tak-key), udp://HOST:PORT; TAK-protokolli 1 (protobuf) jaoks lisa ?proto=1; mitme jaoks korda (docs/tak.md)</translation>
+    </message>
+    <message>
+      <source>the station's client certificate for tls:// (PEM)</source>
+      <translation>jaama kliendisertifikaat tls:// jaoks (PEM)</translation>
+    </message>
+    <message>
+      <source>the key of --tak-cert (PEM)</source>
+      <translation>--tak-cert sertifikaadi võti (PEM)</translation>
+    </message>
+    <message>
+      <source>the certificate authority the tls:// server's certificate is checked against (PEM)</source>
+      <translation>sertifitseerimiskeskus, mille järgi tls:// serveri sertifikaati kontrollitakse (PEM)</translation>
+    </message>
+    <message>
       <source>the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or MBTiles (kept with the game: next time --db alone shows it)</source>
       <translation>mänguvälja kaart: pilt koos world-faili ja .prj- või .aux.xml-failiga, GeoTIFF või MBTiles (jäetakse mänguga meelde: järgmisel korral näitab --db üksi seda)</translation>
     </message>
@@ -303,8 +319,8 @@
       <translation>Impordi registreerimislaua nimekiri (CSV) mängu või ekspordi mängu nimekiri CSV-na.</translation>
     </message>
     <message>
-      <source>Run a game without a window: rule timers, storage (and radio gateways, with --port).</source>
-      <translation>Käita mängu ilma aknata: reeglitaimerid, salvestamine (ja raadiolüüsid, --port-iga).</translation>
+      <source>Run a game without a window: rule timers, storage (and radio gateways, with --port; TAK, with --tak).</source>
+      <translation>Käita mängu ilma aknata: reeglitaimerid, salvestamine (ja raadiolüüsid, --port abil; TAK, --tak abil).</translation>
     </message>
     <message>
       <source>Register marshal handsets, trackers and gateways, and export the file a device is provisioned with.</source>
@@ -327,12 +343,16 @@
       <translation>Kontrolli kaardifaili (pilt world-failiga, GeoTIFF, MBTiles): selle koordinaatsüsteem, ulatus ja kuhu punkt langeb.</translation>
     </message>
     <message>
-      <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML).</source>
-      <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML).</translation>
+      <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML), or the game as a TAK data package (map, places, Valhalla and HQ markers, server) for ATAK.</source>
+      <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML) või mäng TAK-andmepaketina (kaart, kohad, Valhalla ja staabi märgid, server) ATAK-i jaoks.</translation>
     </message>
     <message>
       <source>Invite field staff to the station's web view (a link and a QR code per person), list or revoke invites.</source>
       <translation>Kutsu väljal töötajad jaama veebivaatesse (link ja QR-kood igaühele), näita või tühista kutseid.</translation>
+    </message>
+    <message>
+      <source>Set what TAK clients see of a game: each side's affiliation (friend, hostile, neutral) and team colour, the TAK server for the data package, how often an object is sent (docs/tak.md).</source>
+      <translation>Määra, mida TAK-kliendid mängust näevad: iga poole kuuluvus (sõber, vaenlane, neutraalne) ja meeskonna värv, andmepaketi TAK-server, kui tihti objekti saadetakse (docs/tak.md).</translation>
     </message>
     <message>
       <source>scenario script: roster lines, then timed events (docs/replay-script.md)</source>
@@ -533,6 +553,14 @@
     <message>
       <source>the device is a stock Meshtastic node or phone, e.g. '!a1b2c3d4' (docs/meshtastic.md)</source>
       <translation>seade on tavaline Meshtastici sõlm või telefon, nt '!a1b2c3d4' (docs/meshtastic.md)</translation>
+    </message>
+    <message>
+      <source>the marshal's TAK phone (ATAK, iTAK, WinTAK) by the uid of its position reports, e.g. 'ANDROID-1a2b3c4d5e6f' (docs/tak.md)</source>
+      <translation>marssali TAK-telefon (ATAK, iTAK, WinTAK) selle asukohateadete uid järgi, nt 'ANDROID-1a2b3c4d5e6f' (docs/tak.md)</translation>
+    </message>
+    <message>
+      <source>the marshal's TAK phone by the callsign set in it (docs/tak.md)</source>
+      <translation>marssali TAK-telefon sellesse seatud kutsungi järgi (docs/tak.md)</translation>
     </message>
     <message>
       <source>take text reports only as direct messages encrypted to the station's node (firmware 2.5+)</source>
@@ -743,8 +771,8 @@
       <translation>kaardi koordinaatsüsteem, kui ükski kõrvalfail seda ei nimeta</translation>
     </message>
     <message>
-      <source>geojson for QGIS, kml for Google Earth, gpx for GPS tools</source>
-      <translation>geojson QGIS-i jaoks, kml Google Earthi jaoks, gpx GPS-tööriistade jaoks</translation>
+      <source>geojson for QGIS, kml for Google Earth, gpx for GPS tools, tak for a TAK data package (a .zip ATAK imports in one step)</source>
+      <translation>geojson QGIS-i jaoks, kml Google Earthi jaoks, gpx GPS-tööriistade jaoks, tak TAK-andmepaketi jaoks (.zip, mille ATAK impordib ühe sammuga)</translation>
     </message>
     <message>
       <source>the file to write</source>
@@ -805,6 +833,30 @@
     <message>
       <source>print them as JSON</source>
       <translation>trüki need JSON-ina</translation>
+    </message>
+    <message>
+      <source>a side's affiliation on TAK maps: f (friend), h (hostile), n (neutral, the default), u (unknown)...; repeat for each side</source>
+      <translation>poole kuuluvus TAK-kaartidel: f (sõber), h (vaenlane), n (neutraalne, vaikimisi), u (tundmatu)...; korda iga poole jaoks</translation>
+    </message>
+    <message>
+      <source>a side's team colour on TAK maps: White, Yellow, Orange, Magenta, Red, Maroon, Purple, Dark Blue, Blue, Cyan, Teal, Green, Dark Green or Brown; repeat for each side</source>
+      <translation>poole meeskonna värv TAK-kaartidel: White, Yellow, Orange, Magenta, Red, Maroon, Purple, Dark Blue, Blue, Cyan, Teal, Green, Dark Green või Brown; korda iga poole jaoks</translation>
+    </message>
+    <message>
+      <source>the TAK server the data package points phones to (tcp://HOST:PORT or tls://HOST:PORT)</source>
+      <translation>TAK-server, millele andmepakett telefonid suunab (tcp://HOST:PORT või tls://HOST:PORT)</translation>
+    </message>
+    <message>
+      <source>the data package names no TAK server</source>
+      <translation>andmepakett ei nimeta TAK-serverit</translation>
+    </message>
+    <message>
+      <source>send each object at most once per this many seconds (default 5)</source>
+      <translation>saada iga objekti kõige rohkem kord nii mitme sekundi jooksul (vaikimisi 5)</translation>
+    </message>
+    <message>
+      <source>the ground each fighter of a group covers, for the group's footprint (default 20 m²)</source>
+      <translation>maa-ala, mille iga grupi võitleja katab, grupi jalajälje jaoks (vaikimisi 20 m²)</translation>
     </message>
   </context>
   <context>
@@ -1921,6 +1973,81 @@
     <message>
       <source>the database server of {where} cannot be trusted or does not speak TLS as the address asks ({detail}). Give the server's certificate authority with sslrootcert=FILE in the address, check the server's name (verify-full checks it), or ask its administrator.</source>
       <translation>{where} andmebaasiserverit ei saa usaldada või see ei räägi TLS-i nii, nagu aadress nõuab ({detail}). Anna aadressis serveri sertifitseerimiskeskus sslrootcert=FAIL, kontrolli serveri nime (verify-full kontrollib seda) või küsi selle haldajalt.</translation>
+    </message>
+  </context>
+  <context>
+    <name>tak</name>
+    <message>
+      <source>no answer in {s:g} s</source>
+      <translation>{s:g} s jooksul vastust ei tulnud</translation>
+    </message>
+    <message>
+      <source>the server closed the connection</source>
+      <translation>server sulges ühenduse</translation>
+    </message>
+    <message>
+      <source>{why}; next attempt in {s:g} s</source>
+      <translation>{why}; järgmine katse {s:g} s pärast</translation>
+    </message>
+    <message>
+      <source>TAK server {url} lost ({why}): its objects are sent again when it is back</source>
+      <translation>TAK-server {url} kadus ({why}): objektid saadetakse uuesti, kui see tagasi on</translation>
+    </message>
+    <message>
+      <source>marshal's handset</source>
+      <translation>marssali käsiseade</translation>
+    </message>
+    <message>
+      <source>{side}: {up} up, {down} down, {dead} dead</source>
+      <translation>{side}: {up} püsti, {down} maas, {dead} surnud</translation>
+    </message>
+    <message>
+      <source>siege engine: {status}</source>
+      <translation>piiramismasin: {status}</translation>
+    </message>
+    <message>
+      <source>STOPP {id} lifted</source>
+      <translation>STOPP {id} lõpetatud</translation>
+    </message>
+    <message>
+      <source>Valhalla: {here} here of {dead} dead</source>
+      <translation>Valhalla: {here} kohal {dead} surnust</translation>
+    </message>
+    <message>
+      <source>STOPP {id}: {reason}</source>
+      <translation>STOPP {id}: {reason}</translation>
+    </message>
+    <message>
+      <source>, battery {battery} %</source>
+      <translation>, aku {battery} %</translation>
+    </message>
+    <message>
+      <source>{side} {here} of {dead}</source>
+      <translation>{side} {here}/{dead}</translation>
+    </message>
+    <message>
+      <source>groups {groups}</source>
+      <translation>grupid {groups}</translation>
+    </message>
+    <message>
+      <source>no map is kept with the game: no GeoTIFF, and the battle area is not drawn</source>
+      <translation>mänguga pole kaarti hoitud: GeoTIFF-i pole ja lahinguala ei joonistata</translation>
+    </message>
+    <message>
+      <source>the map has no named places (field.places.geojson beside it)</source>
+      <translation>kaardil pole nimega kohti (field.places.geojson selle kõrval)</translation>
+    </message>
+    <message>
+      <source>there is nothing to put in a TAK data package: keep the field's map with the game (controlroom --db GAME --map FILE), name its places, or set the TAK server (controlroom tak --server URL)</source>
+      <translation>TAK-andmepaketti pole midagi panna: hoia välja kaarti mänguga (controlroom --db MÄNG --map FAIL), nimeta selle kohad või määra TAK-server (controlroom tak --server URL)</translation>
+    </message>
+    <message>
+      <source>no place named {name} on the map: no {name} marker</source>
+      <translation>kaardil pole kohta nimega {name}: {name} märki pole</translation>
+    </message>
+    <message>
+      <source>the map {name} is not in the package as a GeoTIFF: {why}</source>
+      <translation>kaart {name} pole paketis GeoTIFF-ina: {why}</translation>
     </message>
   </context>
   <context>

@@ -649,6 +649,10 @@
         <translation>GPX (GPS-tööriistad)</translation>
     </message>
     <message>
+        <source>TAK data package (ATAK, iTAK, WinTAK)</source>
+        <translation>TAK-andmepakett (ATAK, iTAK, WinTAK)</translation>
+    </message>
+    <message>
         <source>Choose…</source>
         <translation>Vali…</translation>
     </message>
@@ -673,6 +677,10 @@
         <translation>Ekspordi</translation>
     </message>
     <message>
+        <source>The field map as a GeoTIFF, the battle area and the map&apos;s named places, markers for Valhalla and HQ, and the game&apos;s TAK server: one file ATAK imports in one step.</source>
+        <translation>Välja kaart GeoTIFF-ina, lahinguala ja kaardi nimega kohad, Valhalla ja staabi märgid ning mängu TAK-server: üks fail, mille ATAK impordib ühe sammuga.</translation>
+    </message>
+    <message>
         <source>Tracks of every group, marshal and siege engine; casualties where their marshal or their group was; STOPPs; siege engine reports.</source>
         <translation>Iga grupi, marssali ja piiramismasina rajad; kaotused seal, kus oli nende marssal või grupp; STOPPid; piiramismasinate teated.</translation>
     </message>
@@ -687,6 +695,10 @@
     <message>
         <source>The file could not be written: {error}</source>
         <translation>Faili ei saanud kirjutada: {error}</translation>
+    </message>
+    <message>
+        <source>Written {path}: {entries}.</source>
+        <translation>Kirjutatud {path}: {entries}.</translation>
     </message>
     <message>
         <source>Written {path}: {tracks} tracks, {casualties} casualties, {stopps} STOPPs, {siege} siege engine reports.</source>
@@ -937,8 +949,12 @@
 <context>
     <name>MapLayers</name>
     <message>
-        <source>where reported</source>
+        <source>position by TAK, not authenticated</source>
         <extracomment>A marshal&apos;s own position stands for a casualty&apos;s when heard this recently before the report.</extracomment>
+        <translation>asukoht TAK-ist, autentimata</translation>
+    </message>
+    <message>
+        <source>where reported</source>
         <translation>teatatud kohas</translation>
     </message>
     <message>
@@ -1117,8 +1133,16 @@ Seisund: {condition}{extra}
 Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}</translation>
     </message>
     <message>
+        <source>(TAK, not authenticated)</source>
+        <translation>(TAK, autentimata)</translation>
+    </message>
+    <message>
         <source>Retracted: a wrong report, left out of the game.</source>
         <translation>Tagasi võetud: vale teade, mängust välja jäetud.</translation>
+    </message>
+    <message>
+        <source>position by TAK, not authenticated</source>
+        <translation>asukoht TAK-ist, autentimata</translation>
     </message>
     <message>
         <source>Reported by: {0}</source>
@@ -1375,6 +1399,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>Devices heard</source>
         <translation>Kuuldud seadmed</translation>
+    </message>
+    <message>
+        <source>TAK phones (not authenticated)</source>
+        <translation>TAK-telefonid (autentimata)</translation>
     </message>
     <message>
         <source>Frame log</source>
@@ -1915,6 +1943,25 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>TakPhoneModel</name>
+    <message>
+        <source>unknown: not drawn</source>
+        <translation>tundmatu: ei joonistata</translation>
+    </message>
+    <message>
+        <source>Anyone on the TAK network could send positions under this uid or callsign: they are shown on the map, and no rule uses them.</source>
+        <translation>Igaüks TAK-võrgus võiks selle uid või kutsungi all asukohti saata: need näidatakse kaardil ja ükski reegel neid ei kasuta.</translation>
+    </message>
+    <message>
+        <source>A TAK phone no marshal is registered with (controlroom keys new ID --role marshal --tak-uid {uid}): listed here, not drawn on the map.</source>
+        <translation>TAK-telefon, millega pole ühtegi marssalit registreeritud (controlroom keys new ID --role marshal --tak-uid {uid}): loetletud siin, kaardile ei joonistata.</translation>
+    </message>
+    <message>
+        <source>at {0}</source>
+        <translation>kell {0}</translation>
+    </message>
+</context>
+<context>
     <name>TimelineModel</name>
     <message>
         <source>Retracted: a wrong report, left out of the game.</source>
@@ -1926,8 +1973,16 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Saadetud Meshtasticu kanalil: selle nime all võis saata igaüks, kellel on kanali võti.</translation>
     </message>
     <message>
+        <source>A TAK phone&apos;s position: anyone on the TAK network could have sent it in this name. Shown on the map; no rule uses it.</source>
+        <translation>TAK-telefoni asukoht: igaüks TAK-võrgus võis selle selle nime all saata. Näidatakse kaardil; ükski reegel seda ei kasuta.</translation>
+    </message>
+    <message>
         <source>(channel key)</source>
         <translation>(kanali võti)</translation>
+    </message>
+    <message>
+        <source>(TAK, not authenticated)</source>
+        <translation>(TAK, autentimata)</translation>
     </message>
 </context>
 <context>
@@ -2650,6 +2705,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>tuvastatud</translation>
     </message>
     <message>
+        <source>connected</source>
+        <translation>ühendatud</translation>
+    </message>
+    <message>
         <source>unidentified</source>
         <translation>tuvastamata</translation>
     </message>
@@ -3064,6 +3123,26 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>danger</source>
         <translation>oht</translation>
+    </message>
+    <message>
+        <source>TAK, not authenticated</source>
+        <translation>TAK, autentimata</translation>
+    </message>
+    <message>
+        <source>TAK uid</source>
+        <translation>TAK uid</translation>
+    </message>
+    <message>
+        <source>Callsign</source>
+        <translation>Kutsung</translation>
+    </message>
+    <message>
+        <source>Trust</source>
+        <translation>Usaldus</translation>
+    </message>
+    <message>
+        <source>Heard through</source>
+        <translation>Kuuldud läbi</translation>
     </message>
 </context>
 <context>

@@ -30,6 +30,8 @@ def test_every_library_the_package_imports_is_declared():
     declared = {_name(r) for r in PROJECT["dependencies"]}
     # The extras the bundle holds (installer/lock.py BUNDLED_EXTRAS), imported only where they are used.
     declared |= {_name(r) for r in PROJECT["optional-dependencies"]["meshtastic"]}
+    # ... and the TAK extra, imported only when a TAK link or data package is made (controlroom/radio/tak_libs.py).
+    declared |= {_name(r) for r in PROJECT["optional-dependencies"]["tak"]}
     providers = metadata.packages_distributions()
     missing = {}
     for path in (ROOT / "controlroom").rglob("*.py"):

@@ -121,6 +121,18 @@ def test_reports_on_a_meshtastic_channel_are_marked_as_weaker(panel):
     assert panel.view.model().data(panel.view.model().index(1, 4), Qt.ItemDataRole.ToolTipRole) is None
 
 
+def test_a_tak_phones_position_is_marked_as_not_authenticated(panel):
+    from controlroom.game.devices import VIA_TAK
+
+    state = GameState(ROSTER)
+    came = StoredView(1, 1, make_event(1000, "position", "marshal:5", device=5, lat=58.38, lon=26.72, fix=1),
+                      VIA_TAK)
+    panel.apply_delta(delta_of(state, came))
+    assert shown(panel, 4) == ["marshal:5 (TAK, not authenticated)"]
+    tip = panel.view.model().data(panel.view.model().index(0, 4), Qt.ItemDataRole.ToolTipRole)
+    assert "no rule uses it" in tip
+
+
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 def test_the_view_follows_the_newest_event_until_scrolled_up(panel, qtbot):
     """A view made smaller while it follows (the docks arranged at start) keeps following; scrolled up by

@@ -1,4 +1,5 @@
-"""Game, Export report (PDF and CSV) and Export for GIS (GeoJSON, GPX, KML), with progress and Cancel.
+"""Game, Export report (PDF and CSV) and Export for GIS (GeoJSON, GPX, KML, a TAK data package), with progress
+and Cancel.
 
 Reading and folding the log (the long part of a big game) and writing the CSV
 files run in a thread of their own, on a connection of their own to the game;
@@ -215,15 +216,17 @@ class GisExportDialog(QDialog):
 
         self.core = core
         db = core.db
-        self.suffix = SUFFIX
+        self.suffix = {**SUFFIX, "tak": ".zip"}
         self.setWindowTitle(self.tr("Export for GIS"))
         self.format = QComboBox()
         for fmt, title in (("geojson", self.tr("GeoJSON (QGIS)")), ("kml", self.tr("KML (Google Earth)")),
-                           ("gpx", self.tr("GPX (GPS tools)"))):
+                           ("gpx", self.tr("GPX (GPS tools)")),
+                           ("tak", self.tr("TAK data package (ATAK, iTAK, WinTAK)"))):
             self.format.addItem(title, fmt)
         start = QSettings().value(GIS_FILE_KEY) or str(data_dir() / "reports" / f"{Path(str(db)).stem}.geojson")
         self.file = QLineEdit(str(start))
-        self.format.setCurrentIndex(max(0, self.format.findData(Path(str(start)).suffix.lstrip(".") or "geojson")))
+        suffix = Path(str(start)).suffix.lstrip(".") or "geojson"
+        self.format.setCurrentIndex(max(0, self.format.findData("tak" if suffix == "zip" else suffix)))
         self.format.currentIndexChanged.connect(self._format_changed)
         browse = QPushButton(self.tr("Choose…"))
         browse.clicked.connect(self._choose_file)
@@ -238,8 +241,10 @@ class GisExportDialog(QDialog):
         form.addRow(self.tr("Format"), self.format)
         form.addRow(self.tr("File"), row)
         form.addRow(self.tr("Export"), self.scenario)
-        form.addRow(QLabel(self.tr("Tracks of every group, marshal and siege engine; casualties where their marshal "
-                                   "or their group was; STOPPs; siege engine reports.")))
+        self.about = QLabel(self)
+        self.about.setWordWrap(True)
+        form.addRow(self.about)
+        self._show_about()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.export_button = self.buttons.addButton(self.tr("Export"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.accepted.connect(self.start)
@@ -251,10 +256,20 @@ class GisExportDialog(QDialog):
         self.result_path: Path | None = None
         self.error = ""
 
+    def _show_about(self) -> None:
+        tak = self.format.currentData() == "tak"
+        self.scenario.setEnabled(not tak)
+        self.about.setText(self.tr("The field map as a GeoTIFF, the battle area and the map's named places, markers "
+                                   "for Valhalla and HQ, and the game's TAK server: one file ATAK imports in one "
+                                   "step.") if tak else
+                           self.tr("Tracks of every group, marshal and siege engine; casualties where their marshal "
+                                   "or their group was; STOPPs; siege engine reports."))
+
     @Slot()
     def _format_changed(self) -> None:
         path = Path(self.file.text())
         self.file.setText(str(path.with_suffix(self.suffix[self.format.currentData()])))
+        self._show_about()
 
     @Slot()
     def _choose_file(self) -> None:
@@ -276,7 +291,10 @@ class GisExportDialog(QDialog):
         self.progress = QProgressDialog(self.tr("Reading the game…"), self.tr("Cancel"), 0, 100, self)
         self.progress.setWindowModality(Qt.WindowModality.WindowModal)
         self.progress.setMinimumDuration(0)
-        self.job = self.core.jobs.gis(self.scenario.currentData(), path, self.format.currentData())
+        if self.format.currentData() == "tak":
+            self.job = self.core.jobs.tak_package(path)
+        else:
+            self.job = self.core.jobs.gis(self.scenario.currentData(), path, self.format.currentData())
         self.job.progressed.connect(self._on_progress)        # a bound slot: delivered in this thread
         self.progress.canceled.connect(self.job.cancel)
         self.job.finished.connect(self._on_written)
@@ -310,6 +328,13 @@ class GisExportDialog(QDialog):
         if self.error:
             text = self.tr("The file could not be written: {error}").format(error=self.error)
             icon = QMessageBox.Icon.Warning
+        elif self.result_path is not None and not isinstance(self.counts, dict):
+            package = self.counts
+            text = self.tr("Written {path}: {entries}.").format(path=self.result_path, entries=", ".join(
+                package.entries))
+            if package.notes:
+                text += "\n" + "\n".join(package.notes)
+            icon = QMessageBox.Icon.Information
         elif self.result_path is not None:
             c = self.counts
             text = self.tr("Written {path}: {tracks} tracks, {casualties} casualties, {stopps} STOPPs, "

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from controlroom.game.clock import format_time
+from controlroom.game.devices import NOT_AUTHENTICATED
 from controlroom.game.views import CharacterView, StoredView
 from controlroom.ui.panels.timeline import details
 from controlroom.ui.panels.words import CONDITIONS, DEADLINE_KINDS, EVENT_TYPES, countdown, word
@@ -98,13 +99,15 @@ class PlayerCard(QDialog):
         self._show_deadlines()
 
     def set_history(self, events: Iterable[StoredView], retracted: Iterable[int] = (),
-                    device_names: dict[str, str] | None = None) -> None:
-        """The events about this badge (oldest first); struck out when retracted."""
+                    device_names: dict[str, str] | None = None, tak_sources: Iterable[str] = ()) -> None:
+        """The events about this badge (oldest first); struck out when retracted.  ``tak_sources``: the devices
+        whose positions come from a TAK phone (their trust is said: not authenticated)."""
         self.retracted = set(retracted)
         self.history_rows = [s for s in events if s.event.data.get("badge") == self.badge]
         self.history.setRowCount(len(self.history_rows))
         for row, s in enumerate(self.history_rows):
-            texts = (format_time(s.event.t), word(EVENT_TYPES, s.event.type), details(s.event.data), s.event.source)
+            source = s.event.source + (" " + self.tr("(TAK, not authenticated)") if s.via in NOT_AUTHENTICATED else "")
+            texts = (format_time(s.event.t), word(EVENT_TYPES, s.event.type), details(s.event.data), source)
             for col, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, s.seq)
@@ -115,9 +118,15 @@ class PlayerCard(QDialog):
                     item.setToolTip(self.tr("Retracted: a wrong report, left out of the game."))
                 self.history.setItem(row, col, item)
         names = device_names or {}
+        tak = set(tak_sources)
         sources = list(dict.fromkeys(s.event.source for s in self.history_rows))
-        self.devices.setText(self.tr("Reported by: {0}").format(
-            ", ".join(f"{names[s]} ({s})" if names.get(s) else s for s in sources) or self.tr("nobody yet")))
+        shown = []
+        for s in sources:
+            text = f"{names[s]} ({s})" if names.get(s) else s
+            if s in tak:
+                text += " · " + self.tr("position by TAK, not authenticated")
+            shown.append(text)
+        self.devices.setText(self.tr("Reported by: {0}").format(", ".join(shown) or self.tr("nobody yet")))
 
     def selected_seq(self) -> int | None:
         rows = {i.row() for i in self.history.selectedItems()}

@@ -270,7 +270,9 @@ class MapLayers:
                 bat = f", battery {battery} %" if battery is not None else ""
                 age = max(0, (_t if now is None else now) - _t) // 1000
                 heard = f"last report {age // 60} min {age % 60} s ago" if age >= 60 else f"last report {age} s ago"
-                marshals.append((x, y, "#ffd700", f"{info.get('label') or source}: {heard}{bat}"))
+                trust = (", " + QCoreApplication.translate("MapLayers", "position by TAK, not authenticated")
+                         if info.get("tak") else "")
+                marshals.append((x, y, "#ffd700", f"{info.get('label') or source}: {heard}{bat}{trust}"))
             else:
                 trackers.append((x, y, "#7f7f7f", info.get("label") or source))
         for name, points in (("groups", groups), ("marshals", marshals), ("trackers", trackers), ("siege", siege)):

@@ -1,6 +1,7 @@
-"""RadioPanel ("Radio"): gateway links, frame counters with rejections by reason, devices heard, the raw frame log.
+"""RadioPanel ("Radio"): gateway links, frame counters with rejections by reason, devices heard, TAK phones heard,
+the raw frame log.
 
-Fed by ``delta.radio`` (the station's radio view: links, counts, heard, recent)
+Fed by ``delta.radio`` (the station's radio view: links, counts, heard, TAK phones, recent)
 and ``delta.field["heard"]`` (batteries, by source "marshal:N" / "tracker:N").
 Only what the station reports is shown; there are no keys in these data and
 none are ever displayed.
@@ -14,14 +15,13 @@ from typing import NamedTuple
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
-    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
@@ -32,90 +32,24 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, merge_field
+from controlroom.ui.panels.radio_tak import TakPhoneModel
+from controlroom.ui.panels.radio_words import (
+    AGE_ROLE,
+    ALARM_COLOUR,
+    ALARM_ROLE,
+    BAD_LINK_STATES,
+    COUNT_COLUMNS,
+    FORGED,
+    LINK_STATES,
+    TOTAL,
+    VERDICTS,
+    _alignment,
+    ago,
+    link_detail,
+    number,
+)
 from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.words import word
-
-ALARM_COLOUR = QColor("#d9534f")
-FORGED = "rejected_auth"
-TOTAL = "total"
-AGE_ROLE = Qt.ItemDataRole.UserRole + 1      # ms since last heard (int), for sorting and tests
-ALARM_ROLE = Qt.ItemDataRole.UserRole + 2    # True on a cell that is a security alarm
-
-LINK_STATES = {
-    "connecting": QT_TRANSLATE_NOOP("panels", "connecting"),
-    "identifying": QT_TRANSLATE_NOOP("panels", "identifying"),
-    "identified": QT_TRANSLATE_NOOP("panels", "identified"),
-    "unidentified": QT_TRANSLATE_NOOP("panels", "unidentified"),
-    "lost": QT_TRANSLATE_NOOP("panels", "lost"),
-    "retrying": QT_TRANSLATE_NOOP("panels", "retrying"),
-    "stopped": QT_TRANSLATE_NOOP("panels", "stopped"),
-}
-BAD_LINK_STATES = ("lost", "retrying", "stopped")
-
-VERDICTS = {
-    "accepted": QT_TRANSLATE_NOOP("panels", "accepted"),
-    "duplicates": QT_TRANSLATE_NOOP("panels", "duplicate"),
-    "rejected_corrupt": QT_TRANSLATE_NOOP("panels", "corrupt"),
-    "rejected_auth": QT_TRANSLATE_NOOP("panels", "forged (wrong tag)"),
-    "rejected_replay": QT_TRANSLATE_NOOP("panels", "replayed"),
-    "rejected_unknown_device": QT_TRANSLATE_NOOP("panels", "unknown device"),
-    "rejected_role": QT_TRANSLATE_NOOP("panels", "not allowed for its role"),
-    "downlink_heard": QT_TRANSLATE_NOOP("panels", "our ack, heard back"),
-}
-
-COUNT_COLUMNS = (
-    ("gateway", QT_TRANSLATE_NOOP("panels", "Gateway")),
-    ("frames_total", QT_TRANSLATE_NOOP("panels", "Frames")),
-    ("accepted", QT_TRANSLATE_NOOP("panels", "Accepted")),
-    ("duplicates", QT_TRANSLATE_NOOP("panels", "Duplicates")),
-    ("rejected_corrupt", QT_TRANSLATE_NOOP("panels", "Corrupt")),
-    ("rejected_auth", QT_TRANSLATE_NOOP("panels", "Forged")),
-    ("rejected_replay", QT_TRANSLATE_NOOP("panels", "Replayed")),
-    ("rejected_unknown_device", QT_TRANSLATE_NOOP("panels", "Unknown device")),
-    ("rejected_role", QT_TRANSLATE_NOOP("panels", "Wrong role")),
-    # The station's own acks that a gateway heard on the air (another gateway's transmission): they went out.
-    ("downlink_heard", QT_TRANSLATE_NOOP("panels", "Acks heard")),
-)
-
-
-def number(value) -> str:
-    """A measurement as short text ('' when unknown)."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return str(value)
-
-
-def ago(ms: int) -> str:
-    """How long ago, coarse: 'just now', '42 s ago', '2 min ago', '1 h 5 min ago'."""
-    seconds = max(0, ms) // 1000
-    if seconds < 5:
-        return QCoreApplication.translate("panels", "just now")
-    if seconds < 60:
-        return QCoreApplication.translate("panels", "{0} s ago").format(seconds)
-    minutes = seconds // 60
-    if minutes < 60:
-        return QCoreApplication.translate("panels", "{0} min ago").format(minutes)
-    return QCoreApplication.translate("panels", "{0} h {1} min ago").format(minutes // 60, minutes % 60)
-
-
-def link_detail(detail) -> str:
-    """A link's state detail as text: a note, a retry delay (s) or the gateway's identity line."""
-    if detail is None or detail == "":
-        return ""
-    if isinstance(detail, dict):
-        # The ID line of a gateway; never show anything that looks like key material.
-        return ", ".join(f"{k} {v}" for k, v in detail.items() if "key" not in str(k).lower())
-    if isinstance(detail, (int, float)) and not isinstance(detail, bool):
-        return QCoreApplication.translate("panels", "next attempt in {0} s").format(number(detail))
-    return str(detail)
-
-
-def _alignment(right: bool):
-    if right:
-        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return None
 
 
 # -- links ---------------------------------------------------------------------
@@ -360,6 +294,7 @@ class RadioPanel(QWidget):
         self.counts = CountModel(self)
         self.devices = DeviceModel(self)
         self.frames = FrameModel(self)
+        self.tak_phones = TakPhoneModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.frames)
         self.proxy.setFilterKeyColumn(-1)
@@ -369,8 +304,9 @@ class RadioPanel(QWidget):
         self._recent = ()
         self._links: dict = {}
         self._counts: dict = {}
+        self._tak: dict = {}
         # What changed while the panel was behind another tab: shown when it is seen again.
-        self._frames_due = self._devices_due = self._links_due = self._counts_due = False
+        self._frames_due = self._devices_due = self._links_due = self._counts_due = self._tak_due = False
         self._shown_at = -float("inf")      # time.monotonic() of the last showing
 
         self.title = QLabel(self.tr("Radio"), self)
@@ -389,17 +325,21 @@ class RadioPanel(QWidget):
         self.count_view = read_only_view(self, self.counts)
         self.device_view = read_only_view(self, self.devices)
         self.frame_view = read_only_view(self, self.proxy)
+        self.tak_view = read_only_view(self, self.tak_phones)
 
         split = QSplitter(Qt.Orientation.Vertical, self)
         for caption, view in ((self.tr("Gateway links"), self.link_view),
                               (self.tr("Frames per gateway"), self.count_view),
-                              (self.tr("Devices heard"), self.device_view)):
+                              (self.tr("Devices heard"), self.device_view),
+                              (self.tr("TAK phones (not authenticated)"), self.tak_view)):
             box = QWidget(split)
             box_layout = QVBoxLayout(box)
             box_layout.setContentsMargins(0, 0, 0, 0)
             box_layout.addWidget(QLabel(caption, box))
             box_layout.addWidget(view)
             split.addWidget(box)
+        self.tak_box = box                  # shown once a TAK phone has been heard (radio.tak_ingest)
+        self.tak_box.setVisible(False)
         log = QWidget(split)
         log_layout = QVBoxLayout(log)
         log_layout.setContentsMargins(0, 0, 0, 0)
@@ -437,6 +377,10 @@ class RadioPanel(QWidget):
             if "recent" in radio:
                 self._recent = radio["recent"] or ()
                 self._frames_due = True
+            if "tak" in radio:
+                self._tak = radio["tak"] or {}
+                self._tak_due = True
+                self.tak_box.setVisible(True)
         if radio or field:
             self._devices_due = True
         # At 200 frames a second every delta (ten a second) changes the device list and the frame log; no one
@@ -465,6 +409,9 @@ class RadioPanel(QWidget):
         if self._devices_due:
             self._devices_due = False
             self.devices.set_devices(self._heard, self._field_heard, self.now_ms())
+        if self._tak_due:
+            self._tak_due = False
+            self.tak_phones.set_phones(self._tak, self.now_ms())
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -481,10 +428,11 @@ class RadioPanel(QWidget):
         """Show what the deltas brought since the last refresh, and the "last heard" ages at the game clock's time."""
         if self._behind():
             return
-        if self._links_due or self._counts_due or self._frames_due or self._devices_due:
+        if self._links_due or self._counts_due or self._frames_due or self._devices_due or self._tak_due:
             self._show_due()         # the devices' ages are read at the clock's time there
         else:
             self.devices.set_now(self.now_ms())
+            self.tak_phones.set_now(self.now_ms())
 
     def forged_count(self) -> int:
         """Frames with a wrong authentication tag, in total."""

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont
 
 from controlroom.game.clock import format_time
-from controlroom.game.devices import WEAKER_TRUST
+from controlroom.game.devices import NOT_AUTHENTICATED, WEAKER_TRUST
 from controlroom.game.views import StateDelta, StoredView
 from controlroom.ui.panels.table import RowTable
 from controlroom.ui.panels.words import EVENT_TYPES, who, word
@@ -249,6 +249,9 @@ class TimelineModel(RowTable):
         if role == Qt.ItemDataRole.ToolTipRole and stored.via in WEAKER_TRUST:
             return self.tr("Sent on a Meshtastic channel: anyone holding the channel's key could have sent it "
                            "in this name.")
+        if role == Qt.ItemDataRole.ToolTipRole and stored.via in NOT_AUTHENTICATED:
+            return self.tr("A TAK phone's position: anyone on the TAK network could have sent it in this name. "
+                           "Shown on the map; no rule uses it.")
         return None
 
     def _text(self, stored: StoredView, column: str) -> str:
@@ -270,4 +273,6 @@ class TimelineModel(RowTable):
     def _source_text(self, source: str, via: str | None) -> str:
         if via in WEAKER_TRUST:                 # a Meshtastic channel message: weaker than our own signed frames
             return source + " " + self.tr("(channel key)")
+        if via in NOT_AUTHENTICATED:            # a TAK phone's report: nothing authenticates it
+            return source + " " + self.tr("(TAK, not authenticated)")
         return source
