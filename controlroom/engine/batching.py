@@ -41,6 +41,8 @@ class Batch:
     reports: list[Report | None] = field(default_factory=list)
     fired: list[Event] = field(default_factory=list)         # the deadlines it fired
     deaths: list[tuple] = field(default_factory=list)        # the deaths those deadlines recorded
+    late: list[Correction] = field(default_factory=list)     # deadlines fired late, folded in their place
+    refolded: bool = False                                   # the fold was folded again for them
 
     def add(self, pending: Pending, report: Report | None = None) -> None:
         self.items.append(pending)
@@ -90,15 +92,22 @@ class Batcher:
             batch.add(Pending(c.event, None, c.pos, epoch, c.token))
         self.corrections = []
         if may_fire:
-            deaths_before = len(fold.state.deaths)
-            for token, event in fold.fire(now):
+            deaths_before = set(fold.state.deaths)
+            out = fold.fire(now)
+            for c in out.corrections:              # fired late: placed where they fell due
+                batch.add(Pending(c.event, None, c.pos, epoch, c.token))
+                if c.kind == "fire":
+                    batch.fired.append(c.event)
+                    self.lateness_ms.append(real_ms(max(0, now - c.event.t)))
+            for token, event in out.fired:
                 batch.add(Pending(event, None, None, epoch, token))
                 batch.fired.append(event)
                 self.lateness_ms.append(real_ms(max(0, now - event.t)))
             self.fired += len(batch.fired)
             if len(self.lateness_ms) > 100_000:
                 del self.lateness_ms[:-100_000]
-            batch.deaths = fold.state.deaths[deaths_before:]
+            batch.late, batch.refolded = out.corrections, out.refolded
+            batch.deaths = [d for d in fold.state.deaths if d not in deaths_before]
         inbox, self.inbox = self.inbox, []
         for report in inbox:
             t, pos, radio = now, None, report.radio

@@ -72,6 +72,7 @@ class Engine:
         self.folded_upto = 0                     # after a refold: the highest seq its fold read
         self.refolding: list | None = None       # while a refold runs: the events folded meanwhile
         self._new_fold: Fold | None = None       # a refold done, waiting for a quiet moment to be swapped in
+        self._later = Output()                   # what making a batch found, said with its commit
 
     @property
     def state(self):
@@ -175,6 +176,10 @@ class Engine:
             for report in batch.reports:
                 if report is not None and report.from_field:
                     self.intake.heard(report.source, now)
+            if batch.refolded:          # deadlines fired late, folded in their place: the game was folded again
+                self.publisher.refolded(fold)
+                if any(c.kind == "retract" for c in batch.late):
+                    self._later.alarms.append(late_report_alarm(fold.state, batch.late, now))
         return batch
 
     def next_due_ms(self) -> float | None:
@@ -191,6 +196,7 @@ class Engine:
         batch = self.batcher.done(batch_id)
         if batch is None:
             return out
+        out.alarms, self._later = self._later.alarms, Output()
         self._delivered(result, out)
         if result.kept:                 # on this laptop until the server is back: durable, so acknowledged
             verdicts: dict[int, list] = {}
@@ -274,7 +280,8 @@ class Engine:
         self._refolded(confirmed)
         if confirmed.corrections:
             self.batcher.correct(confirmed.corrections)
-            out.alarms.append(late_report_alarm(fold.state, confirmed.corrections, now))
+            if confirmed.refolded or any(c.kind == "retract" for c in confirmed.corrections):
+                out.alarms.append(late_report_alarm(fold.state, confirmed.corrections, now))
         self._announce(confirmed, out)
         out.stored = max(s.seq for s, _t in items)
         out.publish = True
@@ -347,7 +354,23 @@ class Engine:
         out = Output()
         if self.authority.caught_up(epoch):
             out.timers, out.tick = OWNER, True         # what fell due while the previous owner was gone
+            self.take_timers(out)
         return out
+
+    def take_timers(self, out: Output) -> None:
+        """This station runs the rule timers from now: deadlines that fell due while none did, or that the
+        station before fired late, are folded where they fell due (``Fold.repair``), and stored."""
+        deaths_before = set(self.fold.state.deaths)
+        fired = self.fold.repair()
+        state = self.fold.state
+        out.died += [character_view(state, badge) for d in state.deaths if d not in deaths_before
+                     for _t, badge, _cause, _source in (d,) if badge in state.characters]
+        if fired.corrections:
+            self.batcher.correct(fired.corrections)
+            self.publisher.refolded(self.fold)
+            if any(c.kind == "retract" for c in fired.corrections):
+                out.alarms.append(late_report_alarm(self.fold.state, fired.corrections, self.clock.now_ms()))
+            out.publish = out.tick = True
 
     def lock_lost(self, state: str) -> Output:
         self.authority.lost(state)

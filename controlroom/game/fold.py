@@ -29,13 +29,14 @@ import bisect
 from collections.abc import Callable, Iterable
 
 from controlroom.game import fold_load, fold_place, fold_rerun, snapshot
-from controlroom.game.events import Event
+from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
     END,
     UNDONE,
     Confirmed,
     Correction,
     Entry,
+    Fired,
     Key,
     LogIndex,
     Placement,
@@ -135,10 +136,64 @@ class Fold:
         self._checkpoints.append((k, snap))
 
     # -- deadlines and provisional events --------------------------------------
-    def fire(self, now: int) -> list[tuple[int, Event]]:
-        """Fire every deadline due by ``now``; folded at once, provisional until stored: [(token, event)]."""
+    def fire(self, now: int) -> Fired:
+        """Fire every deadline due by ``now``; folded at once, provisional until stored.
+
+        A deadline that fell due before a rule event folded already (fired
+        late: while no station could fire, the server away, or a station
+        starting again) is folded in its place, not after that event: the
+        game is folded again from the checkpoint before it, re-running the
+        timers (``Fired.corrections``: it, placed, and any stored deadline
+        that no longer falls due as stored, taken back).  So a bind reported
+        after a death that fell due is the rules' "too late", whenever the
+        death was fired.
+        """
+        out = Fired()
+        due = self.schedule.next_due()
+        if due is not None and due <= now:
+            first = self._first_rule_after(due)
+            if first is not None:
+                out.corrections = self._refold(first, True)
+                out.refolded = True
         fired = fire_due(self.state, self.schedule, now, changed=self.changes)
-        return [(self._note(e, None), e) for e in fired]
+        out.fired = [(self._note(e, None), e) for e in fired]
+        return out
+
+    def _fire_before_event(self, k: Key, t: int) -> list[Correction]:
+        """Fire the deadlines due by ``t``, placed between what is folded and the event of key ``k``."""
+        fired = fire_due(self.state, self.schedule, t, changed=self.changes)
+        out = []
+        prev = self.last_key[0]
+        for event in fired:
+            pos = _between(prev, k[0])
+            prev = pos
+            self._token += 1
+            self.provisional.append(_Provisional(self._token, event, pos))
+            out.append(Correction("fire", event, event, pos=pos, token=self._token))
+        return out
+
+    def repair(self) -> Fired:
+        """This station has just taken the rule timers over: fold again, firing, from the first rule event after
+        the last deadline stored, so that a deadline that fell due meanwhile (while no station fired, or
+        fired late by the station before) is folded where it fell due, and the rules' time holds."""
+        last = next((e.event.t for e in reversed(self.entries) if e.event.source == SOURCE_TIMER
+                     and e.event.type != "retracted" and e.seq not in self.retracted), None)
+        first = self._first_rule_after(last if last is not None else -1)
+        out = Fired()
+        if first is not None:
+            out.corrections = self._refold(first, True)
+            out.refolded = True
+        return out
+
+    def _first_rule_after(self, t: int) -> Key | None:
+        """The fold key of the first rule event folded that happened after ``t`` (None: none did)."""
+        first = None
+        for entry in reversed(self.entries):
+            if entry.event.t <= t:
+                break
+            if entry.event.type not in FIELD_TYPES and entry.seq not in self.retracted:
+                first = entry.key
+        return first
 
     def prefold(self, event: Event) -> tuple[int, list]:
         """Fold an event now that will be stored later (a report kept on this laptop): its token, and the rule
@@ -182,6 +237,12 @@ class Fold:
         self.provisional = [p for p in self.provisional if p.token not in own]
         if consistent:
             for stored, tok in ordered:
+                if may_fire and tok is None and stored.event.type not in FIELD_TYPES:
+                    # A deadline that fell due before this event and was not fired yet (this station's timer
+                    # a little late, or it only now runs the timers): fired in its place, before the event.
+                    # (Before another station's deadline, only those due before it: one due with it may be it.)
+                    until = stored.event.t - (stored.event.source == SOURCE_TIMER)
+                    out.corrections += self._fire_before_event(key_of(stored), until)
                 self._insert(stored)
                 if tok is None:
                     if stored.event.type == "retracted":

@@ -49,6 +49,15 @@ class Correction(NamedTuple):
 
 
 @dataclass(slots=True)
+class Fired:
+    """What firing the deadlines due did: those fired at the end, and those folded in their place."""
+
+    fired: list[tuple[int, Event]] = field(default_factory=list)     # (token, event), folded at the end
+    corrections: list[Correction] = field(default_factory=list)      # placed where they fell due (provisional)
+    refolded: bool = False                                           # folded again from a checkpoint for them
+
+
+@dataclass(slots=True)
 class Confirmed:
     """What confirming a part of the log did to the game."""
 

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
 from controlroom.i18n import translate
-from controlroom.paths import GAME_SUFFIX, data_dir, default_game_path, private_file  # noqa: F401 (part of this API)
+from controlroom.paths import GAME_SUFFIX, data_dir, default_game_path  # noqa: F401 (part of this API)
 from controlroom.store.errors import StoreError, explain
 
 BUSY_TIMEOUT_MS = 10_000
@@ -66,7 +66,6 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
             folder = Path(parsed.database).parent
             if not folder.is_dir():
                 raise StoreError(f"cannot create {describe(url)}: the folder {folder} does not exist")
-            private_file(parsed.database)       # a new game file: its user's alone (it holds the devices' keys)
             engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             event.listen(engine, "connect", _sqlite_pragmas)
             event.listen(engine, "begin", _sqlite_begin)

@@ -19,6 +19,7 @@ from controlroom.collecting import no_collection
 from controlroom.game.events import Event
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
+from controlroom.paths import private_file
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
 from controlroom.store.checkpoint import Checkpointer
 from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
@@ -97,6 +98,8 @@ class GameStore(FoldKeeping):
             except StoreError:
                 engine.dispose()
                 raise
+        elif engine.url.get_backend_name() == "sqlite":
+            private_file(engine.url.database)   # a new game file: its user's alone (it holds the devices' keys)
         try:
             before, _after = migrate(engine, where=where)
         except DBAPIError as exc:

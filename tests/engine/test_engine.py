@@ -208,3 +208,51 @@ def test_a_batch_answered_for_another_batch_is_ignored(pump):
     batch = pump.engine.next_batch()
     assert not pump.engine.committed(batch.id + 1, pump.writer.write([]))
     assert pump.engine.batcher.in_flight is batch
+
+
+def test_a_deadline_fired_late_is_folded_where_it_fell_due(game):
+    """While no station could fire (the server away, say), Aldo's death fell due, and then a bind of him was
+    reported.  Fired late, the death is still folded at its time: the bind came too late, as the rules say
+    (without it the bind went first and he lived)."""
+    from controlroom.engine.authority import ALONE, STANDBY
+    from controlroom.engine.output import Output
+
+    pump = Pump(game)
+    pump.submit("down", {"badge": 1}, "marshal:7")
+    pump.engine.authority.state = STANDBY               # nobody here fires
+    pump.clock.advance_to(650_000)
+    pump.submit("bound", {"badge": 1}, "marshal:7")
+    assert pump.state.characters[1].bound               # folded as heard: no death yet
+    pump.engine.authority.state = ALONE
+    taken = Output()
+    pump.engine.take_timers(taken)                      # as a station does when it takes the timers over
+    out = pump.settle(taken)
+    pump.at(700_000)
+    aldo = pump.state.characters[1]
+    assert aldo.condition == "dead" and [c.badge for c in out.died] == [1]
+    assert any(w.code == "target_dead" for w in pump.state.warnings)
+    with GameStore.open(game, create=False) as store:
+        rows = [(r.event.type, r.event.t, r.pos is not None) for r in store.log.rows()]
+        state, _ = store.load_state()
+    assert rows == [("down", 0, False), ("died", 600_000, True), ("bound", 650_000, False)]
+    assert state.characters[1].condition == "dead"      # the stored log folds to the same game
+    pump.close()
+
+
+def test_a_report_of_another_station_after_an_unfired_deadline_finds_it_fired_first(game):
+    """This station runs the timers, but its timer has not fired Aldo's death yet when another station's bind
+    of him (reported after the death fell due) is read: the death is fired in its place, before the bind."""
+    pump = Pump(game)
+    pump.submit("down", {"badge": 1}, "marshal:7")
+    pump.clock.advance_to(650_000)                      # (no poll: the timer is late)
+    with GameStore.open(game, create=False) as other:
+        (bind,) = other.log.append([make_event(650_000, "bound", "marshal:8", badge=1)]).stored
+    out = pump.settle(pump.engine.logged([(bind, None)]))
+    assert pump.state.characters[1].condition == "dead" and [c.badge for c in out.died] == [1]
+    assert not out.alarms                               # (a deadline in its place is no late report)
+    with GameStore.open(game, create=False) as store:
+        order = [(r.event.type, r.event.t) for r in store.log.rows()]
+        state, _ = store.load_state()
+    assert order == [("down", 0), ("died", 600_000), ("bound", 650_000)]
+    assert state.characters[1].condition == "dead"
+    pump.close()

@@ -35,7 +35,9 @@ class Station:
     def tick(self, now):
         """Fire due deadlines (folded now), store them; then store and fold the reports of this tick."""
         fired = self.fold.fire(now)
-        items = [(self._append(e), tok) for tok, e in fired]
+        self.notes += fired.corrections
+        items = [(self._append(c.event, c.pos), c.token) for c in fired.corrections]
+        items += [(self._append(e), tok) for tok, e in fired.fired]
         return self.confirm(items)
 
     def report(self, event, device=None, counter=None, happened=None):
