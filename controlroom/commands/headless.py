@@ -67,10 +67,13 @@ def run(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         print(text, flush=True)
 
+    def warn(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
     def on_opened(info) -> None:
         status["name"] = info.name
-        if info.exposed:        # (always said: a key anyone on this computer can read is worth a line)
-            say(translate("headless", "warning: other users of this computer can read {files}, which hold every "
+        if info.exposed:        # (always said, on stderr: a key anyone on this computer can read is worth a line)
+            warn(translate("headless", "warning: other users of this computer can read {files}, which hold every "
                                       "radio device's key; make them yours alone with: chmod 600 {files}").format(
                 files=" ".join(info.exposed)))
 

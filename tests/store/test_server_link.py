@@ -60,7 +60,7 @@ def test_an_open_game_others_can_read_is_said_and_can_be_made_private(tmp_path, 
     os.chmod(path, 0o644)
     done = headless(str(path), env)
     assert done.returncode == 0, done.stderr
-    assert f"other users of this computer can read {path}" in done.stdout and f"chmod 600 {path}" in done.stdout
+    assert f"other users of this computer can read {path}" in done.stderr and f"chmod 600 {path}" in done.stderr
 
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")

@@ -29,7 +29,7 @@ def station(game):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def chromium(tmp_path_factory):
     """Debian's chromium, headless, driven by chromium-driver through selenium (nothing is downloaded)."""
     missing = browser_missing()
     if missing:
@@ -51,3 +51,11 @@ def browser(tmp_path_factory):
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The shared browser, as a new phone: no cookie (language, session) is left from an earlier test."""
+    chromium.get("about:blank")
+    chromium.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    return chromium

@@ -122,4 +122,5 @@ def test_a_revoked_invite_loses_the_page(browser, station, game):
 
     with GameStore.open(game.path, create=False) as store:
         assert revoke_invite(store, "Safety One") == 1
-    wait_for(lambda: "not valid" in text(browser, "main"), timeout=20.0, what="the page refused")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "main p.denied"), timeout=10.0, what="the page refused")
+    assert "not valid" in text(browser, "main")
