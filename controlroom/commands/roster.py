@@ -7,20 +7,24 @@ import argparse
 from controlroom.i18n import translate
 
 NAME = "roster"
-HELP = "Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV."
+HELP = "Import the registration desk's roster (CSV or .xlsx) into a game, or export a game's roster as CSV."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="roster_action", metavar="ACTION", required=True)
     imp = sub.add_parser(
-        "import", help="check a roster CSV against the game's rules and store it (all or nothing)",
-        description="Check every row of a roster CSV against the game's ruleset and store the roster "
+        "import", help="check a roster (CSV or .xlsx) against the game's rules and store it (all or nothing)",
+        description="Check every row of a roster CSV or workbook against the game's ruleset and store the roster "
                     "in one transaction; any problem is reported with its line and nothing is stored. "
                     "Players are updated in place by badge; the game's events are never touched. "
                     "The format: docs/roster-csv.md.",
     )
     imp.add_argument("file", metavar="FILE.csv",
-                     help="the roster: UTF-8, comma, semicolon or tab separated, with a header row")
+                     help="the roster: CSV (UTF-8, comma, semicolon or tab separated) or an .xlsx workbook (its "
+                          "first sheet), with a header row")
+    imp.add_argument("--mapping", metavar="FILE.json",
+                     help="what the file's own headers and words mean: the JSON the window's import dialog "
+                          "remembers, e.g. {\"values\": {\"helmet\": {\"jah\": \"metal\"}}} (docs/roster-csv.md)")
     imp.add_argument("--db", required=True, metavar="GAME", help="game file (created if missing) or database URL")
     imp.add_argument("--keep-missing", action="store_true",
                      help="keep stored players that are not in the file (default: remove them)")
@@ -55,6 +59,43 @@ def summary_line(members, change) -> str:
         unchanged=change.unchanged, groups=_count(len(groups), "group"), sides=_count(len(sides), "side"))
 
 
+def read_mapping(path: str):
+    """The ``--mapping`` file as a RosterMapping; CliError naming every part of it that means nothing."""
+    import json
+
+    from controlroom.commands.errors import CliError
+    from controlroom.game.roster_columns import RosterMapping
+
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise CliError(translate("roster", "cannot read the mapping {file}: no such file").format(file=path)) from None
+    except OSError as exc:
+        raise CliError(translate("roster", "cannot read the mapping {file}: {error}").format(
+            file=path, error=exc.strerror or exc)) from None
+    except UnicodeDecodeError:
+        raise CliError(translate("roster", "the mapping {file} is not UTF-8 text").format(file=path)) from None
+    except json.JSONDecodeError as exc:
+        raise CliError(translate("roster", "the mapping {file} is not JSON: {error} (line {line}, column {column})"
+                                 ).format(file=path, error=exc.msg, line=exc.lineno, column=exc.colno)) from None
+    wrong = RosterMapping.left_out(data)
+    if wrong:
+        head = translate("roster", "the mapping {file} means nothing here (docs/roster-csv.md):").format(file=path)
+        raise CliError("\n  ".join([head, *wrong]))
+    return RosterMapping.from_json(data)
+
+
+def _answer_hint(questions) -> str:
+    """How to answer the file's helmet questions on the command line: a mapping file to write."""
+    import json
+
+    example = {"values": {"helmet": {q.word: "…" for q in questions}}}
+    return translate("roster", "Say which kind with --mapping FILE.json, a file like {example} "
+                               "(the ruleset's helmets are named above).").format(
+        example=json.dumps(example, ensure_ascii=False))
+
+
 def _import(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
     from controlroom.game.roster_csv import RosterImportError, read_roster_csv
@@ -62,6 +103,7 @@ def _import(args: argparse.Namespace) -> int:
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
 
+    mapping = read_mapping(args.mapping) if args.mapping else None
     try:
         with GameStore.open(args.db) as store:
             try:
@@ -70,12 +112,13 @@ def _import(args: argparse.Namespace) -> int:
                 raise CliError(translate("errors", "{game}: the game's ruleset cannot be read: {problem}").format(
                     game=store.where, problem=exc)) from None
             try:
-                members = read_roster_csv(args.file, profile)
+                members = read_roster_csv(args.file, profile, *([mapping] if mapping else []))
             except RosterImportError as exc:
                 n = len(exc.problems)
                 head = translate("roster", "{file}: {problems}, nothing was imported:").format(
                     file=args.file, problems=_count(n, "problem"))
-                raise CliError("\n  ".join([head, *exc.problems])) from None
+                hint = [_answer_hint(exc.questions)] if exc.questions else []
+                raise CliError("\n  ".join([head, *exc.problems]) + "".join("\n" + h for h in hint)) from None
             change = store.save_roster(members, remove_missing=not args.keep_missing)
             kept = len(store.roster()) - len(members) if args.keep_missing else 0
     except StoreError as exc:

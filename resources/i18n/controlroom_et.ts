@@ -24,6 +24,18 @@
       <translation>; viimane: {detail}</translation>
     </message>
     <message>
+      <source>the game is being stored again</source>
+      <translation>mängu salvestatakse jälle</translation>
+    </message>
+    <message>
+      <source>gateway {link} lost</source>
+      <translation>lüüs {link} kadus</translation>
+    </message>
+    <message>
+      <source>{source} has not been heard for {minutes} minutes</source>
+      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
+    </message>
+    <message>
       <source>unpleasant</source>
       <translation>ebameeldiv</translation>
     </message>
@@ -34,10 +46,6 @@
     <message>
       <source>danger</source>
       <translation>oht</translation>
-    </message>
-    <message>
-      <source> near {groups}</source>
-      <translation> {groups} juures</translation>
     </message>
     <message>
       <source>{who}: {what} at {time} undone</source>
@@ -52,6 +60,18 @@
       <translation>hiline teade muutis mängu: {changes}</translation>
     </message>
     <message>
+      <source> near {groups}</source>
+      <translation> {groups} juures</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} called for an injury or medical emergency</source>
+      <translation>STOPP {stopp} hüütud vigastuse või meditsiinilise hädaolukorra tõttu</translation>
+    </message>
+    <message>
+      <source>STOPP {stopp} has lasted too long</source>
+      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
+    </message>
+    <message>
       <source> by {name} (badge {badge}, {group})</source>
       <translation>, hüüdis {name} (märk {badge}, {group})</translation>
     </message>
@@ -60,32 +80,12 @@
       <translation>, hüüdis märk {badge}</translation>
     </message>
     <message>
-      <source>the game is being stored again</source>
-      <translation>mängu salvestatakse jälle</translation>
-    </message>
-    <message>
-      <source>STOPP {stopp} called ({reason})</source>
-      <translation>STOPP {stopp} hüütud ({reason})</translation>
-    </message>
-    <message>
       <source>{name} (badge {badge})</source>
       <translation>{name} (märk {badge})</translation>
     </message>
     <message>
-      <source>STOPP {stopp} called for an injury or medical emergency</source>
-      <translation>STOPP {stopp} hüütud vigastuse või meditsiinilise hädaolukorra tõttu</translation>
-    </message>
-    <message>
-      <source>gateway {link} lost</source>
-      <translation>lüüs {link} kadus</translation>
-    </message>
-    <message>
-      <source>{source} has not been heard for {minutes} minutes</source>
-      <translation>{source} pole {minutes} minutit kuulda olnud</translation>
-    </message>
-    <message>
-      <source>STOPP {stopp} has lasted too long</source>
-      <translation>STOPP {stopp} on kestnud liiga kaua</translation>
+      <source>STOPP {stopp} called ({reason})</source>
+      <translation>STOPP {stopp} hüütud ({reason})</translation>
     </message>
   </context>
   <context>
@@ -283,8 +283,8 @@
       <translation>Ühe käsiseadme kaadri LoRa eetriaeg; --plan-iga kontrolli kogu mängu töötsüklit, viibeaega ja kokkupõrkeid.</translation>
     </message>
     <message>
-      <source>Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV.</source>
-      <translation>Impordi registreerimislaua nimekiri (CSV) mängu või ekspordi mängu nimekiri CSV-na.</translation>
+      <source>Import the registration desk's roster (CSV or .xlsx) into a game, or export a game's roster as CSV.</source>
+      <translation>Impordi registreerimislaua nimekiri (CSV või .xlsx) mängu või ekspordi mängu nimekiri CSV-na.</translation>
     </message>
     <message>
       <source>Run a game without a window: rule timers, storage (and radio gateways, with --port).</source>
@@ -407,20 +407,24 @@
       <translation>kanalid, mille vahel käsiseadmed jaotuvad (vaikimisi 1)</translation>
     </message>
     <message>
-      <source>check a roster CSV against the game's rules and store it (all or nothing)</source>
-      <translation>kontrolli nimekirja CSV-faili mängu reeglite järgi ja salvesta see (kõik või mitte midagi)</translation>
+      <source>check a roster (CSV or .xlsx) against the game's rules and store it (all or nothing)</source>
+      <translation>kontrolli nimekirja (CSV või .xlsx) mängu reeglite järgi ja salvesta see (kõik või mitte midagi)</translation>
     </message>
     <message>
       <source>write the game's roster as CSV (UTF-8 with BOM, sorted by badge)</source>
       <translation>kirjuta mängu nimekiri CSV-na (UTF-8 BOM-iga, märgi järgi sorditud)</translation>
     </message>
     <message>
-      <source>Check every row of a roster CSV against the game's ruleset and store the roster in one transaction; any problem is reported with its line and nothing is stored. Players are updated in place by badge; the game's events are never touched. The format: docs/roster-csv.md.</source>
-      <translation>Kontrolli nimekirja CSV-faili iga rida mängu reeglistiku järgi ja salvesta nimekiri ühe tehinguna; iga probleem teatatakse koos reaga ja midagi ei salvestata. Mängijaid uuendatakse märgi järgi; mängu sündmusi ei puudutata kunagi. Vorming: docs/roster-csv.md.</translation>
+      <source>Check every row of a roster CSV or workbook against the game's ruleset and store the roster in one transaction; any problem is reported with its line and nothing is stored. Players are updated in place by badge; the game's events are never touched. The format: docs/roster-csv.md.</source>
+      <translation>Kontrolli nimekirja CSV-faili või töövihiku iga rida mängu reeglistiku järgi ja salvesta nimekiri ühe tehinguna; iga probleem teatatakse koos reaga ja midagi ei salvestata. Mängijaid uuendatakse märgi järgi; mängu sündmusi ei puudutata kunagi. Vorming: docs/roster-csv.md.</translation>
     </message>
     <message>
-      <source>the roster: UTF-8, comma, semicolon or tab separated, with a header row</source>
-      <translation>nimekiri: UTF-8, koma, semikooloni või tabulaatoriga eraldatud, päisereaga</translation>
+      <source>the roster: CSV (UTF-8, comma, semicolon or tab separated) or an .xlsx workbook (its first sheet), with a header row</source>
+      <translation>nimekiri: CSV (UTF-8, koma, semikooloni või tabulaatoriga eraldatud) või .xlsx-töövihik (selle esimene leht), päisereaga</translation>
+    </message>
+    <message>
+      <source>what the file's own headers and words mean: the JSON the window's import dialog remembers, e.g. {"values": {"helmet": {"jah": "metal"}}} (docs/roster-csv.md)</source>
+      <translation>mida faili enda päised ja sõnad tähendavad: sama JSON, mille akna impordidialoog meelde jätab, nt {"values": {"helmet": {"jah": "metal"}}} (docs/roster-csv.md)</translation>
     </message>
     <message>
       <source>game file (created if missing) or database URL</source>
@@ -845,62 +849,6 @@
   <context>
     <name>events</name>
     <message>
-      <source>stopp overdue</source>
-      <translation>STOPP kestab liiga kaua</translation>
-    </message>
-    <message>
-      <source>scenario started</source>
-      <translation>stsenaarium algas</translation>
-    </message>
-    <message>
-      <source>scenario ended</source>
-      <translation>stsenaarium lõppes</translation>
-    </message>
-    <message>
-      <source>stopp called</source>
-      <translation>STOPP hüütud</translation>
-    </message>
-    <message>
-      <source>stopp lifted</source>
-      <translation>STOPP lõpetatud</translation>
-    </message>
-    <message>
-      <source>note</source>
-      <translation>märkus</translation>
-    </message>
-    <message>
-      <source>roster added</source>
-      <translation>nimekirja lisatud</translation>
-    </message>
-    <message>
-      <source>retracted</source>
-      <translation>tagasi võetud</translation>
-    </message>
-    <message>
-      <source>position</source>
-      <translation>asukoht</translation>
-    </message>
-    <message>
-      <source>heartbeat</source>
-      <translation>elumärk</translation>
-    </message>
-    <message>
-      <source>headcount</source>
-      <translation>pealugu</translation>
-    </message>
-    <message>
-      <source>siege status</source>
-      <translation>piiramismasina seis</translation>
-    </message>
-    <message>
-      <source>message</source>
-      <translation>sõnum</translation>
-    </message>
-    <message>
-      <source>alarm acknowledged</source>
-      <translation>häire kinnitatud</translation>
-    </message>
-    <message>
       <source>armour set</source>
       <translation>turvis määratud</translation>
     </message>
@@ -984,6 +932,62 @@
       <source>woke</source>
       <translation>ärkas</translation>
     </message>
+    <message>
+      <source>stopp overdue</source>
+      <translation>STOPP kestab liiga kaua</translation>
+    </message>
+    <message>
+      <source>scenario started</source>
+      <translation>stsenaarium algas</translation>
+    </message>
+    <message>
+      <source>scenario ended</source>
+      <translation>stsenaarium lõppes</translation>
+    </message>
+    <message>
+      <source>stopp called</source>
+      <translation>STOPP hüütud</translation>
+    </message>
+    <message>
+      <source>stopp lifted</source>
+      <translation>STOPP lõpetatud</translation>
+    </message>
+    <message>
+      <source>note</source>
+      <translation>märkus</translation>
+    </message>
+    <message>
+      <source>roster added</source>
+      <translation>nimekirja lisatud</translation>
+    </message>
+    <message>
+      <source>retracted</source>
+      <translation>tagasi võetud</translation>
+    </message>
+    <message>
+      <source>position</source>
+      <translation>asukoht</translation>
+    </message>
+    <message>
+      <source>heartbeat</source>
+      <translation>elumärk</translation>
+    </message>
+    <message>
+      <source>headcount</source>
+      <translation>pealugu</translation>
+    </message>
+    <message>
+      <source>siege status</source>
+      <translation>piiramismasina seis</translation>
+    </message>
+    <message>
+      <source>message</source>
+      <translation>sõnum</translation>
+    </message>
+    <message>
+      <source>alarm acknowledged</source>
+      <translation>häire kinnitatud</translation>
+    </message>
   </context>
   <context>
     <name>radio</name>
@@ -1055,6 +1059,10 @@
       <translation>reeglite taimer</translation>
     </message>
     <message>
+      <source>game master</source>
+      <translation>mängujuht</translation>
+    </message>
+    <message>
       <source>scenario script</source>
       <translation>stsenaariumi skript</translation>
     </message>
@@ -1069,10 +1077,6 @@
     <message>
       <source>no events</source>
       <translation>sündmusi pole</translation>
-    </message>
-    <message>
-      <source>game master</source>
-      <translation>mängujuht</translation>
     </message>
     <message>
       <source>the whole game</source>
@@ -1149,6 +1153,14 @@
     <message>
       <source>no</source>
       <translation>ei</translation>
+    </message>
+    <message>
+      <source>destroyed</source>
+      <translation>hävitatud</translation>
+    </message>
+    <message>
+      <source>captured</source>
+      <translation>vallutatud</translation>
     </message>
     <message>
       <source>Side</source>
@@ -1237,14 +1249,6 @@
     <message>
       <source>Group</source>
       <translation>Grupp</translation>
-    </message>
-    <message>
-      <source>destroyed</source>
-      <translation>hävitatud</translation>
-    </message>
-    <message>
-      <source>captured</source>
-      <translation>vallutatud</translation>
     </message>
     <message>
       <source>Nobody checked in at Valhalla.</source>
@@ -1510,6 +1514,18 @@
       <translation>{count} makstud liiget lubavad</translation>
     </message>
     <message>
+      <source> (and {count} already in the game)</source>
+      <translation> (ja {count} on juba mängus)</translation>
+    </message>
+    <message>
+      <source>group {group} is on side {side} in the game, not {other}</source>
+      <translation>grupp {group} on mängus poolel {side}, mitte {other}</translation>
+    </message>
+    <message>
+      <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
+      <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
+    </message>
+    <message>
       <source>badge</source>
       <translation>märk</translation>
     </message>
@@ -1554,12 +1570,36 @@
       <translation>ebapiisav</translation>
     </message>
     <message>
-      <source>line {line}: {problem}</source>
-      <translation>rida {line}: {problem}</translation>
+      <source>a mapping is a JSON object with "columns" and "values"</source>
+      <translation>vastavustabel on JSON-objekt võtmetega "columns" ja "values"</translation>
     </message>
     <message>
-      <source>the roster</source>
-      <translation>nimekiri</translation>
+      <source>"columns" is not an object of header: column</source>
+      <translation>"columns" ei ole objekt kujul päis: veerg</translation>
+    </message>
+    <message>
+      <source>"values" is not an object of column: (object of word: name)</source>
+      <translation>"values" ei ole objekt kujul veerg: (objekt kujul sõna: nimi)</translation>
+    </message>
+    <message>
+      <source>unknown key {key} (known: columns, values)</source>
+      <translation>tundmatu võti {key} (tuntud: columns, values)</translation>
+    </message>
+    <message>
+      <source>columns: {header} is mapped to {column}, which is not a column (columns: {known}; "" leaves it out)</source>
+      <translation>columns: päis {header} on seotud veeruga {column}, mida pole olemas (veerud: {known}; "" jätab selle välja)</translation>
+    </message>
+    <message>
+      <source>values: {column} is not a column whose words are mapped (those are: {known})</source>
+      <translation>values: {column} ei ole veerg, mille sõnu saab seostada (need on: {known})</translation>
+    </message>
+    <message>
+      <source>values: {column} is not an object of word: name</source>
+      <translation>values: {column} ei ole objekt kujul sõna: nimi</translation>
+    </message>
+    <message>
+      <source>values: {column}: {word} is mapped to {name}, not to a name</source>
+      <translation>values: {column}: sõna {word} on seotud väärtusega {name}, mitte nimega</translation>
     </message>
     <message>
       <source>the file has a header row but no players</source>
@@ -1582,6 +1622,10 @@
       <translation>ravitsejad ridadel {lines}</translation>
     </message>
     <message>
+      <source>{where}: which kind? (known: {known})</source>
+      <translation>{where}: mis liiki? (tuntud: {known})</translation>
+    </message>
+    <message>
       <source>missing badge</source>
       <translation>märk puudub</translation>
     </message>
@@ -1594,8 +1638,12 @@
       <translation>tundmatu kiiver {name} (tuntud: {known})</translation>
     </message>
     <message>
-      <source> (and {count} already in the game)</source>
-      <translation> (ja {count} on juba mängus)</translation>
+      <source>helmet {word} on 1 line</source>
+      <translation>kiiver {word} 1 real</translation>
+    </message>
+    <message>
+      <source>helmet {word} on {count} lines</source>
+      <translation>kiiver {word} {count} real</translation>
     </message>
     <message>
       <source>{column} runs over several lines (is a closing quote missing?)</source>
@@ -1616,10 +1664,6 @@
     <message>
       <source>unknown armour piece {name} (known: {known})</source>
       <translation>tundmatu turvise osa {name} (tuntud: {known})</translation>
-    </message>
-    <message>
-      <source>the file is empty; its first line must name the columns: {columns}</source>
-      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
     </message>
     <message>
       <source>group {group} is on side {side} on line {line}, not {other}</source>
@@ -1650,8 +1694,24 @@
       <translation>märk {badge} on juba real {line}</translation>
     </message>
     <message>
-      <source>group {group} is on side {side} in the game, not {other}</source>
-      <translation>grupp {group} on mängus poolel {side}, mitte {other}</translation>
+      <source>column {column} appears twice</source>
+      <translation>veerg {column} on kaks korda</translation>
+    </message>
+    <message>
+      <source>line {line}: {problem}</source>
+      <translation>rida {line}: {problem}</translation>
+    </message>
+    <message>
+      <source>the roster</source>
+      <translation>nimekiri</translation>
+    </message>
+    <message>
+      <source>the file is empty; its first line must name the columns: {columns}</source>
+      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: it is an old Excel workbook (.xls); save it as .xlsx or 'CSV UTF-8' and import it again</source>
+      <translation>faili {name} ei saa lugeda: see on vana Exceli töövihik (.xls); salvesta see kujul .xlsx või „CSV UTF-8” ja impordi uuesti</translation>
     </message>
     <message>
       <source>cannot read {name}: no such file</source>
@@ -1666,24 +1726,20 @@
       <translation>faili {name} ei saa lugeda: {error}</translation>
     </message>
     <message>
+      <source>cannot read {name}: it is neither a CSV file nor an Excel workbook (.xlsx) that can be read ({error}); save it from the spreadsheet as .xlsx or 'CSV UTF-8'</source>
+      <translation>faili {name} ei saa lugeda: see pole ei CSV-fail ega loetav Exceli töövihik (.xlsx) ({error}); salvesta see tabelarvutusprogrammist kujul .xlsx või „CSV UTF-8”</translation>
+    </message>
+    <message>
       <source>{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) and import it again</source>
       <translation>{name} ei ole UTF-8 tekst; salvesta see tabelarvutusprogrammist kujul „CSV UTF-8” (koma või semikooloniga eraldatud) ja impordi uuesti</translation>
     </message>
     <message>
-      <source>column {column} appears twice</source>
-      <translation>veerg {column} on kaks korda</translation>
-    </message>
-    <message>
-      <source>badge {badge} is already in the game as {name} ({group}), and this line differs in: {fields}; a game under way only takes new players</source>
-      <translation>märk {badge} on mängus juba kui {name} ({group}) ja see rida erineb: {fields}; käimasolev mäng võtab vastu ainult uusi mängijaid</translation>
+      <source>the game is not open</source>
+      <translation>mäng ei ole avatud</translation>
     </message>
     <message>
       <source>the game cannot be stored now ({error}); add the players once it is stored again</source>
       <translation>mängu ei saa praegu salvestada ({error}); lisa mängijad, kui salvestamine jälle töötab</translation>
-    </message>
-    <message>
-      <source>the game is not open</source>
-      <translation>mäng ei ole avatud</translation>
     </message>
     <message>
       <source>the game's events kept on this laptop are not stored on the server yet; add the players when the server is back</source>
@@ -1692,6 +1748,10 @@
     <message>
       <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
       <translation>Nimekiri imporditud: {players} ({added} lisatud, {updated} muudetud, {removed} eemaldatud, {unchanged} muutmata) {groups} {sides}</translation>
+    </message>
+    <message>
+      <source>Say which kind with --mapping FILE.json, a file like {example} (the ruleset's helmets are named above).</source>
+      <translation>Ütle kiivri liik võtmega --mapping FAIL.json, näiteks sellise failiga: {example} (reeglistiku kiivrid on nimetatud eespool).</translation>
     </message>
     <message>
       <source>1 player</source>
@@ -1734,12 +1794,32 @@
       <translation>{count} salvestatud mängijat</translation>
     </message>
     <message>
+      <source>the mapping {file} means nothing here (docs/roster-csv.md):</source>
+      <translation>vastavustabelil {file} pole siin tähendust (docs/roster-csv.md):</translation>
+    </message>
+    <message>
       <source>; {players} not in the file kept</source>
       <translation>; alles jäeti {players}, keda failis pole</translation>
     </message>
     <message>
       <source>Roster exported: {players} in {groups} to {file}</source>
       <translation>Nimekiri eksporditud: {players} {groups} faili {file}</translation>
+    </message>
+    <message>
+      <source>cannot read the mapping {file}: no such file</source>
+      <translation>vastavustabelit {file} ei saa lugeda: faili pole</translation>
+    </message>
+    <message>
+      <source>cannot read the mapping {file}: {error}</source>
+      <translation>vastavustabelit {file} ei saa lugeda: {error}</translation>
+    </message>
+    <message>
+      <source>the mapping {file} is not UTF-8 text</source>
+      <translation>vastavustabel {file} ei ole UTF-8 tekst</translation>
+    </message>
+    <message>
+      <source>the mapping {file} is not JSON: {error} (line {line}, column {column})</source>
+      <translation>vastavustabel {file} ei ole JSON: {error} (rida {line}, veerg {column})</translation>
     </message>
     <message>
       <source>{file}: {problems}, nothing was imported:</source>
