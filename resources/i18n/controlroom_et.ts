@@ -1939,12 +1939,12 @@
       <translation>märk {looter} ei võtnud märgilt {owner} asju: {items}</translation>
     </message>
     <message>
-      <source>an unconscious or dead character cannot interact with others in any way</source>
-      <translation>teadvuseta või surnud tegelane ei saa teistega mingil moel suhelda</translation>
+      <source>{who}: {checks}: inadequate material, at most {most} armour points</source>
+      <translation>{who}: {checks}: ebapiisav materjal, kõige rohkem {most} turvisepunkti</translation>
     </message>
     <message>
-      <source>{name} (badge {badge})</source>
-      <translation>{name} (märk {badge})</translation>
+      <source>an unconscious or dead character cannot interact with others in any way</source>
+      <translation>teadvuseta või surnud tegelane ei saa teistega mingil moel suhelda</translation>
     </message>
     <message>
       <source>unknown event type {type!r}</source>
@@ -2023,16 +2023,20 @@
       <translation>{who} aeg ärkamiseks pole praegu käes</translation>
     </message>
     <message>
-      <source>{who}: {checks}: inadequate material, at most {most} armour points</source>
-      <translation>{who}: {checks}: ebapiisav materjal, kõige rohkem {most} turvisepunkti</translation>
-    </message>
-    <message>
       <source>{who} already cares for {limit}: a healer may care for at most {limit} at once</source>
       <translation>{who} hoolitseb juba {limit} eest: ravitseja võib korraga hoolitseda kõige rohkem {limit} eest</translation>
     </message>
     <message>
       <source>healer {who} has used all {allowed} healing touches of this scenario</source>
       <translation>ravitseja {who} on selle stsenaariumi kõik {allowed} ravipuudutust ära kasutanud</translation>
+    </message>
+    <message>
+      <source>{role} {who}</source>
+      <translation>{role} {who}</translation>
+    </message>
+    <message>
+      <source>{what} reported while STOPP {stopp!r} holds {who}: the game stands still for everyone a STOPP covers</source>
+      <translation>{what} teatatud ajal, mil STOPP {stopp!r} hoiab kinni: {who}; mäng seisab kõigi jaoks, keda STOPP hõlmab</translation>
     </message>
     <message>
       <source>STOPP {stopp!r} is already in force</source>
@@ -2045,6 +2049,10 @@
     <message>
       <source>STOPP {stopp!r} is not overdue</source>
       <translation>STOPP {stopp!r} ei ole üle aja</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
     </message>
   </context>
   <context>
