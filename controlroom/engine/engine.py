@@ -272,7 +272,7 @@ class Engine:
             out.acks += report.acks
             report.acks = []
             if report.answer is not None:
-                out.acks.append(verdict(report.answer, verdicts.get(i, ())))
+                out.acks.append(verdict(report.answer, verdicts.get(i, ()), self.intake.mesh.language))
                 report.answer = None
 
     def _refolded(self, confirmed: Confirmed) -> None:

@@ -21,7 +21,7 @@ from controlroom.game.clock import Clock, WallClock
 from controlroom.game.fold import Fold
 from controlroom.game.views import StoredView
 from controlroom.radio.ingest import DownlinkCounter, Ingest
-from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
+from controlroom.radio.mesh_ingest import MARSHAL_LANGUAGE_KEY, REQUIRE_PKI_KEY, MeshIngest, marshal_language
 from controlroom.rules.profile import RulesProfile
 from controlroom.store.devices import devices
 from controlroom.store.engine import data_dir
@@ -94,7 +94,8 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
     known = devices(store)
     ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
                                                     reserve=lambda size: store.reserve_block(DOWNLINK_KEY, size)))
-    mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1")
+    mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1",
+                      language=marshal_language(store.meta(MARSHAL_LANGUAGE_KEY)))
     highest, heard = store.log.radio_counters()
     ingest.remember(highest, heard, fold.state.t)
     store.checkpoint_in_background()

@@ -527,6 +527,10 @@
       <translation>võta tekstiteateid vastu ka kanalil (vaikimisi; aknas märgitud nõrgemaks)</translation>
     </message>
     <message>
+      <source>the language the station answers the marshals' texts in: en, et, or station (the language of the station that answers: the default)</source>
+      <translation>keel, milles jaam marssalite tekstidele vastab: en, et või station (vastava jaama keel: vaikimisi)</translation>
+    </message>
+    <message>
       <source>radio plan: region (default EU868)</source>
       <translation>raadioplaan: piirkond (vaikimisi EU868)</translation>
     </message>
@@ -987,6 +991,21 @@
     <message>
       <source>alarm acknowledged</source>
       <translation>häire kinnitatud</translation>
+    </message>
+  </context>
+  <context>
+    <name>keys</name>
+    <message>
+      <source>Answers to the marshals: in the language of the station that answers</source>
+      <translation>Vastused marssalitele: vastava jaama keeles</translation>
+    </message>
+    <message>
+      <source>; a running station reads this when the game is opened</source>
+      <translation>; töötav jaam loeb selle mängu avamisel</translation>
+    </message>
+    <message>
+      <source>Answers to the marshals: in {language} ({code})</source>
+      <translation>Vastused marssalitele: {language} ({code})</translation>
     </message>
   </context>
   <context>
@@ -1894,6 +1913,153 @@
     <message>
       <source>cannot reach the database server for {where}: check the network cable or Wi-Fi, the address, and that the server runs. Radio reports keep arriving and are kept on this laptop until the server is back.</source>
       <translation>andmebaasiserverit ei saa kätte ({where}): kontrolli võrgukaablit või WiFi-t, aadressi ja et server töötab. Raadioteated saabuvad edasi ja hoitakse selles sülearvutis, kuni server on tagasi.</translation>
+    </message>
+  </context>
+  <context>
+    <name>textreport</name>
+    <message>
+      <source>D/K/B/V 123 = down/dead/bound/Valhalla; STOPP [reason] [group]; LIFT; H 12 = headcount</source>
+      <translation>D/K/B/V 123 = maas/surnud/seotud/Valhalla; STOPP [põhjus] [grupp]; LÕPP; H 12 = pealugu</translation>
+    </message>
+    <message>
+      <source>down</source>
+      <translation>maas</translation>
+    </message>
+    <message>
+      <source>dead</source>
+      <translation>surnud</translation>
+    </message>
+    <message>
+      <source>bound</source>
+      <translation>seotud</translation>
+    </message>
+    <message>
+      <source>in Valhalla</source>
+      <translation>Valhallas</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>group '{group}' unknown</source>
+      <translation>grupp '{group}' tundmatu</translation>
+    </message>
+    <message>
+      <source>OK: {group} {up} up {down} down {dead} dead {at}</source>
+      <translation>OK: {group} {up} püsti {down} maas {dead} surnud {at}</translation>
+    </message>
+    <message>
+      <source>badge must be a number above 0, not '{token}'</source>
+      <translation>märk peab olema number üle 0, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>a text message, please</source>
+      <translation>palun tekstisõnum</translation>
+    </message>
+    <message>
+      <source>empty message. {help}</source>
+      <translation>tühi sõnum. {help}</translation>
+    </message>
+    <message>
+      <source>a headcount is a number: H 12 (up), H 12 3 1 (up, down, dead)</source>
+      <translation>pealugu on number: H 12 (püsti), H 12 3 1 (püsti, maas, surnud)</translation>
+    </message>
+    <message>
+      <source>group '{group}' could be {groups}</source>
+      <translation>grupp '{group}' võib olla {groups}</translation>
+    </message>
+    <message>
+      <source>OK: {badge} {said} by {by} {at}</source>
+      <translation>OK: {badge} {said}, sidus {by} {at}</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} ({reason}) for {group} {at}. LIFT to end it</source>
+      <translation>OK: STOPP {stopp} ({reason}) grupile {group} {at}. Lõpetamiseks LÕPP</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} lifted {at}</source>
+      <translation>OK: STOPP {stopp} lõpetatud {at}</translation>
+    </message>
+    <message>
+      <source>whose headcount? H 12 GROUP</source>
+      <translation>kelle pealugu? H 12 GRUPP</translation>
+    </message>
+    <message>
+      <source>the binder's badge must be a number, not '{token}'</source>
+      <translation>siduja märk peab olema number, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>badge must be a number, not '{token}'</source>
+      <translation>märk peab olema number, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>unknown command '{word}'. {help}</source>
+      <translation>tundmatu käsk '{word}'. {help}</translation>
+    </message>
+    <message>
+      <source>a badge number is missing: {word} 123</source>
+      <translation>märgi number puudub: {word} 123</translation>
+    </message>
+    <message>
+      <source>one badge per message; '{extra}' is too much</source>
+      <translation>üks märk sõnumi kohta; '{extra}' on liiast</translation>
+    </message>
+    <message>
+      <source>LIFT takes one STOPP id at most, e.g. LIFT 12-ab01</source>
+      <translation>LÕPP võtab kõige rohkem ühe STOPP-i tunnuse, nt LÕPP 12-ab01</translation>
+    </message>
+    <message>
+      <source>OK: {badge} {said} {at}</source>
+      <translation>OK: {badge} {said} {at}</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} ({reason}) {at}. LIFT to end it</source>
+      <translation>OK: STOPP {stopp} ({reason}) {at}. Lõpetamiseks LÕPP</translation>
+    </message>
+    <message>
+      <source>badge {badge} unknown</source>
+      <translation>märk {badge} tundmatu</translation>
+    </message>
+    <message>
+      <source>no STOPP {stopp} is on</source>
+      <translation>STOPP-i {stopp} ei ole käimas</translation>
+    </message>
+    <message>
+      <source>no STOPP of yours is on: LIFT &lt;id&gt;</source>
+      <translation>ühtki sinu STOPP-i ei ole käimas: LÕPP &lt;tunnus&gt;</translation>
+    </message>
+    <message>
+      <source>marshal</source>
+      <translation>marssal</translation>
+    </message>
+    <message>
+      <source>tracker</source>
+      <translation>jälgija</translation>
+    </message>
+    <message>
+      <source>gateway</source>
+      <translation>lüüs</translation>
+    </message>
+    <message>
+      <source>node {node} is not registered</source>
+      <translation>sõlm {node} ei ole registreeritud</translation>
+    </message>
+    <message>
+      <source>this game takes reports only as direct messages (PKI): send to the station's node</source>
+      <translation>see mäng võtab teateid vastu ainult otsesõnumitena (PKI): saada jaama sõlmele</translation>
+    </message>
+    <message>
+      <source>device {device} is a {role}: it sends positions and headcounts</source>
+      <translation>seade {device} on {role}: see saadab asukohti ja pealugusid</translation>
     </message>
   </context>
   <context>
