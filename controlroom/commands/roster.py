@@ -96,6 +96,47 @@ def _answer_hint(questions) -> str:
         example=json.dumps(example, ensure_ascii=False))
 
 
+def _hold(store) -> None:
+    """A game file is changed only while no station has it open (it could not hear the change): its lock is
+    held until the store is closed.  A shared game (PostgreSQL) is open at its stations meanwhile."""
+    from controlroom.commands.errors import CliError
+    from controlroom.store.station_lock import StationBusyError, StationLock
+
+    if store.log.shared or not store.log.path:
+        return
+    try:
+        store.station_lock = StationLock.take(store.log.path)
+    except StationBusyError as exc:
+        where = f" ({exc.holder})" if exc.holder else ""
+        raise CliError(translate("roster", "{game} is open at a station{where}, which would not see a new roster: "
+                                           "add the players in its window (Game, Import roster…), or close the "
+                                           "game there and import again; nothing was imported").format(
+            game=exc.game, where=where)) from None
+
+
+def _announce(store, before: set[int], members, change) -> None:
+    """A ``roster_added`` event when the roster changed: the log says when, and every station that has the game
+    open folds it again over the new roster (engine/roster.py).  Its time is the game's now: the game clock's,
+    once a station has started it, else the game's last event's."""
+    import time
+
+    import sqlalchemy as sa
+
+    from controlroom.engine.opening import EPOCH_KEY
+    from controlroom.game.events import SOURCE_GM, make_event
+    from controlroom.store.eventlog import EVENTS
+
+    if not (change.added or change.updated or change.removed):
+        return
+    with store.engine.connect() as conn:
+        t = conn.execute(sa.select(sa.func.max(EVENTS.c.t))).scalar() or 0
+    epoch = store.meta(EPOCH_KEY)
+    if epoch is not None and epoch.lstrip("-").isdigit():
+        t = max(t, int(time.time() * 1000) - int(epoch))
+    added = sorted({m.badge for m in members} - before)
+    store.log.append([make_event(t, "roster_added", SOURCE_GM, added=added)])
+
+
 def _import(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
     from controlroom.game.roster_csv import RosterImportError, read_roster_csv
@@ -106,6 +147,7 @@ def _import(args: argparse.Namespace) -> int:
     mapping = read_mapping(args.mapping) if args.mapping else None
     try:
         with GameStore.open(args.db) as store:
+            _hold(store)
             try:
                 profile = store.profile()
             except (ProfileError, ValueError) as exc:
@@ -119,8 +161,10 @@ def _import(args: argparse.Namespace) -> int:
                     file=args.file, problems=_count(n, "problem"))
                 hint = [_answer_hint(exc.questions)] if exc.questions else []
                 raise CliError("\n  ".join([head, *exc.problems]) + "".join("\n" + h for h in hint)) from None
+            before = {m.badge for m in store.roster()}
             change = store.save_roster(members, remove_missing=not args.keep_missing)
             kept = len(store.roster()) - len(members) if args.keep_missing else 0
+            _announce(store, before, members, change)
     except StoreError as exc:
         raise CliError(str(exc)) from None
     line = summary_line(members, change)

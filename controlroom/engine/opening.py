@@ -29,6 +29,7 @@ from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_ports
 from controlroom.store.spool import Spool, default_path
+from controlroom.store.station_lock import StationLock
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,15 @@ class OpenedGame:
 
 def open_game(db: str, *, clock: Clock | None = None, speed: float | None = None, queue_path: str | None = None,
               ports: list[str] | None = None, remember_ports: bool = True) -> OpenedGame:
-    """Open and fold game ``db``; StoreError or ProfileError if it cannot be.  The store is closed on failure."""
+    """Open and fold game ``db``; StoreError or ProfileError if it cannot be.  The store is closed on failure.
+
+    A game file is held by this station until the store is closed (``store.station_lock``): a second station
+    on it is refused (StationBusyError), and so is a roster import from the command line.
+    """
     store = GameStore.open(db)
     try:
+        if store.log.path and store.log.path != ":memory:":
+            store.station_lock = StationLock.take(store.log.path)
         return _open(store, db, clock, speed, queue_path, ports, remember_ports)
     except BaseException:
         store.close()

@@ -746,6 +746,18 @@
   <context>
     <name>errors</name>
     <message>
+      <source>process {pid} on {host}</source>
+      <translation>protsess {pid} arvutis {host}</translation>
+    </message>
+    <message>
+      <source>process {pid}</source>
+      <translation>protsess {pid}</translation>
+    </message>
+    <message>
+      <source>{game} is open at another station{where}: a game file is run by one station at a time (several stations share a game on PostgreSQL)</source>
+      <translation>{game} on avatud teises jaamas{where}: mängufaili käitab korraga üks jaam (mitu jaama jagavad mängu PostgreSQL-is)</translation>
+    </message>
+    <message>
       <source>give --sf N (a LoRa spreading factor) or --meshtastic PRESET</source>
       <translation>anna --sf N (LoRa laotustegur) või --meshtastic PRESET</translation>
     </message>
@@ -1434,10 +1446,6 @@
       <translation>Hoiatus</translation>
     </message>
     <message>
-      <source>{side}: {deaths} deaths</source>
-      <translation>{side}: surmi {deaths}</translation>
-    </message>
-    <message>
       <source>No siege engine was destroyed or captured.</source>
       <translation>Ühtki piiramismasinat ei hävitatud ega vallutatud.</translation>
     </message>
@@ -1484,6 +1492,10 @@
     <message>
       <source>log #{seq}</source>
       <translation>logi nr {seq}</translation>
+    </message>
+    <message>
+      <source>{side}: {deaths} deaths</source>
+      <translation>{side}: surmi {deaths}</translation>
     </message>
     <message>
       <source>Casualties on the field map</source>
@@ -1839,6 +1851,10 @@
     <message>
       <source>the mapping {file} is not JSON: {error} (line {line}, column {column})</source>
       <translation>vastavustabel {file} ei ole JSON: {error} (rida {line}, veerg {column})</translation>
+    </message>
+    <message>
+      <source>{game} is open at a station{where}, which would not see a new roster: add the players in its window (Game, Import roster…), or close the game there and import again; nothing was imported</source>
+      <translation>{game} on avatud jaamas{where}, mis uut nimekirja ei näeks: lisa mängijad selle aknas (Mäng, Impordi nimekiri…) või sulge mäng seal ja impordi uuesti; midagi ei imporditud</translation>
     </message>
     <message>
       <source>{file}: {problems}, nothing was imported:</source>
