@@ -29,7 +29,9 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 LANGUAGES = {"en": "English", "et": "eesti keel"}
 DEFAULT = "en"
@@ -173,6 +175,50 @@ def translate(context: str, text: str, domain: str = "controlroom") -> str:
     if code == DEFAULT or not text:
         return text
     return catalogue(domain, code).get((context, text), text)
+
+
+def translate_into(code: str, context: str, text: str, domain: str = "controlroom") -> str:
+    """``text`` in the language ``code`` (itself when there is no translation), whatever the language spoken."""
+    if code == DEFAULT or not text:
+        return text
+    return catalogue(domain, code).get((context, text), text)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text to translate kept with its arguments, so that it can be said in any language, not only the one
+    spoken when it was made: ``str()`` says it in the language spoken, ``render(code)`` in ``code``.
+
+    An argument that is a Text itself is said in the same language.  A Text with no ``context`` is a pattern
+    that only joins its arguments (``"{who}: {rule}"``) and is not translated.  What a rule warning says is
+    kept this way (``RuleWarning.wording``), so that a marshal's answer says it in the marshals' language.
+    """
+
+    context: str | None
+    source: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def render(self, code: str | None = None) -> str:
+        code = code or language()
+        template = self.source if self.context is None else translate_into(code, self.context, self.source)
+        if not self.args:
+            return template
+        return template.format(**{k: v.render(code) if isinstance(v, Text) else v for k, v in self.args})
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def wording(context: str, text: str, **args: Any) -> Text:
+    """``translate(context, text).format(**args)``, kept to be said in any language (``Text``); the translations'
+    catalogue finds it as it finds ``translate`` (installer/translations.py)."""
+    return Text(context, text, tuple(args.items()))
+
+
+def joined(pattern: str, **args: Any) -> Text:
+    """A pattern of texts that is itself not translated (``"{who}: {rule}"``), its Text arguments said in the
+    language the whole is said in."""
+    return Text(None, pattern, tuple(args.items()))
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for

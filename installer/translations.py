@@ -9,7 +9,7 @@ The texts are what ``controlroom --help`` and its commands' help show (every
 description, argument help and group title of the real parser, context
 ``cli``), argparse's own words (``usage:``, ``options``, its error messages;
 context ``argparse``), and every ``translate("context", "text")`` and
-``QT_TRANSLATE_NOOP("context", "text")`` in the code outside the window (the
+``QT_TRANSLATE_NOOP("context", "text")`` and ``wording("context", "text", ...)`` in the code outside the window (the
 rules' warnings, context ``warnings``...).  The help is read from the parser as
 built, so that a help text is found wherever it is written; the rest from the
 source's syntax tree.  Translate with Qt Linguist (``pyside6-linguist
@@ -111,7 +111,7 @@ def source_texts() -> dict[str, list[str]]:
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
             context, text = node.args[0], node.args[1]
-            if name in ("translate", "QT_TRANSLATE_NOOP") and all(
+            if name in ("translate", "QT_TRANSLATE_NOOP", "wording") and all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str) for a in (context, text)):
                 if context.value not in ("cli", "argparse"):
                     found.setdefault(context.value, {})[text.value] = None

@@ -157,3 +157,20 @@ def test_a_desks_armour_or_class_mistake_is_said_in_estonian(estonian):
         profile.character_class("võlur")
     with pytest.raises(ProfileError, match="controlroomiga ei ole kaasas reeglistikku nimega 'puudub'"):
         load_profile("puudub")
+
+
+def test_a_text_kept_with_its_arguments_is_said_in_any_language():
+    """``wording`` keeps a text and its arguments: said in the language spoken (``str``), or in another
+    (``render``), its Text arguments in the same language; ``joined`` only joins them."""
+    who = i18n.wording("warnings", "{name} (badge {badge})", name="Jüri", badge=102)
+    text = i18n.wording("warnings", "{who} is not dead: only the dead report to Valhalla", who=who)
+    assert text.render("en") == "Jüri (badge 102) is not dead: only the dead report to Valhalla"
+    assert text.render("et") == "Jüri (märk 102) ei ole surnud: Valhallasse ilmuvad ainult surnud"
+    assert str(text) == text.render("en")
+    i18n.choose("et")
+    try:
+        assert str(text) == text.render("et") and text.render("en").startswith("Jüri (badge 102) is not dead")
+        assert str(i18n.joined("{who}: {rule}", who=who, rule="x")) == "Jüri (märk 102): x"
+    finally:
+        i18n.choose(None)
+    assert i18n.wording("warnings", "no such text {x}", x=1).render("et") == "no such text 1"   # untranslated

@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="take text reports only as direct messages encrypted to the station's node (firmware 2.5+)")
     how.add_argument("--allow-channel", action="store_true",
                      help="take text reports on a channel too (the default; marked as weaker in the window)")
+    mesh.add_argument("--marshal-language", choices=("en", "et", "station"), metavar="LANG",
+                      help="the language the station answers the marshals' texts in: en, et, or station (the "
+                           "language of the station that answers: the default)")
     ls = sub.add_parser("list", help="list the registered devices (keys are never shown)")
     ls.add_argument("--db", metavar="GAME", required=True)
     ex = sub.add_parser("export", help="write the provisioning file for one device")
@@ -58,6 +61,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         else f"radio plan: {key} (default {value})")
     ex.add_argument("--board", choices=BOARDS, default=BOARDS[0],
                     help=f"the board the device runs on (default {BOARDS[0]}; see hardware/README.md)")
+
+
+def _marshal_language_line(code: str | None, changed: bool) -> str:
+    """What ``keys meshtastic`` says of the language the marshals are answered in."""
+    from controlroom.i18n import LANGUAGES
+
+    line = (translate("keys", "Answers to the marshals: in the language of the station that answers") if code is None
+            else translate("keys", "Answers to the marshals: in {language} ({code})").format(
+                language=LANGUAGES[code], code=code))
+    return line + (translate("keys", "; a running station reads this when the game is opened") if changed else "")
 
 
 def _check_frequency(region: str, sub_band: str, freq: float, bw_khz: float) -> list[str]:
@@ -118,15 +131,20 @@ def run(args: argparse.Namespace) -> int:
                       + (f", TAK uid {dev.tak_uid}" if dev.tak_uid else "")
                       + (f", TAK callsign {dev.tak_callsign}" if dev.tak_callsign else ""))
             elif args.keys_command == "meshtastic":
-                from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY
+                from controlroom.radio.mesh_ingest import MARSHAL_LANGUAGE_KEY, REQUIRE_PKI_KEY, marshal_language
 
                 if args.require_pki or args.allow_channel:
                     store.set_meta(REQUIRE_PKI_KEY, "1" if args.require_pki else "0")
+                if args.marshal_language:
+                    store.set_meta(MARSHAL_LANGUAGE_KEY, "" if args.marshal_language == "station"
+                                   else args.marshal_language)
                 required = store.meta(REQUIRE_PKI_KEY) == "1"
                 print("Meshtastic reports: " + ("PKI direct messages only (channel messages are refused)" if required
                       else "channel messages and direct messages (channel ones are marked as weaker)")
                       + ("; a running station reads this when the game is opened" if args.require_pki
                          or args.allow_channel else ""))
+                print(_marshal_language_line(marshal_language(store.meta(MARSHAL_LANGUAGE_KEY)),
+                                             bool(args.marshal_language)))
             elif args.keys_command == "list":
                 for dev in devices(store).values():
                     where = dev.group or dev.siege_engine or dev.marshal or ""

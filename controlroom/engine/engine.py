@@ -302,7 +302,7 @@ class Engine:
             if isinstance(report.answer, FormAnswer):
                 out.answers.append(form_verdict(report.answer, verdicts.get(i, ()), i in again))
             elif report.answer is not None:
-                out.acks.append(verdict(report.answer, verdicts.get(i, ())))
+                out.acks.append(verdict(report.answer, verdicts.get(i, ()), self.intake.mesh.language))
             report.answer = None
 
     def _refolded(self, confirmed: Confirmed) -> None:

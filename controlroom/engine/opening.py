@@ -24,7 +24,7 @@ from controlroom.game.tak_settings import SETTINGS_KEY as TAK_SETTINGS_KEY
 from controlroom.game.tak_settings import TakSettings, TakSettingsError, settings_from_json
 from controlroom.game.views import StoredView
 from controlroom.radio.ingest import DownlinkCounter, Ingest
-from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
+from controlroom.radio.mesh_ingest import MARSHAL_LANGUAGE_KEY, REQUIRE_PKI_KEY, MeshIngest, marshal_language
 from controlroom.radio.tak_ingest import TakIngest
 from controlroom.rules.profile import RulesProfile
 from controlroom.store.devices import devices
@@ -33,6 +33,7 @@ from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 from controlroom.store.maps import StoredMap, current_map, map_file, save_ports, stored_places, stored_ports
 from controlroom.store.spool import Spool, default_path
+from controlroom.store.station_lock import StationLock
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,15 @@ class OpenedGame:
 
 def open_game(db: str, *, clock: Clock | None = None, speed: float | None = None, queue_path: str | None = None,
               ports: list[str] | None = None, remember_ports: bool = True) -> OpenedGame:
-    """Open and fold game ``db``; StoreError or ProfileError if it cannot be.  The store is closed on failure."""
+    """Open and fold game ``db``; StoreError or ProfileError if it cannot be.  The store is closed on failure.
+
+    A game file is held by this station until the store is closed (``store.station_lock``): a second station
+    on it is refused (StationBusyError), and so is a roster import from the command line.
+    """
     store = GameStore.open(db)
     try:
+        if store.log.path and store.log.path != ":memory:":
+            store.station_lock = StationLock.take(store.log.path)
         return _open(store, db, clock, speed, queue_path, ports, remember_ports)
     except BaseException:
         store.close()
@@ -103,7 +110,8 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
     known = devices(store)
     ingest = Ingest(known, downlink=DownlinkCounter(reserved - DownlinkCounter.BLOCK, reserved,
                                                     reserve=lambda size: store.reserve_block(DOWNLINK_KEY, size)))
-    mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1")
+    mesh = MeshIngest(known, require_pki=store.meta(REQUIRE_PKI_KEY) == "1",
+                      language=marshal_language(store.meta(MARSHAL_LANGUAGE_KEY)))
     tak = TakIngest(known)
     highest, heard = store.log.radio_counters()
     ingest.remember(highest, heard, fold.state.t)

@@ -55,11 +55,12 @@ def try_report(type_: str, fields: dict[str, Any], source: str, rejected: list[s
         return None
 
 
-def verdict(answer: MeshReply, warnings: Sequence[RuleWarning]) -> MeshReply:
-    """The answer a typed report gets once folded: its "OK ..." when it counted, else why it did not."""
+def verdict(answer: MeshReply, warnings: Sequence[RuleWarning], language: str | None = None) -> MeshReply:
+    """The answer a typed report gets once folded: its "OK ..." when it counted, else why it did not, said in
+    ``language`` (the marshals'; None: the language spoken)."""
     if not warnings:
         return answer
-    why = "; ".join(dict.fromkeys(w.message for w in warnings))
+    why = "; ".join(dict.fromkeys(w.message if w.wording is None else w.wording.render(language) for w in warnings))
     return replace(answer, text=clip(f"? {why}"))
 
 

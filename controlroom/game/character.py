@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from controlroom.game.roster import Member
+from controlroom.i18n import Text
 from controlroom.rules.armour import ArmourPoints
 from controlroom.rules.profile import RulesProfile
 
@@ -19,7 +20,12 @@ DIES, WAKES, REGAINS_HP, RESPAWNS, STOPP_OVERDUE = "dies", "wakes", "regains_hp"
 
 @dataclass(frozen=True, slots=True)
 class RuleWarning:
-    """An event the rules forbid (or a timer that no longer applies): logged, not applied."""
+    """An event the rules forbid (or a timer that no longer applies): logged, not applied.
+
+    ``message`` is said in the language spoken when it was folded; ``wording`` keeps what it says, to be said
+    in another language (a marshal's answer, in the marshals' language).  A fold snapshot does not keep the
+    wording (``kept``: False): a warning read back from one is said as it was.
+    """
 
     index: int
     t: int
@@ -27,6 +33,7 @@ class RuleWarning:
     badge: int | None
     code: str
     message: str
+    wording: Text | None = field(default=None, compare=False, repr=False, metadata={"kept": False})
 
 
 @dataclass(frozen=True, slots=True)

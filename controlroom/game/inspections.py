@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controlroom.game.events import Event
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+from controlroom.i18n import QT_TRANSLATE_NOOP, wording
 from controlroom.rules.inspection_kinds import inspect_measures
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile import ProfileError
@@ -43,9 +43,9 @@ class InspectionLedger:
         previous = self.inspections.pop(record.tag, None)     # re-inserted: the dict stays in inspection order
         self.inspections[record.tag] = record
         if previous is not None and previous.badge != record.badge:
-            self._warn("tag_reused", translate("warnings", "tag {tag} was on badge {before}'s {kind} and is now on "
-                                                       "badge {now}'s").format(
-                tag=record.tag, before=previous.badge, kind=translate("words", previous.kind.replace("_", " ")),
+            self._warn("tag_reused", wording("warnings", "tag {tag} was on badge {before}'s {kind} and is now on "
+                                                       "badge {now}'s",
+                tag=record.tag, before=previous.badge, kind=wording("words", previous.kind.replace("_", " ")),
                 now=record.badge))
         if record.measures:
             self._check_verdict(record)
@@ -57,14 +57,14 @@ class InspectionLedger:
                 self._inspection_limits = InspectionLimits.from_profile(self.profile)
             verdict = inspect_measures(record.kind, record.measures, self._inspection_limits)
         except (ValueError, ProfileError) as exc:
-            self._warn("bad_measures", translate("warnings", "tag {tag}: {problem}").format(
-                tag=record.tag, problem=exc))
+            self._warn("bad_measures", wording("warnings", "tag {tag}: {problem}",
+                tag=record.tag, problem=str(exc)))
             return
         if verdict.passed != record.passed:
             text = ("tag {tag} was recorded as passed, but its measurements fail Appendix 1{reasons}" if record.passed
                     else "tag {tag} was recorded as failed, but its measurements pass Appendix 1{reasons}")
             reasons = f" ({', '.join(verdict.criteria)})" if verdict.criteria else ""
-            self._warn("verdict_mismatch", translate("warnings", text).format(tag=record.tag, reasons=reasons))
+            self._warn("verdict_mismatch", wording("warnings", text, tag=record.tag, reasons=reasons))
 
     def inspections_of(self, badge: int) -> list[Inspection]:
         """The latest inspection of every tag presented by ``badge``, in the order they were recorded."""

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from controlroom.game.events import Event
-from controlroom.i18n import translate
+from controlroom.i18n import wording
 
 
 class Owed(NamedTuple):
@@ -35,14 +35,14 @@ class LootLedger:
         d = ev.data
         owner, looter, items = d["badge"], d["by"], tuple(d["items"])
         if looter not in self.characters:
-            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
-                role=translate("words", "looter"), badge=looter))
+            self._warn("unknown_badge", wording("warnings", "{role} badge {badge} is not in the roster",
+                role=wording("words", "looter"), badge=looter))
             return
         # An unconscious or dead looter breaks the rules, but the items were taken: the debt stands.
         self._actor(looter, "looter")
         if not d["consent"] and not d["relic"]:
-            self._warn("loot_without_consent", translate("warnings", "badge {looter} looted badge {owner} without the "
-                                                                 "player's permission: {items}").format(
+            self._warn("loot_without_consent", wording("warnings", "badge {looter} looted badge {owner} without the "
+                                                                 "player's permission: {items}",
                 looter=looter, owner=owner, items=", ".join(items)))
             self._no_consent.add((looter, owner))
         key = (looter, owner)
@@ -55,7 +55,7 @@ class LootLedger:
         key = (d["by"], d["badge"])
         owed = self._owed.get(key)
         if owed is None or not +owed:          # +counter drops items already returned
-            self._warn("nothing_owed", translate("warnings", "badge {looter} owes nothing to badge {owner}").format(
+            self._warn("nothing_owed", wording("warnings", "badge {looter} owes nothing to badge {owner}",
                 looter=d["by"], owner=d["badge"]))
             return
         items = d["items"] or list(owed.elements())
@@ -65,8 +65,8 @@ class LootLedger:
                 owed[item] -= 1
                 self._order[key].remove(item)
         if missing:
-            self._warn("not_owed", translate("warnings", "badge {looter} did not take {items} from badge {owner}")
-                       .format(looter=d["by"], items=", ".join(missing), owner=d["badge"]))
+            self._warn("not_owed", wording("warnings", "badge {looter} did not take {items} from badge {owner}",
+                                           looter=d["by"], items=", ".join(missing), owner=d["badge"]))
 
     def owed(self) -> list[Owed]:
         """Every looter's unreturned items, per person they were taken from."""

@@ -45,6 +45,10 @@ VALUE_ALIASES = {
 YES = frozenset({"yes", "true", "1", "jah"})
 NO = frozenset({"no", "false", "0", "ei"})
 YES_NO = "yes, no, true, false, 1, 0, jah, ei"
+# A helmet cell that says there is none (an empty cell too), and one that says only that there is one, not its
+# kind (what an Estonian desk writes: jah/ei): the kind is asked once per file and answered by a mapping.
+HELMET_NONE = frozenset({"", "no", "false", "0", "ei", "none", "puudub"})
+HELMET_SOME = frozenset({"yes", "true", "1", "jah"})
 # The columns whose cells a user may map by hand (a desk's own words): names of the ruleset, and yes/no.
 MAPPABLE = ("class", "helmet", "armour", "paid", "inadequate")
 FLAGS = ("paid", "inadequate")
@@ -95,10 +99,12 @@ class RosterMapping:
 
     @classmethod
     def from_json(cls, data) -> RosterMapping:
-        """A mapping from what ``to_json`` gave; anything malformed is left out (a remembered mapping is a help)."""
+        """A mapping from what ``to_json`` gave (or a hand-written file of the same shape; headers and cells
+        are compared as ``header_key``/``value_key`` give them, whatever their case); anything malformed is
+        left out (a remembered mapping is a help; ``left_out`` says what)."""
         if not isinstance(data, Mapping):
             return cls()
-        columns = ({str(k): str(v) for k, v in (data.get("columns") or {}).items()
+        columns = ({header_key(k): str(v) for k, v in (data.get("columns") or {}).items()
                     if isinstance(k, str) and (v == "" or v in COLUMNS)}
                    if isinstance(data.get("columns"), Mapping) else {})
         values = {}
@@ -106,9 +112,41 @@ class RosterMapping:
         if isinstance(raw, Mapping):
             for column, names in raw.items():
                 if column in MAPPABLE and isinstance(names, Mapping):
-                    values[column] = {str(k): str(v) for k, v in names.items()
+                    values[column] = {value_key(k): str(v) for k, v in names.items()
                                       if isinstance(k, str) and isinstance(v, str)}
         return cls(columns, values)
+
+    @staticmethod
+    def left_out(data) -> list[str]:
+        """What ``from_json`` leaves out of ``data``, one sentence each (a hand-written mapping file is checked)."""
+        if not isinstance(data, Mapping):
+            return [translate("roster", 'a mapping is a JSON object with "columns" and "values"')]
+        out = [translate("roster", "unknown key {key} (known: columns, values)").format(key=repr(k))
+               for k in data if k not in ("columns", "values")]
+        columns, values = data.get("columns", {}), data.get("values", {})
+        if not isinstance(columns, Mapping):
+            out.append(translate("roster", '"columns" is not an object of header: column'))
+        else:
+            out += [translate("roster", "columns: {header} is mapped to {column}, which is not a column "
+                                        "(columns: {known}; \"\" leaves it out)").format(
+                        header=repr(k), column=repr(v), known=", ".join(COLUMNS))
+                    for k, v in columns.items() if not (isinstance(v, str) and (v == "" or v in COLUMNS))]
+        if not isinstance(values, Mapping):
+            out.append(translate("roster", '"values" is not an object of column: (object of word: name)'))
+            return out
+        for column, names in values.items():
+            if column not in MAPPABLE:
+                out.append(translate("roster", "values: {column} is not a column whose words are mapped "
+                                               "(those are: {known})").format(
+                    column=repr(column), known=", ".join(MAPPABLE)))
+            elif not isinstance(names, Mapping):
+                out.append(translate("roster", "values: {column} is not an object of word: name").format(
+                    column=repr(column)))
+            else:
+                out += [translate("roster", "values: {column}: {word} is mapped to {name}, not to a name").format(
+                    column=repr(column), word=repr(k), name=repr(v))
+                    for k, v in names.items() if not isinstance(v, str)]
+        return out
 
     def value(self, column: str, cell: str) -> str | None:
         return self.values.get(column, {}).get(value_key(cell))

@@ -34,6 +34,8 @@ from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the i
     COLUMN_WORDS,
     COLUMNS,
     FLAGS,
+    HELMET_NONE,
+    HELMET_SOME,
     MAPPABLE,
     NO_MAPPING,
     OPTIONAL,
@@ -47,6 +49,7 @@ from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the i
     value_key,
     yes_no,
 )
+from controlroom.game.roster_sheet import RosterImportError, at_line, read_sheet  # (also imported from here)
 from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
 
@@ -57,60 +60,10 @@ _WHOLE = re.compile(r"[0-9]+")
 _LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
 
 
-def at_line(line: int, problem: str) -> str:
-    """A problem of one line of the file, as every message gives it ("line 4: ...")."""
-    return translate("roster", "line {line}: {problem}").format(line=line, problem=problem)
-
-
 def problem_line(problem: str) -> int | None:
     """The line of the file a problem names (None: a problem of the file or of a group)."""
     found = _LINE.match(problem)
     return int(found.group(1)) if found else None
-
-
-class RosterImportError(RosterError):
-    """Every problem of a roster file, one sentence each; nothing was imported."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = list(problems)
-        super().__init__("\n".join(self.problems))
-
-    def __str__(self) -> str:
-        return "\n".join(self.problems)
-
-
-def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
-    """The file's text: a path (or a str without a line break) is read; bytes or a str with a line break is content."""
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
-        return path_or_text.removeprefix("\ufeff")
-    if isinstance(path_or_text, bytes):
-        data, name = path_or_text, translate("roster", "the roster")
-    else:
-        path = Path(path_or_text)
-        name = str(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise RosterImportError([translate("roster", "cannot read {name}: no such file").format(
-                name=name)]) from None
-        except IsADirectoryError:
-            raise RosterImportError([translate("roster", "cannot read {name}: it is a folder, not a CSV file").format(
-                name=name)]) from None
-        except OSError as exc:
-            raise RosterImportError([translate("roster", "cannot read {name}: {error}").format(
-                name=name, error=exc.strerror or exc)]) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise RosterImportError([at_line(line, translate("roster",
-            "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
-            "and import it again").format(name=name))]) from None
-
-
-def _delimiter(header_line: str) -> str:
-    """Comma, semicolon (European spreadsheets) or tab: whichever the header line has most of."""
-    return max(",;\t", key=header_line.count)
 
 
 class _Row:
@@ -119,11 +72,15 @@ class _Row:
     def __init__(self, line: int, cells: dict[str, str], problems: list[str]) -> None:
         self.line, self.cells, self.problems = line, cells, problems
         self.ok = True
+        self.faults = 0                         # this row's problems so far
         self.badge: int | None = None
+        self.asks: str | None = None            # a helmet word that says "a helmet" but not which kind
+        self.quota: tuple[str, str, bool] | None = None     # (group, class, paid), when all three were read
 
     def bad(self, message: str) -> None:
         self.problems.append(at_line(self.line, message))
         self.ok = False
+        self.faults += 1
 
     def raw(self, key: str) -> str:
         value = self.cells.get(key, "").strip()
@@ -209,6 +166,24 @@ def _known(value: str, names, column: str, mapping: RosterMapping = NO_MAPPING) 
     return VALUE_ALIASES[column].get(" ".join(value.split()), value)
 
 
+def _helmet(row: _Row, profile: RulesProfile, mapping: RosterMapping) -> str | None:
+    """The helmet of a row: the ruleset's name, the user's mapping, none (``ei``, empty), or, for a word that
+    says only that there is one (``jah``), None with the question kept on the row (asked once per file)."""
+    raw = row.raw("helmet")
+    key = value_key(raw)
+    if key in profile.helmet_points:
+        return key
+    mapped = mapping.value("helmet", raw)
+    if mapped is not None:
+        return value_key(mapped) or None
+    if key in HELMET_NONE:
+        return None
+    if key in HELMET_SOME:
+        row.asks = key
+        return None
+    return VALUE_ALIASES["helmet"].get(key, key)
+
+
 def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPING) -> Member | None:
     row.badge = row.number("badge", 1)
     name, side, group = row.text("name"), row.text("side"), row.text("group")
@@ -223,8 +198,11 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
         row.bad(translate("roster", "unknown class {name} (this ruleset knows: {known})").format(
             name=repr(raw_cls), known=", ".join(sorted(profile.classes))))
         cls = key
+    faults = row.faults
     paid = row.flag("paid", None, mapping)
-    helmet = _known(row.raw("helmet").lower(), profile.helmet_points, "helmet", mapping) or None
+    if group and key in profile.classes and row.faults == faults:
+        row.quota = (group, cls, paid)         # counts for the group's healers whatever else the row lacks
+    helmet = _helmet(row, profile, mapping)
     pieces = tuple(_known(p.strip().lower(), profile.body_points, "armour", mapping)
                    for p in row.raw("armour").split("+") if p.strip())
     if helmet is not None and helmet not in profile.helmet_points:
@@ -243,32 +221,12 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
                   helmet=helmet, armour=pieces, hp=hp, ap=ap, inadequate=inadequate)
 
 
-def _first_line(text: str) -> str:
-    first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
-    if first is None:
-        raise RosterImportError([translate(
-            "roster", "the file is empty; its first line must name the columns: {columns}").format(
-            columns=", ".join(REQUIRED))])
-    return first
-
-
-def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
+def _rows(path_or_text, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
     """The data rows under the header; header problems end the reading (RosterImportError)."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    sheet = read_sheet(path_or_text)
     columns: list[str | None] | None = None
     rows: list[_Row] = []
-    last = 0
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(at_line(last + 1, str(exc)))
-            break
-        line, last = last + 1, reader.line_num
-        if not any(c.strip() for c in cells):
-            continue                          # empty lines, and lines of empty cells (,,,,,,)
+    for line, cells in sheet.rows:
         if columns is None:
             columns = _header(cells, problems, line, mapping)
             if columns is None:
@@ -280,6 +238,8 @@ def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -
                 cells=len(cells), columns=len(columns))))
             continue
         rows.append(_Row(line, {k: v for k, v in zip(columns, cells) if k}, problems))
+    if sheet.broken:
+        problems.append(sheet.broken)
     return rows
 
 
@@ -300,10 +260,12 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
     Raises RosterImportError listing every problem.
     """
     problems: list[str] = []
-    rows = _rows(_load_text(path_or_text), problems, mapping)
+    rows = _rows(path_or_text, problems, mapping)
     entries: list[tuple[int, Member]] = []
     line_of: dict[int, int] = {}
     group_side: dict[str, tuple[str, int]] = {}
+    quota: list[tuple[int, Member]] = []        # every player whose group, class and paid were read
+    asked: dict[str, list[int]] = {}            # helmet word -> its lines
     for row in rows:
         m = _member(row, profile, mapping)
         if row.badge is not None:
@@ -312,6 +274,11 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
                     badge=row.badge, line=line_of[row.badge]))
                 continue
             line_of[row.badge] = row.line
+        if row.asks is not None:
+            asked.setdefault(row.asks, []).append(row.line)
+        if row.quota is not None:
+            group, cls, paid = row.quota
+            quota.append((row.line, Member(badge=row.line, name="", side="", group=group, cls=cls, paid=paid)))
         if m is None:
             continue
         side, at = group_side.setdefault(m.group, (m.side, row.line))
@@ -322,15 +289,16 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
         entries.append((row.line, m))
     if not rows and not problems:
         problems.append(translate("roster", "the file has a header row but no players"))
-    members = [m for _line, m in entries]
+    questions = [HelmetQuestion(word, lines) for word, lines in asked.items()]
+    problems.extend(q.message(profile) for q in questions)
     healer_lines: dict[str, list[int]] = defaultdict(list)
-    for m in members:
+    for line, m in quota:
         if profile.character_class(m.cls).healer_touches > 0:
-            healer_lines[m.group].append(line_of[m.badge])
-    for excess in healer_excess(members, profile):
+            healer_lines[m.group].append(line)
+    for excess in healer_excess([m for _line, m in quota], profile):
         problems.append(healer_problem(excess, healer_lines[excess.group]))
     if problems:
-        raise RosterImportError(sorted(problems, key=problem_order))
+        raise RosterImportError(sorted(problems, key=problem_order), questions)
     return entries
 
 
@@ -338,6 +306,22 @@ def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfi
                     mapping: RosterMapping = NO_MAPPING) -> list[Member]:
     """The members of a roster CSV, in file order, checked against ``profile`` (``read_roster_entries``)."""
     return [m for _line, m in read_roster_entries(path_or_text, profile, mapping)]
+
+
+@dataclass(frozen=True)
+class HelmetQuestion:
+    """A helmet word of the file that says there is a helmet but not which kind (``jah``), and its lines: one
+    question per file, answered by a mapping (``RosterMapping.values["helmet"]``)."""
+
+    word: str
+    lines: list[int]
+
+    def message(self, profile: RulesProfile) -> str:
+        where = (translate("roster", "helmet {word} on 1 line") if len(self.lines) == 1
+                 else translate("roster", "helmet {word} on {count} lines")).format(
+            word=repr(self.word), count=len(self.lines))
+        return translate("roster", "{where}: which kind? (known: {known})").format(
+            where=where, known=", ".join(sorted(profile.helmet_points)))
 
 
 @dataclass
@@ -359,32 +343,27 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
                        mapping: RosterMapping = NO_MAPPING, rows: int = 2000) -> RosterPreview:
     """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all); ``rows``:
     how many of its lines to keep as they are, for a preview table."""
-    text = _load_text(path_or_text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    sheet = read_sheet(path_or_text)
+    if sheet.broken:
+        raise RosterImportError([sheet.broken])
     headers: list[str] | None = None
     columns: list[str | None] = []
     seen: dict[str, set[str]] = {key: set() for key in MAPPABLE}
     kept: list[tuple[int, list[str]]] = []
-    last = players = 0
-    try:
-        for cells in reader:
-            line, last = last + 1, reader.line_num
-            if not any(c.strip() for c in cells):
-                continue
-            if headers is None:
-                headers = [c.strip() for c in cells]
-                columns = [column_of(c, mapping) for c in headers]
-                continue
-            players += 1
-            if len(kept) < rows:
-                kept.append((line, list(cells)))
-            for key, cell in zip(columns, cells):
-                if key == "armour":
-                    seen[key].update(value_key(p) for p in cell.split("+") if p.strip())
-                elif key in seen and cell.strip():
-                    seen[key].add(value_key(cell))
-    except csv.Error as exc:
-        raise RosterImportError([at_line(reader.line_num, str(exc))]) from None
+    players = 0
+    for line, cells in sheet.rows:
+        if headers is None:
+            headers = [c.strip() for c in cells]
+            columns = [column_of(c, mapping) for c in headers]
+            continue
+        players += 1
+        if len(kept) < rows:
+            kept.append((line, list(cells)))
+        for key, cell in zip(columns, cells):
+            if key == "armour":
+                seen[key].update(value_key(p) for p in cell.split("+") if p.strip())
+            elif key in seen and cell.strip():
+                seen[key].add(value_key(cell))
     headers = headers or []
     columns = [column_of(c, mapping) for c in headers]
     choices = {"class": sorted(profile.classes), "helmet": sorted(profile.helmet_points),
@@ -394,6 +373,9 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
         names = set(choices[key])
         if key in FLAGS:
             left = sorted(c for c in cells if yes_no(c) is None and yes_no(mapping.value(key, c) or "") is None)
+        elif key == "helmet":
+            left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+                          and c not in HELMET_NONE and VALUE_ALIASES[key].get(c) not in names)
         else:
             left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
                           and VALUE_ALIASES[key].get(c) not in names)

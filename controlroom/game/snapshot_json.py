@@ -52,8 +52,14 @@ LINE_ITEMS = 1000
 _RECORDS: dict[str, type] = {cls.__name__: cls for cls in (RuleWarning, Deadline, Scenario, Stopp, Inspection,
                                                            Event, ArmourPoints)}
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: (cls._fields if issubclass(cls, tuple) else tuple(f.name for f in dataclasses.fields(cls)))
+    cls: (cls._fields if issubclass(cls, tuple) else
+          tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("kept", True)))
     for cls in _RECORDS.values()
+}
+# The fields a snapshot does not keep (``metadata={"kept": False}``), with the value they are read back with.
+_LEFT: dict[type, tuple[tuple[str, Any], ...]] = {
+    cls: tuple((f.name, f.default) for f in dataclasses.fields(cls) if not f.metadata.get("kept", True))
+    for cls in _RECORDS.values() if not issubclass(cls, tuple)
 }
 _SCALARS = (type(None), bool, int, float, str)
 _ATTRS_GIVEN = ("profile", "roster")          # not written: the game's own, given to ``loads``
@@ -128,6 +134,8 @@ def _record(cls: type, values) -> Any:
     obj = object.__new__(cls)
     setter = object.__setattr__
     for f, val in zip(_FIELDS[cls], values):
+        setter(obj, f, val)
+    for f, val in _LEFT[cls]:
         setter(obj, f, val)
     return obj
 

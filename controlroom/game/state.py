@@ -37,11 +37,11 @@ from controlroom.game.field import QUIET, FieldReports
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.roster import Member, Roster
-from controlroom.game.stopps import StoppRules
-from controlroom.game.words import condition_word, event_word, role_word
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
-from controlroom.rules.armour import ArmourPoints, armour_points
-from controlroom.rules.armour_materials import check_armour, failures
+from controlroom.game.rulings import Rulings
+from controlroom.game.stopps import DURING_STOPP, StoppRules
+from controlroom.game.words import condition_text, event_text, role_text
+from controlroom.game.words import who_text as _who
+from controlroom.i18n import QT_TRANSLATE_NOOP, Text, joined, wording
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
@@ -50,7 +50,7 @@ NO_INTERACTION = QT_TRANSLATE_NOOP("warnings",
                                    "an unconscious or dead character cannot interact with others in any way")
 
 
-class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
+class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
@@ -107,13 +107,15 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         before = len(warnings)
         handler = self._handlers.get(type_)
         if handler is None:
-            self._warn("unknown_type", translate("warnings", "unknown event type {type!r}").format(type=type_))
+            self._warn("unknown_type", wording("warnings", "unknown event type {type!r}", type=type_))
         else:
             badge = data.get("badge")
             if badge is not None and badge not in self.characters:
-                self._warn("unknown_badge", translate("warnings", "badge {badge} is not in the roster").format(
+                self._warn("unknown_badge", wording("warnings", "badge {badge} is not in the roster",
                     badge=badge))
             else:
+                if self.active_stopps and type_ in DURING_STOPP:
+                    self._during_stopp(event)
                 handler(self, event)
         self.events_applied += 1
         return warnings[before:] if len(warnings) > before else _NONE
@@ -134,11 +136,12 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self._dirty, self._dirty_stopps = set(), set()
         return badges, stopps
 
-    def _warn(self, code: str, message: str) -> None:
+    def _warn(self, code: str, message: Text) -> None:
+        """A rule warning of the event folded, said now in the language spoken (its wording kept as well)."""
         ev = self._event
         assert ev is not None
         self.warnings.append(
-            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, message)
+            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, message.render(), message)
         )
 
     def _char(self, ev: Event) -> Character:
@@ -151,8 +154,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         self._dirty.add(badge)
         ch = self.characters[badge]
         if ch.condition == DEAD:
-            self._warn("target_dead", translate("warnings", "{who} is dead: {what} does not apply").format(
-                who=_who(ch), what=event_word(ev.type)))
+            self._warn("target_dead", wording("warnings", "{who} is dead: {what} does not apply",
+                who=_who(ch), what=event_text(ev.type)))
             return None
         return ch
 
@@ -160,13 +163,13 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         """The character who binds, cares, heals, kills or loots, if the rules let them act (else a warning)."""
         actor = self.characters.get(badge)
         if actor is None:
-            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
-                role=role_word(role), badge=badge))
+            self._warn("unknown_badge", wording("warnings", "{role} badge {badge} is not in the roster",
+                role=role_text(role), badge=badge))
             return None
         if actor.condition != ACTIVE:
-            self._warn(f"{role}_not_conscious", translate("warnings", "{role} {who} is {condition}: {rule}").format(
-                role=role_word(role), who=_who(actor), condition=condition_word(actor.condition),
-                rule=translate("warnings", NO_INTERACTION)))
+            self._warn(f"{role}_not_conscious", wording("warnings", "{role} {who} is {condition}: {rule}",
+                role=role_text(role), who=_who(actor), condition=condition_text(actor.condition),
+                rule=wording("warnings", NO_INTERACTION)))
             return None
         self._dirty.add(badge)
         return actor
@@ -256,9 +259,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         if ev.data["on_shield"]:
             if ch.condition != ACTIVE:
-                self._warn("not_conscious", translate("warnings", "{who} is {condition}: cannot take a big stone on a "
-                                                          "shield").format(who=_who(ch),
-                                                                           condition=condition_word(ch.condition)))
+                self._warn("not_conscious", wording("warnings", "{who} is {condition}: cannot take a big stone on a "
+                                                          "shield", who=_who(ch),
+                                                                           condition=condition_text(ch.condition)))
                 return
             ch.condition = KNOCKED_OUT
             ch.wake_at = ch.clock(self.t) + self.profile.big_stone_on_shield_ms
@@ -276,10 +279,10 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             helmet = ch.member.helmet is not None
         refusal = knockout_refusal(self.profile, helmet, ev.data["saw_attacker"])
         if refusal:
-            self._warn("knockout_refused", f"{_who(ch)}: {translate('warnings', refusal)}")
+            self._warn("knockout_refused", joined("{who}: {rule}", who=_who(ch), rule=wording("warnings", refusal)))
         elif ch.condition != ACTIVE:
-            self._warn("not_conscious", translate("warnings", "{who} is already {condition}").format(
-                who=_who(ch), condition=condition_word(ch.condition)))
+            self._warn("not_conscious", wording("warnings", "{who} is already {condition}",
+                who=_who(ch), condition=condition_text(ch.condition)))
         else:
             ch.condition = KNOCKED_OUT
             ch.wake_at = ch.clock(self.t) + self.profile.knockout_ms
@@ -296,7 +299,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         if not ch:
             return
         if ch.hp >= ch.max_hp:
-            self._warn("no_wounds", translate("warnings", "{who} has all hit points: no wounds to bind").format(
+            self._warn("no_wounds", wording("warnings", "{who} has all hit points: no wounds to bind",
                 who=_who(ch)))
             return
         if ev.data.get("by") is not None and self._actor(ev.data["by"], "binder") is None:
@@ -313,21 +316,21 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         carer_badge = ev.data["carer"]
         if carer_badge == ch.badge:
-            self._warn("self_care", translate("warnings", "{who} cannot care for themself").format(who=_who(ch)))
+            self._warn("self_care", wording("warnings", "{who} cannot care for themself", who=_who(ch)))
             return
         carer = self._actor(carer_badge, "carer")
         if carer is None:
             return
         if not ch.bound or ch.regen_at is None:
-            self._warn("not_bound", translate("warnings", "{who} must be tended and bound before being cared "
-                                                      "for").format(who=_who(ch)))
+            self._warn("not_bound", wording("warnings", "{who} must be tended and bound before being cared "
+                                                      "for", who=_who(ch)))
         elif ch.carer == carer_badge:
             return
         else:
             limit = self.profile.character_class(carer.member.cls).max_cared
             if limit and len(carer.patients) >= limit:
-                self._warn("care_limit", translate("warnings", "{who} already cares for {limit}: a healer may care for "
-                                                           "at most {limit} at once").format(who=_who(carer),
+                self._warn("care_limit", wording("warnings", "{who} already cares for {limit}: a healer may care for "
+                                                           "at most {limit} at once", who=_who(carer),
                                                                                              limit=limit))
                 return
             self._release_carer(ch)
@@ -355,18 +358,18 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         healer = self.characters.get(ev.data["healer"])
         if healer is None:
-            self._warn("unknown_badge", translate("warnings", "{role} badge {badge} is not in the roster").format(
-                role=role_word("healer"), badge=ev.data["healer"]))
+            self._warn("unknown_badge", wording("warnings", "{role} badge {badge} is not in the roster",
+                role=role_text("healer"), badge=ev.data["healer"]))
             return
         allowed = self.profile.character_class(healer.member.cls).healer_touches
         if allowed == 0:
-            self._warn("not_a_healer", translate("warnings", "{who} is a {cls}, not a healer").format(
+            self._warn("not_a_healer", wording("warnings", "{who} is a {cls}, not a healer",
                 who=_who(healer), cls=healer.member.cls))
         elif self._actor(healer.badge, "healer") is None:
             return
         elif healer.touches_used >= allowed:
-            self._warn("touches_exhausted", translate("warnings", "healer {who} has used all {allowed} healing touches "
-                                                              "of this scenario").format(who=_who(healer),
+            self._warn("touches_exhausted", wording("warnings", "healer {who} has used all {allowed} healing touches "
+                                                              "of this scenario", who=_who(healer),
                                                                                          allowed=allowed))
         else:
             healer.touches_used += 1
@@ -383,7 +386,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         cause = ev.data["cause"]
         if cause == "bled_out" and (ch.dying_at is None or ch.clock(self.t) < ch.dying_at):
-            self._warn("stale_timer", translate("warnings", "{who} is not bleeding out at this time").format(
+            self._warn("stale_timer", wording("warnings", "{who} is not bleeding out at this time",
                 who=_who(ch)))
             return
         self._die(ch, cause)
@@ -396,9 +399,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             return
         counted, needed = ev.data.get("counted"), self.profile.permanent_kill_count_ms
         if counted is not None and counted * 1000 < needed:
-            self._warn("kill_count_short", translate("warnings", "{who} was hacked for {counted:g} s counted aloud: a "
+            self._warn("kill_count_short", wording("warnings", "{who} was hacked for {counted:g} s counted aloud: a "
                                                              "permanent kill takes at least {needed:g} s, counted loud "
-                                                             "and clear").format(who=_who(ch), counted=counted,
+                                                             "and clear", who=_who(ch), counted=counted,
                                                                                  needed=needed / 1000))
             return
         self._die(ch, "permanent_kill")
@@ -406,11 +409,11 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_valhalla_checkin(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != DEAD:
-            self._warn("not_dead", translate("warnings", "{who} is not dead: only the dead report to "
-                                                     "Valhalla").format(who=_who(ch)))
+            self._warn("not_dead", wording("warnings", "{who} is not dead: only the dead report to "
+                                                     "Valhalla", who=_who(ch)))
         elif ch.in_valhalla:
-            self._warn("already_in_valhalla", translate("warnings", "{who} has already checked in at "
-                                                                "Valhalla").format(who=_who(ch)))
+            self._warn("already_in_valhalla", wording("warnings", "{who} has already checked in at "
+                                                                "Valhalla", who=_who(ch)))
         else:
             ch.in_valhalla = True
             self.valhalla.append((self.t, ch.badge))
@@ -418,10 +421,10 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_respawned(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != DEAD:
-            self._warn("not_dead", translate("warnings", "{who} is not dead: nothing to respawn").format(who=_who(ch)))
+            self._warn("not_dead", wording("warnings", "{who} is not dead: nothing to respawn", who=_who(ch)))
             return
         if ev.source == SOURCE_TIMER and (ch.respawn_at is None or ch.clock(self.t) < ch.respawn_at):
-            self._warn("stale_timer", translate("warnings", "{who} is not due to respawn at this time").format(
+            self._warn("stale_timer", wording("warnings", "{who} is not due to respawn at this time",
                 who=_who(ch)))
             return
         touches = ch.touches_used       # healer touches are counted per scenario, not per life
@@ -432,9 +435,9 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
     def _e_woke(self, ev: Event) -> None:
         ch = self._char(ev)
         if ch.condition != KNOCKED_OUT:
-            self._warn("stale_timer", translate("warnings", "{who} is not knocked out").format(who=_who(ch)))
+            self._warn("stale_timer", wording("warnings", "{who} is not knocked out", who=_who(ch)))
         elif ev.source == SOURCE_TIMER and ch.clock(self.t) < ch.wake_at:
-            self._warn("stale_timer", translate("warnings", "{who} is not due to wake at this time").format(
+            self._warn("stale_timer", wording("warnings", "{who} is not due to wake at this time",
                 who=_who(ch)))
         else:
             ch.condition = ACTIVE
@@ -444,7 +447,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         ch = self._char(ev)
         c = ch.clock(self.t)
         if ch.condition == DEAD or ch.regen_at is None or c < ch.regen_at:
-            self._warn("stale_timer", translate("warnings", "{who} is not due to regain a hit point").format(
+            self._warn("stale_timer", wording("warnings", "{who} is not due to regain a hit point",
                 who=_who(ch)))
             return
         ch.hp += 1
@@ -452,69 +455,6 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
             self._unbind(ch)        # healed: the bandage may come off
         else:
             ch.regen_at = c + ch.regen_period
-
-    # -- a game master's rulings -------------------------------------------
-    def _e_hp_set(self, ev: Event) -> None:
-        ch = self._char(ev)
-        new = ev.data["max_hp"]
-        if ch.hp == ch.max_hp and ch.condition != DEAD:
-            ch.hp = new
-        ch.hp = min(ch.hp, new)
-        ch.max_hp = new
-
-    def _e_armour_set(self, ev: Event) -> None:
-        ch = self._char(ev)
-        d = ev.data
-        inadequate = d["inadequate"]
-        try:
-            thin = failures(check_armour(self.profile, d.get("helmet"), d["armour"], d.get("measures")))
-            if thin and not inadequate:     # too thin is inadequate material, whatever the report says
-                self._warn("armour_material", translate("warnings", "{who}: {checks}: inadequate material, at most "
-                                                                "{most} armour points").format(
-                    who=_who(ch), checks="; ".join(c.message for c in thin), most=self.profile.armour_inadequate_max))
-                inadequate = True
-            full = armour_points(self.profile, d.get("helmet"), d["armour"], inadequate, d.get("ap"))
-        except ValueError as exc:
-            self._warn("bad_armour", f"{_who(ch)}: {exc}")
-            return
-        ch.armour = {"helmet": d.get("helmet"), "pieces": tuple(d["armour"]), "inadequate": d["inadequate"],
-                     "ap": d.get("ap"), "measures": dict(d.get("measures") or {})}
-        if ch.ap == ch.full_ap:
-            ch.ap = full
-        else:   # armour points are never restored during a scenario
-            ch.ap = ArmourPoints(min(ch.ap.body, full.body), min(ch.ap.helmet, full.helmet))
-        ch.full_ap = full
-
-    def _e_scenario_started(self, ev: Event) -> None:
-        d = ev.data
-        respawn_ms = self.profile.respawn_ms
-        if d.get("respawn_time") is not None:
-            respawn_ms = int(round(d["respawn_time"] * 1000))
-        self.scenario = Scenario(d["name"], d["respawn"], respawn_ms, self.t)
-        self.scenarios.append(self.scenario)
-        for ch in self.characters.values():
-            ch.patients.clear()
-            ch.reset()
-        self._dirty.update(self.characters)
-
-    def _e_scenario_ended(self, ev: Event) -> None:
-        self.scenario.ended = self.t
-        for ch in self.characters.values():
-            ch.dying_at = ch.wake_at = ch.regen_at = ch.respawn_at = None
-        self._dirty.update(self.characters)
-
-    def _e_note(self, ev: Event) -> None:
-        pass
-
-    def _e_roster_added(self, ev: Event) -> None:
-        # The roster is the store's: the core folds the whole log again over it (core/commands.py, _fold_again).
-        pass
-
-    def _e_retracted(self, ev: Event) -> None:
-        self.retractions.append((self.t, ev.data["seq"], ev.data.get("reason")))
-
-    def _e_alarm_acknowledged(self, ev: Event) -> None:
-        self.acknowledged.add(ev.data["alarm"])
 
     # -- deadlines ---------------------------------------------------------
     def deadlines_of(self, badge: int) -> list[Deadline]:
@@ -543,10 +483,6 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger):
         kind = {DIES: "died", WAKES: "woke", REGAINS_HP: "hp_regained", RESPAWNS: "respawned"}[d.kind]
         extra = {"cause": "bled_out"} if d.kind == DIES else {}
         return make_event(d.due, kind, SOURCE_TIMER, badge=d.badge, **extra)
-
-
-def _who(ch: Character) -> str:
-    return translate("warnings", "{name} (badge {badge})").format(name=ch.member.name, badge=ch.badge)
 
 
 # Each event type's handler (``_e_<type>``), looked up once for the class: a table of bound methods in

@@ -4,16 +4,39 @@ from __future__ import annotations
 
 from controlroom.game.character import DEAD, STOPP_OVERDUE, Deadline, Stopp
 from controlroom.game.events import Event
-from controlroom.i18n import translate
+from controlroom.game.words import event_text, role_text, who_text
+from controlroom.i18n import wording
+
+# The reports a STOPP makes doubtful for the characters it covers: "everybody present must stop what they are
+# doing immediately", "to avoid movement and interaction during the game stop".  The seed says nothing of
+# what becomes of such a report: it is folded as any other, with a rule warning for the game master.
+DURING_STOPP = {"strike": None, "knocked_out": None, "big_stone": None, "permanent_kill": "killer",
+                "looted": "looter"}     # type -> the role of its actor ("by"), when the actor counts too
 
 
 class StoppRules:
     """GameState's part for STOPPs: called, lifted (perhaps ruled trivial), lasting too long."""
 
+    def _during_stopp(self, ev: Event) -> None:
+        """A strike, knock-out, big stone, permanent kill or looting of (or by) a character a STOPP covers: folded
+        as any other, with a warning (``stopp_in_force``)."""
+        role = DURING_STOPP[ev.type]
+        for badge, who_role in ((ev.data.get("badge"), None), (ev.data.get("by") if role else None, role)):
+            ch = self.characters.get(badge) if badge is not None else None
+            if ch is None or ch.stops == 0:
+                continue
+            stopp = next((s.id for s in self.active_stopps.values() if badge in s.covered), "?")
+            who = who_text(ch) if who_role is None else wording("warnings", "{role} {who}", role=role_text(who_role),
+                                                              who=who_text(ch))
+            self._warn("stopp_in_force", wording(
+                "warnings", "{what} reported while STOPP {stopp!r} holds {who}: the game stands still for everyone "
+                            "a STOPP covers", what=event_text(ev.type), stopp=stopp, who=who))
+            return
+
     def _e_stopp_called(self, ev: Event) -> None:
         d = ev.data
         if d["stopp"] in self.active_stopps:
-            self._warn("stopp_active", translate("warnings", "STOPP {stopp!r} is already in force").format(
+            self._warn("stopp_active", wording("warnings", "STOPP {stopp!r} is already in force",
                 stopp=d["stopp"]))
             return
         if d["badges"]:
@@ -37,7 +60,7 @@ class StoppRules:
     def _e_stopp_lifted(self, ev: Event) -> None:
         s = self.active_stopps.pop(ev.data["stopp"], None)
         if s is None:
-            self._warn("stopp_unknown", translate("warnings", "no STOPP {stopp!r} is in force").format(
+            self._warn("stopp_unknown", wording("warnings", "no STOPP {stopp!r} is in force",
                 stopp=ev.data["stopp"]))
             return
         s.lifted = self.t
@@ -58,7 +81,7 @@ class StoppRules:
     def _e_stopp_overdue(self, ev: Event) -> None:
         s = self.active_stopps.get(ev.data["stopp"])
         if s is None or s.overdue_alerted or self.t - s.called < self.profile.stopp_overdue_ms:
-            self._warn("stale_timer", translate("warnings", "STOPP {stopp!r} is not overdue").format(
+            self._warn("stale_timer", wording("warnings", "STOPP {stopp!r} is not overdue",
                 stopp=ev.data["stopp"]))
             return
         s.overdue_alerted = True

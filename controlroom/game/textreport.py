@@ -14,6 +14,11 @@ Pure: no radio, no Qt.  docs/meshtastic.md documents the grammar; in short
 
 A badge may be written ``#123``.  Anything after the fields is refused, so
 that a typo never becomes a different report.
+
+The answers are in words a marshal reads (context ``textreport`` of the
+translations): ``to_report`` says them in the language it is given (the
+game's marshals' language, ``radio.mesh_ingest``), a TextError's answer is a
+Text said in any language (``TextError.said``).
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from controlroom.game.clock import format_time
+from controlroom.i18n import QT_TRANSLATE_NOOP, Text, wording
 
-HELP = "D/K/B/V 123 = down/dead/bound/Valhalla; STOPP [reason] [group]; LIFT; H 12 = headcount"
+HELP = wording("textreport", "D/K/B/V 123 = down/dead/bound/Valhalla; STOPP [reason] [group]; LIFT; H 12 = headcount")
 MAX_REPLY = 200          # bytes a Meshtastic text carries comfortably (its limit is 233)
 
 # Command words, without diacritics and in lower case (see ``_fold``).
@@ -45,8 +51,12 @@ REASONS = {
     "injury": "injury", "vigastus": "injury", "vigastatud": "injury", "haiget": "injury",
     "unpleasant": "unpleasant", "ebameeldiv": "unpleasant",
 }
-# How a reply names each report.
-SAID = {"down": "down", "died": "dead", "bound": "bound", "valhalla": "in Valhalla"}
+# How a reply names each report, and each reason of a STOPP.
+SAID = {"down": QT_TRANSLATE_NOOP("textreport", "down"), "died": QT_TRANSLATE_NOOP("textreport", "dead"),
+        "bound": QT_TRANSLATE_NOOP("textreport", "bound"), "valhalla": QT_TRANSLATE_NOOP("textreport", "in Valhalla")}
+REASON_SAID = {"danger": QT_TRANSLATE_NOOP("textreport", "danger"),
+               "injury": QT_TRANSLATE_NOOP("textreport", "injury"),
+               "unpleasant": QT_TRANSLATE_NOOP("textreport", "unpleasant")}
 
 
 class Command(NamedTuple):
@@ -62,10 +72,18 @@ class Command(NamedTuple):
 
 
 class TextError(ValueError):
-    """A message that is not a report; ``str()`` is the answer to send (``? ...``)."""
+    """A message that is not a report; ``said(language)`` is the answer to send (``? ...``), ``str()`` the same
+    in the language spoken."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message if message.startswith("?") else f"? {message}")
+    def __init__(self, message: Text) -> None:
+        self.text = message
+        super().__init__(message)
+
+    def said(self, code: str | None = None) -> str:
+        return f"? {self.text.render(code)}"
+
+    def __str__(self) -> str:
+        return self.said()
 
 
 def _fold(word: str) -> str:
@@ -80,23 +98,24 @@ def looks_like_command(text: str) -> bool:
     return bool(words) and _fold(words[0]) in ACTION_OF
 
 
-def _badge(token: str, what: str = "badge") -> int:
+def _badge(token: str, binder: bool = False) -> int:
     digits = token[1:] if token.startswith("#") else token
     if not re.fullmatch(r"[0-9]{1,7}", digits):
-        raise TextError(f"{what} must be a number, not '{token}'")
+        raise TextError(wording("textreport", "the binder's badge must be a number, not '{token}'", token=token)
+                        if binder else wording("textreport", "badge must be a number, not '{token}'", token=token))
     value = int(digits)
     if value < 1:
-        raise TextError(f"{what} must be a number above 0, not '{token}'")
+        raise TextError(wording("textreport", "badge must be a number above 0, not '{token}'", token=token))
     return value
 
 
 def parse(text: str) -> Command:
     """The command a message gives; raises TextError with the answer to send back."""
     if not isinstance(text, str):
-        raise TextError("a text message, please")
+        raise TextError(wording("textreport", "a text message, please"))
     words = text.replace(",", " ").split()
     if not words:
-        raise TextError(f"empty message. {HELP}")
+        raise TextError(wording("textreport", "empty message. {help}", help=HELP))
     head, rest = _fold(words[0]), words[1:]
     action = ACTION_OF.get(head)
     if action is None:
@@ -104,21 +123,22 @@ def parse(text: str) -> Command:
         if m and ACTION_OF.get(m.group(1)) in SAID:
             action, rest = ACTION_OF[m.group(1)], [m.group(2)] + rest
         else:
-            raise TextError(f"unknown command '{words[0][:20]}'. {HELP}")
+            raise TextError(wording("textreport", "unknown command '{word}'. {help}", word=words[0][:20], help=HELP))
     if action == "help":
         return Command("help")
     if action in SAID:
         if not rest:
-            raise TextError(f"a badge number is missing: {words[0].upper()} 123")
+            raise TextError(wording("textreport", "a badge number is missing: {word} 123", word=words[0].upper()))
         badge = _badge(rest[0])
         by = None
         extra = rest[1:]
         if action == "bound" and extra:
             if len(extra) == 2 and _fold(extra[0]) in ("by", "poolt"):     # "B 123 by 45"
                 extra = extra[1:]
-            by, extra = _badge(extra[0], "the binder's badge"), extra[1:]
+            by, extra = _badge(extra[0], binder=True), extra[1:]
         if extra:
-            raise TextError(f"one badge per message; '{' '.join(extra)[:20]}' is too much")
+            raise TextError(wording("textreport", "one badge per message; '{extra}' is too much",
+                                    extra=" ".join(extra)[:20]))
         return Command(action, badge, by)
     if action == "stopp":
         reason = "danger"
@@ -128,14 +148,14 @@ def parse(text: str) -> Command:
         return Command("stopp", reason=reason, group=" ".join(rest) or None)
     if action == "lift":
         if len(rest) > 1:
-            raise TextError("LIFT takes one STOPP id at most, e.g. LIFT 12-ab01")
+            raise TextError(wording("textreport", "LIFT takes one STOPP id at most, e.g. LIFT 12-ab01"))
         return Command("lift", stopp=rest[0] if rest else None)
     # headcount: H up [down [dead]] [group]
     counts = []
     while rest and re.fullmatch(r"[0-9]{1,5}", rest[0]) and len(counts) < 3:
         counts.append(int(rest.pop(0)))
     if not counts:
-        raise TextError("a headcount is a number: H 12 (up), H 12 3 1 (up, down, dead)")
+        raise TextError(wording("textreport", "a headcount is a number: H 12 (up), H 12 3 1 (up, down, dead)"))
     counts += [0] * (3 - len(counts))
     return Command("headcount", counts=tuple(counts), group=" ".join(rest) or None)
 
@@ -152,8 +172,9 @@ def match_group(typed: str, groups: Iterable[str]) -> str:
     if len(starts) == 1:
         return starts[0]
     if starts:
-        raise TextError(f"group '{typed[:20]}' could be {', '.join(sorted(starts)[:3])}")
-    raise TextError(f"group '{typed[:20]}' unknown")
+        raise TextError(wording("textreport", "group '{group}' could be {groups}", group=typed[:20],
+                                groups=", ".join(sorted(starts)[:3])))
+    raise TextError(wording("textreport", "group '{group}' unknown", group=typed[:20]))
 
 
 class Report(NamedTuple):
@@ -166,53 +187,67 @@ class Report(NamedTuple):
 
 def to_report(cmd: Command, *, badges: Mapping[int, object] | Iterable[int], groups: Iterable[str],
               device: int, device_group: str | None, tag: str, now_ms: int,
-              active_stopps: Iterable[str] = (), mine: Iterable[str] = ()) -> Report:
-    """The event a command reports (checked against the roster), and its confirmation.
+              active_stopps: Iterable[str] = (), mine: Iterable[str] = (), language: str | None = None) -> Report:
+    """The event a command reports (checked against the roster), and its confirmation in ``language`` (None:
+    the language spoken).
 
     ``tag``: what makes this message's STOPP id unique (the Meshtastic packet
     id); ``mine``: the STOPPs this device called, oldest first; ``now_ms`` the
     game time the confirmation names.
     """
-    at = format_time(now_ms)[:5]
+    type_, fields, reply = _report(cmd, badges, groups, device, device_group, tag, format_time(now_ms)[:5],
+                                   active_stopps, mine)
+    return Report(type_, fields, reply.render(language))
+
+
+def _report(cmd: Command, badges, groups, device: int, device_group: str | None, tag: str, at: str,
+            active_stopps: Iterable[str], mine: Iterable[str]) -> tuple[str | None, dict, Text]:
     if cmd.action == "help":
-        return Report(None, {}, HELP)
+        return None, {}, HELP
     if cmd.action in SAID:
-        if cmd.badge not in badges:
-            raise TextError(f"badge {cmd.badge} unknown")
-        if cmd.by is not None and cmd.by not in badges:
-            raise TextError(f"badge {cmd.by} unknown")
+        for badge in (cmd.badge, cmd.by):
+            if badge is not None and badge not in badges:
+                raise TextError(wording("textreport", "badge {badge} unknown", badge=badge))
         type_ = {"valhalla": "valhalla_checkin"}.get(cmd.action, cmd.action)
         fields: dict = {"badge": cmd.badge}
-        if cmd.by is not None:
-            fields["by"] = cmd.by
-        by = f" by {cmd.by}" if cmd.by is not None else ""
-        return Report(type_, fields, f"OK: {cmd.badge} {SAID[cmd.action]}{by} {at}")
+        said = wording("textreport", SAID[cmd.action])
+        if cmd.by is None:
+            return type_, fields, wording("textreport", "OK: {badge} {said} {at}", badge=cmd.badge, said=said, at=at)
+        fields["by"] = cmd.by
+        return type_, fields, wording("textreport", "OK: {badge} {said} by {by} {at}", badge=cmd.badge, said=said,
+                                      by=cmd.by, at=at)
     if cmd.action == "stopp":
         stopp = f"{device}-{tag}"
         fields = {"stopp": stopp, "reason": cmd.reason}
-        if cmd.group is not None:
-            fields["groups"] = [match_group(cmd.group, groups)]
-        whom = f" for {fields['groups'][0]}" if "groups" in fields else ""
-        return Report("stopp_called", fields, f"OK: STOPP {stopp} ({cmd.reason}){whom} {at}. LIFT to end it")
+        reason = wording("textreport", REASON_SAID.get(cmd.reason, cmd.reason))
+        if cmd.group is None:
+            return "stopp_called", fields, wording("textreport", "OK: STOPP {stopp} ({reason}) {at}. LIFT to end it",
+                                                   stopp=stopp, reason=reason, at=at)
+        fields["groups"] = [match_group(cmd.group, groups)]
+        return "stopp_called", fields, wording("textreport", "OK: STOPP {stopp} ({reason}) for {group} {at}. LIFT "
+                                                             "to end it", stopp=stopp, reason=reason,
+                                               group=fields["groups"][0], at=at)
     if cmd.action == "lift":
         active = list(active_stopps)
         if cmd.stopp is not None:
             named = [s for s in active if s.casefold() == cmd.stopp.casefold()]
             if not named:
-                raise TextError(f"no STOPP {cmd.stopp[:20]} is on")
+                raise TextError(wording("textreport", "no STOPP {stopp} is on", stopp=cmd.stopp[:20]))
             stopp = named[0]
         else:
             own = [s for s in mine if s in active]
             if not own:
-                raise TextError("no STOPP of yours is on: LIFT <id>")
+                raise TextError(wording("textreport", "no STOPP of yours is on: LIFT <id>"))
             stopp = own[-1]
-        return Report("stopp_lifted", {"stopp": stopp}, f"OK: STOPP {stopp} lifted {at}")
+        return "stopp_lifted", {"stopp": stopp}, wording("textreport", "OK: STOPP {stopp} lifted {at}", stopp=stopp,
+                                                         at=at)
     group = match_group(cmd.group, groups) if cmd.group is not None else device_group
     if group is None:
-        raise TextError("whose headcount? H 12 GROUP")
+        raise TextError(wording("textreport", "whose headcount? H 12 GROUP"))
     up, down, dead = cmd.counts
-    return Report("headcount", {"group": group, "up": up, "down": down, "dead": dead},
-                  f"OK: {group} {up} up {down} down {dead} dead {at}")
+    return "headcount", {"group": group, "up": up, "down": down, "dead": dead}, wording(
+        "textreport", "OK: {group} {up} up {down} down {dead} dead {at}", group=group, up=up, down=down, dead=dead,
+        at=at)
 
 
 def clip(text: str, limit: int = MAX_REPLY) -> str:

@@ -29,6 +29,7 @@ RULE_OF_WARNING: dict[str, str] = {
     "not_owed": "Responsibility",
     "stopp_active": "STOPP rule",
     "stopp_unknown": "STOPP rule",
+    "stopp_in_force": "STOPP rule",      # "avoid movement and interaction during the game stop"
     "tag_reused": "Appendix 1",
     "bad_measures": "Appendix 1",
     "verdict_mismatch": "Appendix 1",

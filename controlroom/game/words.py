@@ -7,7 +7,7 @@ with every such word listed for the translators (``QT_TRANSLATE_NOOP``).
 
 from __future__ import annotations
 
-from controlroom.i18n import QT_TRANSLATE_NOOP, translate
+from controlroom.i18n import QT_TRANSLATE_NOOP, Text, translate, wording
 
 # The words a warning names: conditions, roles and event types, in the language spoken.
 _WORDS = (
@@ -24,6 +24,20 @@ def condition_word(condition: str) -> str:
 
 def role_word(role: str) -> str:
     return translate("words", role)
+
+
+def condition_text(condition: str) -> Text:
+    """``condition_word``, to be said in any language (a rule warning's part)."""
+    return wording("words", condition.replace("_", " "))
+
+
+def role_text(role: str) -> Text:
+    return wording("words", role)
+
+
+def who_text(ch) -> Text:
+    """A character as a rule warning names them: "Jüri Kask (badge 102)"."""
+    return wording("warnings", "{name} (badge {badge})", name=ch.member.name, badge=ch.badge)
 
 
 _EVENT_WORDS = (
@@ -56,3 +70,8 @@ _EVENT_WORDS = (
 def event_word(type_: str) -> str:
     """An event type in words ("big stone on shield"), in the language spoken (game/events.py lists them)."""
     return translate("events", type_.replace("_", " "))
+
+
+def event_text(type_: str) -> Text:
+    """``event_word``, to be said in any language (a rule warning's part)."""
+    return wording("events", type_.replace("_", " "))

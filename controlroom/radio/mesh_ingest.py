@@ -12,6 +12,10 @@ have sent in the sender's name.  Each event records which it was
 (``RadioMeta.via``); a game may refuse reports that are not PKI direct
 messages.  Copies (the same sender and Meshtastic packet id) are dropped for
 30 minutes; the event log's unique (device, packet id) drops them after that.
+
+Every answer is in the marshals' language (``language``: the game setting
+``marshal_language``, read when the game is opened; None: the station's own),
+whatever the station's window speaks.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 
 from controlroom.game.devices import VIA_MESH_CHANNEL, VIA_MESH_PKI, DeviceInfo, RadioMeta
 from controlroom.game.textreport import TextError, clip, looks_like_command, parse, to_report
+from controlroom.i18n import LANGUAGES, QT_TRANSLATE_NOOP, wording
 from controlroom.radio.ingest import ROLE_TYPES
 
 BROADCAST = 0xFFFFFFFF
@@ -30,6 +35,10 @@ COPY_WINDOW_MS = 30 * 60_000
 TEXT_PORT = "TEXT_MESSAGE_APP"
 POSITION_PORT = "POSITION_APP"
 REQUIRE_PKI_KEY = "meshtastic_require_pki"      # the game setting (game_meta), "1" when required
+MARSHAL_LANGUAGE_KEY = "marshal_language"       # the game setting (game_meta): the answers' language, "en", "et"
+# A device's role as a refusal names it.
+_ROLES = (QT_TRANSLATE_NOOP("textreport", "marshal"), QT_TRANSLATE_NOOP("textreport", "tracker"),
+          QT_TRANSLATE_NOOP("textreport", "gateway"))
 
 ACCEPTED = "accepted"
 DUPLICATE = "duplicates"
@@ -123,6 +132,7 @@ class MeshIngest:
 
     devices: Mapping[int, DeviceInfo]
     require_pki: bool = False
+    language: str | None = None             # the marshals' language; None: the station's (``i18n.language``)
     copy_window_ms: int = COPY_WINDOW_MS
     by_node: dict[int, DeviceInfo] = field(default_factory=dict)
     seen: collections.OrderedDict = field(default_factory=collections.OrderedDict)   # (sender, id) -> first ms
@@ -165,8 +175,9 @@ class MeshIngest:
         dev = self.by_node.get(heard.sender)
         if dev is None:
             detail = f"node {node_name(heard.sender)} is not registered"
+            said = wording("textreport", "node {node} is not registered", node=node_name(heard.sender))
             return MeshOutcome(UNKNOWN_NODE, detail=detail,
-                               reply=self._reply(heard, f"? {detail}") if is_text and addressed else None)
+                               reply=self._reply(heard, self._said(said)) if is_text and addressed else None)
         if is_text and not addressed:
             return MeshOutcome(CHAT, dev)
         if self._copy(heard, now_ms):
@@ -181,28 +192,40 @@ class MeshIngest:
             return MeshOutcome(ACCEPTED, dev, ("position", {"device": dev.id, "lat": lat, "lon": lon,
                                                             "fix": 1, "sats": sats}, dev.source), radio)
         if self.require_pki and via != VIA_MESH_PKI:
-            return MeshOutcome(REFUSED_TRUST, dev, reply=self._reply(
-                heard, "? this game takes reports only as direct messages (PKI): send to the station's node"))
+            return MeshOutcome(REFUSED_TRUST, dev, reply=self._reply(heard, self._said(wording(
+                "textreport", "this game takes reports only as direct messages (PKI): send to the station's node"))))
         try:
             cmd = parse(text)
             if cmd.action != "help" and cmd.action not in ("headcount",) and "casualty" not in ROLE_TYPES[dev.role]:
-                return MeshOutcome(REFUSED_ROLE, dev, reply=self._reply(
-                    heard, f"? device {dev.id} is a {dev.role}: it sends positions and headcounts"))
+                return MeshOutcome(REFUSED_ROLE, dev, reply=self._reply(heard, self._said(wording(
+                    "textreport", "device {device} is a {role}: it sends positions and headcounts", device=dev.id,
+                    role=wording("textreport", dev.role)))))
             mine = [s for s in state.stopps if s.startswith(f"{dev.id}-")]
             tag = f"{heard.packet_id & 0xFFFF:04x}"         # short, to type in a LIFT; longer if it was used
             if f"{dev.id}-{tag}" in state.stopps:
                 tag = f"{heard.packet_id & 0xFFFFFFFF:08x}"
             report = to_report(cmd, badges=state.characters, groups=state.roster.groups().keys(), device=dev.id,
                                device_group=dev.group, tag=tag, now_ms=now_ms,
-                               active_stopps=state.active_stopps, mine=mine)
+                               active_stopps=state.active_stopps, mine=mine, language=self.language)
         except TextError as exc:
-            return MeshOutcome(BAD_TEXT, dev, reply=self._reply(heard, str(exc)), detail=str(exc))
+            return MeshOutcome(BAD_TEXT, dev, reply=self._reply(heard, exc.said(self.language)), detail=str(exc))
         if report.type is None:
             return MeshOutcome(HELP, dev, reply=self._reply(heard, report.reply))
         return MeshOutcome(ACCEPTED, dev, (report.type, report.fields, dev.source), radio,
                            self._reply(heard, report.reply))
 
+    def _said(self, text) -> str:
+        """A refusal (``? ...``) in the marshals' language."""
+        return f"? {text.render(self.language)}"
+
     @staticmethod
     def _reply(heard: MeshHeard, text: str) -> MeshReply:
         """Back the way it came: a direct message to the sender, or on the channel it was heard on."""
         return MeshReply(heard.link, heard.sender if heard.direct else BROADCAST, heard.channel, clip(text))
+
+
+def marshal_language(value: str | None) -> str | None:
+    """The game setting ``marshal_language`` as a language this program speaks; None (the station's) for none or
+    one it does not speak."""
+    code = (value or "").strip().lower()
+    return code if code in LANGUAGES else None

@@ -11,8 +11,16 @@ from controlroom.store.game import GameStore
 
 
 def marshal_names(devs: dict[int, DeviceInfo]) -> dict[int, str]:
-    """Who carries each radio device, by device id: the marshal's name, else the device's label."""
-    return {d.id: d.marshal or d.label for d in devs.values() if d.marshal or d.label}
+    """What names each radio device, by device id: who carries a handset (the marshal's name, else the
+    device's label); what a tracker is on (its siege engine or group, else its label).  Names of the game's
+    own, never words of a language: the report says "marshal handset", "tracker" in its language
+    (``model.reporter``)."""
+    out = {}
+    for d in devs.values():
+        name = (d.marshal or d.label) if d.role != "tracker" else (d.siege_engine or d.group or d.label)
+        if name:
+            out[d.id] = name
+    return out
 
 
 def _walls(store: GameStore):

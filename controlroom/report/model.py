@@ -261,7 +261,8 @@ def wall_text(wall_ms: int | None) -> str:
 
 
 def reporter(source: str, marshals: Mapping[int, str]) -> str:
-    """Who reported an event, in words: a marshal by name, a game master, a rule timer."""
+    """Who reported an event, in words: a marshal by name, a tracker by what it is on, a game master, a rule
+    timer (``marshals``: ``log_read.marshal_names``)."""
     kind, _, ident = source.partition(":")
     if kind == "timer":
         return translate("report", "rule timer")
@@ -275,7 +276,11 @@ def reporter(source: str, marshals: Mapping[int, str]) -> str:
         device = (translate("report", "marshal handset {device}") if kind == "marshal"
                   else translate("report", "tracker {device}")).format(device=ident)
         name = marshals.get(int(ident)) if ident.isdigit() else None
-        return f"{name} ({device})" if name else device
+        if not name:
+            return device
+        # A handset by who carries it, "Mari Saar (marshal handset 1002)"; a tracker by what it is on,
+        # "tracker 3001 (Trebuchet 1)": the device in the report's words, the names as the game has them.
+        return f"{name} ({device})" if kind == "marshal" else f"{device} ({name})"
     return source
 
 
@@ -350,7 +355,7 @@ def _build(game, members, profile, items, scenario, marshals, engine_sides, tota
     chars = state.characters
     players = {b: PlayerRow(b, ch.member.name, ch.member.side, ch.member.group, ch.member.cls)
                for b, ch in chars.items()}
-    rep = Report(game, profile.name, translate("report", "the whole game") if scenario is None
+    rep = Report(game, profile.name_in(), translate("report", "the whole game") if scenario is None
                  else translate("report", "scenario {name}").format(name=scenario), scenario,
                  [], None, None, 0, 0)
     rep.marshals = dict(marshals)

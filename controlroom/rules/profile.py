@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controlroom.i18n import translate
+from controlroom.i18n import language, translate
 from controlroom.rules.inspection_limits import InspectionLimits
 from controlroom.rules.profile_schema import ProfileError, nearest, unknown_keys
 
@@ -75,6 +75,11 @@ class RulesProfile:
     materials: MaterialMinimums = MaterialMinimums()
     helmet_made_of: Mapping[str, str] = field(default_factory=dict)
     body_made_of: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)     # the ruleset's name per language ([names])
+
+    def name_in(self, code: str | None = None) -> str:
+        """The ruleset's name in a language (None: the language spoken): its ``[names]`` entry, else ``name``."""
+        return self.names.get(code or language(), self.name)
 
     def character_class(self, name: str) -> CharacterClass:
         try:
@@ -187,6 +192,10 @@ def profile_from_dict(data: Mapping[str, Any], source: str = "") -> RulesProfile
     name = data.get("name", source or "unnamed ruleset")
     if not isinstance(name, str) or not name.strip():
         raise ProfileError(f"{where}: 'name' must be a text, not {name!r}")
+    names = _table(data, "names", where, required=False)
+    for code, text in names.items():
+        if not isinstance(text, str) or not text.strip():
+            raise ProfileError(f"{where} [names]: '{code}' must be a text, not {text!r}")
     w_armour = f"{where} [armour]"
     max_total = _int(armour, "max_total", w_armour)
     inadequate_max = _int(armour, "inadequate_max", w_armour)
@@ -207,6 +216,7 @@ def profile_from_dict(data: Mapping[str, Any], source: str = "") -> RulesProfile
         InspectionLimits.from_profile(inspection)
     return RulesProfile(
         name=name,
+        names={code.lower(): text.strip() for code, text in names.items()},
         classes=classes,
         members_per_healer=_int(groups, "members_per_healer", f"{where} [groups]", low=1),
         strike_damage=_int(combat, "strike_damage", f"{where} [combat]", low=1),

@@ -22,6 +22,7 @@ _NAMED_VALUES = {NAMES: VALUE}
 
 SCHEMA: dict[str, Any] = {
     "name": VALUE,
+    "names": _NAMED_VALUES,
     "classes": {NAMES: _CLASS},
     "groups": {"members_per_healer": VALUE},
     "combat": {

@@ -17,6 +17,10 @@ FIRST = ("Aldo", "Birgit", "Kaarel", "Liis", "Mart", "Piret", "Rein", "Tiiu", "U
 EPITHETS = ("the Bold", "Ironhand", "Longbeard", "the Quiet", "Axebiter", "of the Marsh", "Redcloak",
             "Stonefist", "the Swift", "Ashborn", "Oakheart", "the Grim")
 ENGINES = ("Trebuchet", "Ballista", "Catapult", "Onager")
+# The marshals carrying the handsets: people's names (a report names a handset by who carries it, in any
+# language; "Marshal 2" was English in an Estonian report).
+MARSHALS = ("Kalle Tamm", "Mari Saar", "Jüri Sepp", "Anne Mägi", "Peeter Kask", "Liina Kukk", "Tõnis Rebane",
+            "Ene Ilves", "Arvo Pärn", "Heli Koppel")
 
 @dataclass(frozen=True, slots=True)
 class SimDevice:
@@ -66,6 +70,11 @@ def generate_roster(sides: int = 2, groups: int = 6, players: int = 60, seed: in
     return members
 
 
+def _marshal(k: int) -> str:
+    name = MARSHALS[k % len(MARSHALS)]
+    return name if k < len(MARSHALS) else f"{name} {k // len(MARSHALS) + 1}"
+
+
 def plan_devices(members: list[Member], seed: int = 0, engines: int | None = None,
                  groups_per_marshal: int = 2) -> list[SimDevice]:
     """Field marshal handsets (one per ``groups_per_marshal`` groups, ids 1001..) and one at Valhalla; a
@@ -78,9 +87,9 @@ def plan_devices(members: list[Member], seed: int = 0, engines: int | None = Non
     per = max(1, groups_per_marshal)
     for k in range((len(groups) + per - 1) // per):
         watch = tuple(groups[per * k:per * k + per])
-        out.append(SimDevice(1001 + k, "marshal", f"Handset {k + 1} ({', '.join(watch)})", marshal=f"Marshal {k + 1}",
-                             watches=watch))
-    out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal="Valhalla keeper",
+        out.append(SimDevice(1001 + k, "marshal", f"Handset {k + 1} ({', '.join(watch)})",
+                             marshal=_marshal(k), watches=watch))
+    out.append(SimDevice(1001 + len(out), "marshal", "Handset at Valhalla", marshal=_marshal(len(out)),
                          at_valhalla=True))
     for i, g in enumerate(groups):
         out.append(SimDevice(2001 + i, "tracker", f"Tracker {g}", group=g))

@@ -63,6 +63,7 @@ class GameStore(FoldKeeping):
         self.log = EventLog(engine, where)
         self._checkpointer: Checkpointer | None = None
         self.fold_unkeepable = False        # a fold snapshot could not be written (see _store_fold)
+        self.station_lock = None            # a station's lock on the game file (store.station_lock), let go at close
 
     def checkpoint_in_background(self, interval: float = 1.0) -> None:
         """For a long-running writer (the core): WAL checkpoints move to a thread of their own."""
@@ -151,6 +152,9 @@ class GameStore(FoldKeeping):
             self._checkpointer.stop()
             self._checkpointer = None
         self.engine.dispose()
+        if self.station_lock is not None:
+            self.station_lock.release()
+            self.station_lock = None
 
     def __enter__(self) -> GameStore:
         return self

@@ -315,8 +315,8 @@
       <translation>Ühe käsiseadme kaadri LoRa eetriaeg; --plan-iga kontrolli kogu mängu töötsüklit, viibeaega ja kokkupõrkeid.</translation>
     </message>
     <message>
-      <source>Import the registration desk's roster (CSV) into a game, or export a game's roster as CSV.</source>
-      <translation>Impordi registreerimislaua nimekiri (CSV) mängu või ekspordi mängu nimekiri CSV-na.</translation>
+      <source>Import the registration desk's roster (CSV or .xlsx) into a game, or export a game's roster as CSV.</source>
+      <translation>Impordi registreerimislaua nimekiri (CSV või .xlsx) mängu või ekspordi mängu nimekiri CSV-na.</translation>
     </message>
     <message>
       <source>Run a game without a window: rule timers, storage (and radio gateways, with --port; TAK, with --tak).</source>
@@ -447,20 +447,24 @@
       <translation>kanalid, mille vahel käsiseadmed jaotuvad (vaikimisi 1)</translation>
     </message>
     <message>
-      <source>check a roster CSV against the game's rules and store it (all or nothing)</source>
-      <translation>kontrolli nimekirja CSV-faili mängu reeglite järgi ja salvesta see (kõik või mitte midagi)</translation>
+      <source>check a roster (CSV or .xlsx) against the game's rules and store it (all or nothing)</source>
+      <translation>kontrolli nimekirja (CSV või .xlsx) mängu reeglite järgi ja salvesta see (kõik või mitte midagi)</translation>
     </message>
     <message>
       <source>write the game's roster as CSV (UTF-8 with BOM, sorted by badge)</source>
       <translation>kirjuta mängu nimekiri CSV-na (UTF-8 BOM-iga, märgi järgi sorditud)</translation>
     </message>
     <message>
-      <source>Check every row of a roster CSV against the game's ruleset and store the roster in one transaction; any problem is reported with its line and nothing is stored. Players are updated in place by badge; the game's events are never touched. The format: docs/roster-csv.md.</source>
-      <translation>Kontrolli nimekirja CSV-faili iga rida mängu reeglistiku järgi ja salvesta nimekiri ühe tehinguna; iga probleem teatatakse koos reaga ja midagi ei salvestata. Mängijaid uuendatakse märgi järgi; mängu sündmusi ei puudutata kunagi. Vorming: docs/roster-csv.md.</translation>
+      <source>Check every row of a roster CSV or workbook against the game's ruleset and store the roster in one transaction; any problem is reported with its line and nothing is stored. Players are updated in place by badge; the game's events are never touched. The format: docs/roster-csv.md.</source>
+      <translation>Kontrolli nimekirja CSV-faili või töövihiku iga rida mängu reeglistiku järgi ja salvesta nimekiri ühe tehinguna; iga probleem teatatakse koos reaga ja midagi ei salvestata. Mängijaid uuendatakse märgi järgi; mängu sündmusi ei puudutata kunagi. Vorming: docs/roster-csv.md.</translation>
     </message>
     <message>
-      <source>the roster: UTF-8, comma, semicolon or tab separated, with a header row</source>
-      <translation>nimekiri: UTF-8, koma, semikooloni või tabulaatoriga eraldatud, päisereaga</translation>
+      <source>the roster: CSV (UTF-8, comma, semicolon or tab separated) or an .xlsx workbook (its first sheet), with a header row</source>
+      <translation>nimekiri: CSV (UTF-8, koma, semikooloni või tabulaatoriga eraldatud) või .xlsx-töövihik (selle esimene leht), päisereaga</translation>
+    </message>
+    <message>
+      <source>what the file's own headers and words mean: the JSON the window's import dialog remembers, e.g. {"values": {"helmet": {"jah": "metal"}}} (docs/roster-csv.md)</source>
+      <translation>mida faili enda päised ja sõnad tähendavad: sama JSON, mille akna impordidialoog meelde jätab, nt {"values": {"helmet": {"jah": "metal"}}} (docs/roster-csv.md)</translation>
     </message>
     <message>
       <source>game file (created if missing) or database URL</source>
@@ -569,6 +573,10 @@
     <message>
       <source>take text reports on a channel too (the default; marked as weaker in the window)</source>
       <translation>võta tekstiteateid vastu ka kanalil (vaikimisi; aknas märgitud nõrgemaks)</translation>
+    </message>
+    <message>
+      <source>the language the station answers the marshals' texts in: en, et, or station (the language of the station that answers: the default)</source>
+      <translation>keel, milles jaam marssalite tekstidele vastab: en, et või station (vastava jaama keel: vaikimisi)</translation>
     </message>
     <message>
       <source>radio plan: region (default EU868)</source>
@@ -862,6 +870,18 @@
   <context>
     <name>errors</name>
     <message>
+      <source>process {pid} on {host}</source>
+      <translation>protsess {pid} arvutis {host}</translation>
+    </message>
+    <message>
+      <source>process {pid}</source>
+      <translation>protsess {pid}</translation>
+    </message>
+    <message>
+      <source>{game} is open at another station{where}: a game file is run by one station at a time (several stations share a game on PostgreSQL)</source>
+      <translation>{game} on avatud teises jaamas{where}: mängufaili käitab korraga üks jaam (mitu jaama jagavad mängu PostgreSQL-is)</translation>
+    </message>
+    <message>
       <source>the web address is HOST:PORT (e.g. 0.0.0.0:8080), not {text!r}</source>
       <translation>veebiaadress on HOST:PORT (nt 0.0.0.0:8080), mitte {text!r}</translation>
     </message>
@@ -1138,6 +1158,21 @@
     <message>
       <source>warning: other users of this computer can read {files}, which hold every radio device's key; make them yours alone with: chmod 600 {files}</source>
       <translation>hoiatus: selle arvuti teised kasutajad saavad lugeda faile {files}, milles on iga raadioseadme võti; tee need ainult enda omaks käsuga: chmod 600 {files}</translation>
+    </message>
+  </context>
+  <context>
+    <name>keys</name>
+    <message>
+      <source>Answers to the marshals: in the language of the station that answers</source>
+      <translation>Vastused marssalitele: vastava jaama keeles</translation>
+    </message>
+    <message>
+      <source>; a running station reads this when the game is opened</source>
+      <translation>; töötav jaam loeb selle mängu avamisel</translation>
+    </message>
+    <message>
+      <source>Answers to the marshals: in {language} ({code})</source>
+      <translation>Vastused marssalitele: {language} ({code})</translation>
     </message>
   </context>
   <context>
@@ -1566,10 +1601,6 @@
       <translation>Hoiatus</translation>
     </message>
     <message>
-      <source>{side}: {deaths} deaths</source>
-      <translation>{side}: surmi {deaths}</translation>
-    </message>
-    <message>
       <source>No siege engine was destroyed or captured.</source>
       <translation>Ühtki piiramismasinat ei hävitatud ega vallutatud.</translation>
     </message>
@@ -1616,6 +1647,10 @@
     <message>
       <source>log #{seq}</source>
       <translation>logi nr {seq}</translation>
+    </message>
+    <message>
+      <source>{side}: {deaths} deaths</source>
+      <translation>{side}: surmi {deaths}</translation>
     </message>
     <message>
       <source>Casualties on the field map</source>
@@ -1721,12 +1756,36 @@
       <translation>ebapiisav</translation>
     </message>
     <message>
-      <source>line {line}: {problem}</source>
-      <translation>rida {line}: {problem}</translation>
+      <source>a mapping is a JSON object with "columns" and "values"</source>
+      <translation>vastavustabel on JSON-objekt võtmetega "columns" ja "values"</translation>
     </message>
     <message>
-      <source>the roster</source>
-      <translation>nimekiri</translation>
+      <source>"columns" is not an object of header: column</source>
+      <translation>"columns" ei ole objekt kujul päis: veerg</translation>
+    </message>
+    <message>
+      <source>"values" is not an object of column: (object of word: name)</source>
+      <translation>"values" ei ole objekt kujul veerg: (objekt kujul sõna: nimi)</translation>
+    </message>
+    <message>
+      <source>unknown key {key} (known: columns, values)</source>
+      <translation>tundmatu võti {key} (tuntud: columns, values)</translation>
+    </message>
+    <message>
+      <source>columns: {header} is mapped to {column}, which is not a column (columns: {known}; "" leaves it out)</source>
+      <translation>columns: päis {header} on seotud veeruga {column}, mida pole olemas (veerud: {known}; "" jätab selle välja)</translation>
+    </message>
+    <message>
+      <source>values: {column} is not a column whose words are mapped (those are: {known})</source>
+      <translation>values: {column} ei ole veerg, mille sõnu saab seostada (need on: {known})</translation>
+    </message>
+    <message>
+      <source>values: {column} is not an object of word: name</source>
+      <translation>values: {column} ei ole objekt kujul sõna: nimi</translation>
+    </message>
+    <message>
+      <source>values: {column}: {word} is mapped to {name}, not to a name</source>
+      <translation>values: {column}: sõna {word} on seotud väärtusega {name}, mitte nimega</translation>
     </message>
     <message>
       <source>the file has a header row but no players</source>
@@ -1749,6 +1808,10 @@
       <translation>ravitsejad ridadel {lines}</translation>
     </message>
     <message>
+      <source>{where}: which kind? (known: {known})</source>
+      <translation>{where}: mis liiki? (tuntud: {known})</translation>
+    </message>
+    <message>
       <source>missing badge</source>
       <translation>märk puudub</translation>
     </message>
@@ -1759,6 +1822,14 @@
     <message>
       <source>unknown helmet {name} (known: {known})</source>
       <translation>tundmatu kiiver {name} (tuntud: {known})</translation>
+    </message>
+    <message>
+      <source>helmet {word} on 1 line</source>
+      <translation>kiiver {word} 1 real</translation>
+    </message>
+    <message>
+      <source>helmet {word} on {count} lines</source>
+      <translation>kiiver {word} {count} real</translation>
     </message>
     <message>
       <source>{column} runs over several lines (is a closing quote missing?)</source>
@@ -1779,10 +1850,6 @@
     <message>
       <source>unknown armour piece {name} (known: {known})</source>
       <translation>tundmatu turvise osa {name} (tuntud: {known})</translation>
-    </message>
-    <message>
-      <source>the file is empty; its first line must name the columns: {columns}</source>
-      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
     </message>
     <message>
       <source>group {group} is on side {side} on line {line}, not {other}</source>
@@ -1813,6 +1880,26 @@
       <translation>märk {badge} on juba real {line}</translation>
     </message>
     <message>
+      <source>column {column} appears twice</source>
+      <translation>veerg {column} on kaks korda</translation>
+    </message>
+    <message>
+      <source>line {line}: {problem}</source>
+      <translation>rida {line}: {problem}</translation>
+    </message>
+    <message>
+      <source>the roster</source>
+      <translation>nimekiri</translation>
+    </message>
+    <message>
+      <source>the file is empty; its first line must name the columns: {columns}</source>
+      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: it is an old Excel workbook (.xls); save it as .xlsx or 'CSV UTF-8' and import it again</source>
+      <translation>faili {name} ei saa lugeda: see on vana Exceli töövihik (.xls); salvesta see kujul .xlsx või „CSV UTF-8” ja impordi uuesti</translation>
+    </message>
+    <message>
       <source>cannot read {name}: no such file</source>
       <translation>faili {name} ei saa lugeda: sellist faili pole</translation>
     </message>
@@ -1825,12 +1912,12 @@
       <translation>faili {name} ei saa lugeda: {error}</translation>
     </message>
     <message>
-      <source>{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) and import it again</source>
-      <translation>{name} ei ole UTF-8 tekst; salvesta see tabelarvutusprogrammist kujul „CSV UTF-8” (koma või semikooloniga eraldatud) ja impordi uuesti</translation>
+      <source>cannot read {name}: it is neither a CSV file nor an Excel workbook (.xlsx) that can be read ({error}); save it from the spreadsheet as .xlsx or 'CSV UTF-8'</source>
+      <translation>faili {name} ei saa lugeda: see pole ei CSV-fail ega loetav Exceli töövihik (.xlsx) ({error}); salvesta see tabelarvutusprogrammist kujul .xlsx või „CSV UTF-8”</translation>
     </message>
     <message>
-      <source>column {column} appears twice</source>
-      <translation>veerg {column} on kaks korda</translation>
+      <source>{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) and import it again</source>
+      <translation>{name} ei ole UTF-8 tekst; salvesta see tabelarvutusprogrammist kujul „CSV UTF-8” (koma või semikooloniga eraldatud) ja impordi uuesti</translation>
     </message>
     <message>
       <source>the game is not open</source>
@@ -1847,6 +1934,10 @@
     <message>
       <source>Roster imported: {players} ({added} added, {updated} updated, {removed} removed, {unchanged} unchanged) in {groups} on {sides}</source>
       <translation>Nimekiri imporditud: {players} ({added} lisatud, {updated} muudetud, {removed} eemaldatud, {unchanged} muutmata) {groups} {sides}</translation>
+    </message>
+    <message>
+      <source>Say which kind with --mapping FILE.json, a file like {example} (the ruleset's helmets are named above).</source>
+      <translation>Ütle kiivri liik võtmega --mapping FAIL.json, näiteks sellise failiga: {example} (reeglistiku kiivrid on nimetatud eespool).</translation>
     </message>
     <message>
       <source>1 player</source>
@@ -1889,12 +1980,36 @@
       <translation>{count} salvestatud mängijat</translation>
     </message>
     <message>
+      <source>the mapping {file} means nothing here (docs/roster-csv.md):</source>
+      <translation>vastavustabelil {file} pole siin tähendust (docs/roster-csv.md):</translation>
+    </message>
+    <message>
       <source>; {players} not in the file kept</source>
       <translation>; alles jäeti {players}, keda failis pole</translation>
     </message>
     <message>
       <source>Roster exported: {players} in {groups} to {file}</source>
       <translation>Nimekiri eksporditud: {players} {groups} faili {file}</translation>
+    </message>
+    <message>
+      <source>cannot read the mapping {file}: no such file</source>
+      <translation>vastavustabelit {file} ei saa lugeda: faili pole</translation>
+    </message>
+    <message>
+      <source>cannot read the mapping {file}: {error}</source>
+      <translation>vastavustabelit {file} ei saa lugeda: {error}</translation>
+    </message>
+    <message>
+      <source>the mapping {file} is not UTF-8 text</source>
+      <translation>vastavustabel {file} ei ole UTF-8 tekst</translation>
+    </message>
+    <message>
+      <source>the mapping {file} is not JSON: {error} (line {line}, column {column})</source>
+      <translation>vastavustabel {file} ei ole JSON: {error} (rida {line}, veerg {column})</translation>
+    </message>
+    <message>
+      <source>{game} is open at a station{where}, which would not see a new roster: add the players in its window (Game, Import roster…), or close the game there and import again; nothing was imported</source>
+      <translation>{game} on avatud jaamas{where}, mis uut nimekirja ei näeks: lisa mängijad selle aknas (Mäng, Impordi nimekiri…) või sulge mäng seal ja impordi uuesti; midagi ei imporditud</translation>
     </message>
     <message>
       <source>{file}: {problems}, nothing was imported:</source>
@@ -2051,6 +2166,153 @@
     </message>
   </context>
   <context>
+    <name>textreport</name>
+    <message>
+      <source>D/K/B/V 123 = down/dead/bound/Valhalla; STOPP [reason] [group]; LIFT; H 12 = headcount</source>
+      <translation>D/K/B/V 123 = maas/surnud/seotud/Valhalla; STOPP [põhjus] [grupp]; LÕPP; H 12 = pealugu</translation>
+    </message>
+    <message>
+      <source>down</source>
+      <translation>maas</translation>
+    </message>
+    <message>
+      <source>dead</source>
+      <translation>surnud</translation>
+    </message>
+    <message>
+      <source>bound</source>
+      <translation>seotud</translation>
+    </message>
+    <message>
+      <source>in Valhalla</source>
+      <translation>Valhallas</translation>
+    </message>
+    <message>
+      <source>danger</source>
+      <translation>oht</translation>
+    </message>
+    <message>
+      <source>injury</source>
+      <translation>vigastus</translation>
+    </message>
+    <message>
+      <source>unpleasant</source>
+      <translation>ebameeldiv</translation>
+    </message>
+    <message>
+      <source>group '{group}' unknown</source>
+      <translation>grupp '{group}' tundmatu</translation>
+    </message>
+    <message>
+      <source>OK: {group} {up} up {down} down {dead} dead {at}</source>
+      <translation>OK: {group} {up} püsti {down} maas {dead} surnud {at}</translation>
+    </message>
+    <message>
+      <source>badge must be a number above 0, not '{token}'</source>
+      <translation>märk peab olema number üle 0, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>a text message, please</source>
+      <translation>palun tekstisõnum</translation>
+    </message>
+    <message>
+      <source>empty message. {help}</source>
+      <translation>tühi sõnum. {help}</translation>
+    </message>
+    <message>
+      <source>a headcount is a number: H 12 (up), H 12 3 1 (up, down, dead)</source>
+      <translation>pealugu on number: H 12 (püsti), H 12 3 1 (püsti, maas, surnud)</translation>
+    </message>
+    <message>
+      <source>group '{group}' could be {groups}</source>
+      <translation>grupp '{group}' võib olla {groups}</translation>
+    </message>
+    <message>
+      <source>OK: {badge} {said} by {by} {at}</source>
+      <translation>OK: {badge} {said}, sidus {by} {at}</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} ({reason}) for {group} {at}. LIFT to end it</source>
+      <translation>OK: STOPP {stopp} ({reason}) grupile {group} {at}. Lõpetamiseks LÕPP</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} lifted {at}</source>
+      <translation>OK: STOPP {stopp} lõpetatud {at}</translation>
+    </message>
+    <message>
+      <source>whose headcount? H 12 GROUP</source>
+      <translation>kelle pealugu? H 12 GRUPP</translation>
+    </message>
+    <message>
+      <source>the binder's badge must be a number, not '{token}'</source>
+      <translation>siduja märk peab olema number, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>badge must be a number, not '{token}'</source>
+      <translation>märk peab olema number, mitte '{token}'</translation>
+    </message>
+    <message>
+      <source>unknown command '{word}'. {help}</source>
+      <translation>tundmatu käsk '{word}'. {help}</translation>
+    </message>
+    <message>
+      <source>a badge number is missing: {word} 123</source>
+      <translation>märgi number puudub: {word} 123</translation>
+    </message>
+    <message>
+      <source>one badge per message; '{extra}' is too much</source>
+      <translation>üks märk sõnumi kohta; '{extra}' on liiast</translation>
+    </message>
+    <message>
+      <source>LIFT takes one STOPP id at most, e.g. LIFT 12-ab01</source>
+      <translation>LÕPP võtab kõige rohkem ühe STOPP-i tunnuse, nt LÕPP 12-ab01</translation>
+    </message>
+    <message>
+      <source>OK: {badge} {said} {at}</source>
+      <translation>OK: {badge} {said} {at}</translation>
+    </message>
+    <message>
+      <source>OK: STOPP {stopp} ({reason}) {at}. LIFT to end it</source>
+      <translation>OK: STOPP {stopp} ({reason}) {at}. Lõpetamiseks LÕPP</translation>
+    </message>
+    <message>
+      <source>badge {badge} unknown</source>
+      <translation>märk {badge} tundmatu</translation>
+    </message>
+    <message>
+      <source>no STOPP {stopp} is on</source>
+      <translation>STOPP-i {stopp} ei ole käimas</translation>
+    </message>
+    <message>
+      <source>no STOPP of yours is on: LIFT &lt;id&gt;</source>
+      <translation>ühtki sinu STOPP-i ei ole käimas: LÕPP &lt;tunnus&gt;</translation>
+    </message>
+    <message>
+      <source>marshal</source>
+      <translation>marssal</translation>
+    </message>
+    <message>
+      <source>tracker</source>
+      <translation>jälgija</translation>
+    </message>
+    <message>
+      <source>gateway</source>
+      <translation>lüüs</translation>
+    </message>
+    <message>
+      <source>node {node} is not registered</source>
+      <translation>sõlm {node} ei ole registreeritud</translation>
+    </message>
+    <message>
+      <source>this game takes reports only as direct messages (PKI): send to the station's node</source>
+      <translation>see mäng võtab teateid vastu ainult otsesõnumitena (PKI): saada jaama sõlmele</translation>
+    </message>
+    <message>
+      <source>device {device} is a {role}: it sends positions and headcounts</source>
+      <translation>seade {device} on {role}: see saadab asukohti ja pealugusid</translation>
+    </message>
+  </context>
+  <context>
     <name>warnings</name>
     <message>
       <source>a knock-out does not work on a target wearing a helmet</source>
@@ -2093,12 +2355,12 @@
       <translation>märk {looter} ei võtnud märgilt {owner} asju: {items}</translation>
     </message>
     <message>
-      <source>an unconscious or dead character cannot interact with others in any way</source>
-      <translation>teadvuseta või surnud tegelane ei saa teistega mingil moel suhelda</translation>
+      <source>{who}: {checks}: inadequate material, at most {most} armour points</source>
+      <translation>{who}: {checks}: ebapiisav materjal, kõige rohkem {most} turvisepunkti</translation>
     </message>
     <message>
-      <source>{name} (badge {badge})</source>
-      <translation>{name} (märk {badge})</translation>
+      <source>an unconscious or dead character cannot interact with others in any way</source>
+      <translation>teadvuseta või surnud tegelane ei saa teistega mingil moel suhelda</translation>
     </message>
     <message>
       <source>unknown event type {type!r}</source>
@@ -2177,16 +2439,20 @@
       <translation>{who} aeg ärkamiseks pole praegu käes</translation>
     </message>
     <message>
-      <source>{who}: {checks}: inadequate material, at most {most} armour points</source>
-      <translation>{who}: {checks}: ebapiisav materjal, kõige rohkem {most} turvisepunkti</translation>
-    </message>
-    <message>
       <source>{who} already cares for {limit}: a healer may care for at most {limit} at once</source>
       <translation>{who} hoolitseb juba {limit} eest: ravitseja võib korraga hoolitseda kõige rohkem {limit} eest</translation>
     </message>
     <message>
       <source>healer {who} has used all {allowed} healing touches of this scenario</source>
       <translation>ravitseja {who} on selle stsenaariumi kõik {allowed} ravipuudutust ära kasutanud</translation>
+    </message>
+    <message>
+      <source>{role} {who}</source>
+      <translation>{role} {who}</translation>
+    </message>
+    <message>
+      <source>{what} reported while STOPP {stopp!r} holds {who}: the game stands still for everyone a STOPP covers</source>
+      <translation>{what} teatatud ajal, mil STOPP {stopp!r} hoiab kinni: {who}; mäng seisab kõigi jaoks, keda STOPP hõlmab</translation>
     </message>
     <message>
       <source>STOPP {stopp!r} is already in force</source>
@@ -2199,6 +2465,10 @@
     <message>
       <source>STOPP {stopp!r} is not overdue</source>
       <translation>STOPP {stopp!r} ei ole üle aja</translation>
+    </message>
+    <message>
+      <source>{name} (badge {badge})</source>
+      <translation>{name} (märk {badge})</translation>
     </message>
   </context>
   <context>

@@ -1575,14 +1575,6 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Vali fail…</translation>
     </message>
     <message>
-        <source>Roster file (CSV)</source>
-        <translation>Nimekirja fail (CSV)</translation>
-    </message>
-    <message>
-        <source>Choose the file the registration desk exported (CSV, UTF-8).</source>
-        <translation>Vali fail, mille registreerimislaud eksportis (CSV, UTF-8).</translation>
-    </message>
-    <message>
         <source>Columns this program does not know</source>
         <translation>Veerud, mida programm ei tunne</translation>
     </message>
@@ -1651,8 +1643,16 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Nimekirja fail</translation>
     </message>
     <message>
-        <source>CSV files (*.csv *.txt);;All files (*)</source>
-        <translation>CSV-failid (*.csv *.txt);;Kõik failid (*)</translation>
+        <source>Roster file (CSV or .xlsx)</source>
+        <translation>Nimekirja fail (CSV või .xlsx)</translation>
+    </message>
+    <message>
+        <source>Choose the file the registration desk exported (CSV, UTF-8, or an Excel workbook, .xlsx).</source>
+        <translation>Vali fail, mille registreerimislaud eksportis (CSV, UTF-8, või Exceli töövihik, .xlsx).</translation>
+    </message>
+    <message>
+        <source>Roster files (*.csv *.txt *.xlsx);;All files (*)</source>
+        <translation>Nimekirja failid (*.csv *.txt *.xlsx);;Kõik failid (*)</translation>
     </message>
     <message>
         <source>cannot read {file}: {error}</source>
@@ -1677,6 +1677,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>(not known)</source>
         <translation>(tundmatu)</translation>
+    </message>
+    <message>
+        <source>Helmet “{word}” (its kind not written) is</source>
+        <translation>Kiiver „{word}” (liik kirjutamata) on</translation>
     </message>
     <message>
         <source>{field} “{word}” is</source>

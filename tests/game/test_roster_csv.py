@@ -255,9 +255,13 @@ def test_reimport_updates_in_place_and_keeps_events(tmp_path, db, capsys):
         members = {m.badge: m for m in store.roster()}
         assert members[102].helmet == "leather" and members[102].armour == ("chain",)
         assert members[225].name == "Ülo Nõmmik" and members[226].name == "Õnne Kuusik"
-        assert [e.type for _, e in store.log.events()] == ["strike", "healer_touch"]
+        # The events stay; each import that changed the roster says so in the log (roster_added, its new badges).
+        events = [e for _, e in store.log.events()]
+        assert [e.type for e in events] == ["roster_added", "strike", "healer_touch", "roster_added"]
+        assert len(events[0].data["added"]) == 30 and list(events[-1].data["added"]) == [226]
+        assert events[-1].t == 2000 and events[-1].source == "gm"        # no clock yet: the game's last time
         state, last = store.load_state()
-        assert last == 2 and len(state.roster) == 31
+        assert last == 4 and len(state.roster) == 31
 
 
 def test_removing_a_badge_with_events_is_refused(tmp_path, db, capsys):

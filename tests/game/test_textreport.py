@@ -104,7 +104,7 @@ def test_headcount_for_the_device_group_or_a_named_one():
 
 def test_help_makes_no_event():
     for text in ("?", "help", "ABI"):
-        assert report(text) == (None, {}, HELP)
+        assert report(text) == (None, {}, str(HELP))
 
 
 def test_group_names_match_ignoring_case_and_diacritics_but_not_ambiguously():
@@ -128,3 +128,28 @@ def test_replies_fit_one_meshtastic_text():
 
 def test_parse_is_a_plain_command():
     assert parse("H 5 1") == Command("headcount", counts=(5, 1, 0))
+
+
+def test_answers_in_the_language_given_whatever_the_language_spoken():
+    """``to_report(language=...)`` and ``TextError.said(...)``: the marshals' language, not the station's."""
+    assert report("D 123", language="et").reply == "OK: 123 maas 14:02"
+    assert report("B 123 45", language="et").reply == "OK: 123 seotud, sidus 45 14:02"
+    assert report("V 7", language="et").reply == "OK: 7 Valhallas 14:02"
+    assert report("STOPP vigastus Kotkad", language="et").reply == (
+        "OK: STOPP 12-ab01 (vigastus) grupile Kotkad 14:02. Lõpetamiseks LÕPP")
+    assert report("H 12 3 1", language="et").reply == "OK: Hundid 12 püsti 3 maas 1 surnud 14:02"
+    assert report("?", language="et").reply == HELP.render("et") != HELP.render("en")
+    with pytest.raises(TextError) as err:
+        report("D 999")
+    assert (err.value.said("et"), err.value.said("en")) == ("? märk 999 tundmatu", "? badge 999 unknown")
+    with pytest.raises(TextError) as err:
+        report("X 1")
+    assert err.value.said("et") == f"? tundmatu käsk 'X'. {HELP.render('et')}"
+    from controlroom import i18n
+
+    i18n.choose("et")
+    try:
+        assert report("D 123", language="en").reply == "OK: 123 down 14:02"
+        assert report("D 123").reply == "OK: 123 maas 14:02"             # None: the language spoken
+    finally:
+        i18n.choose(None)

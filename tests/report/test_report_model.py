@@ -98,7 +98,8 @@ def test_reporters_and_sides_of_siege_engines_come_from_the_registered_devices(g
     path, _ = game
     report = _report(path)
     loss, = report.siege_losses
-    assert (loss.side, loss.status, loss.reported_by) == ("Põhi", "destroyed", "Ram tracker (tracker 40)")
+    # A tracker is named by what it is on (its label "Ram tracker" is the game's, in whatever language).
+    assert (loss.side, loss.status, loss.reported_by) == ("Põhi", "destroyed", "tracker 40 (Jäär)")
     s1 = report.stopps[0]
     assert s1.reported_by == "Tõnu Tamm (marshal handset 8)" and s1.caller_name == "Saara"
     assert s1.duration == 150_000 and s1.where == "58.38100, 26.72000; groups Ronkad"

@@ -21,7 +21,10 @@ def _plain(value):
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     if hasattr(value, "__slots__") and not isinstance(value, (str, int, float)):
-        slots = getattr(value, "__dataclass_fields__", None) or value.__slots__
+        # A record's fields, but those a fold snapshot does not keep (metadata "kept": False, e.g. a rule
+        # warning's wording, kept only to be said again in another language): not the fold's result.
+        fields = getattr(value, "__dataclass_fields__", None)
+        slots = ([n for n, f in fields.items() if f.metadata.get("kept", True)] if fields else value.__slots__)
         return [type(value).__name__] + [_plain(getattr(value, s)) for s in slots]
     if hasattr(value, "__dict__"):
         return [type(value).__name__] + _plain(vars(value))
@@ -35,8 +38,11 @@ def digest(state: GameState) -> str:
     return hashlib.sha256(repr(plain).encode()).hexdigest()
 
 
-# The digest of the final state, recorded at commit 56b4d93 (before the fold's fast paths).
-EXPECTED = "e078e49a5a512d823edc1b349a2c38746ecb4ef45afe5cacf0aed4e9f723b22d"
+# The digest of the final state, recorded at commit 56b4d93 (before the fold's fast paths):
+# e078e49a5a512d823edc1b349a2c38746ecb4ef45afe5cacf0aed4e9f723b22d.  Issue 37 added one rule warning, a report
+# during a STOPP that covers the character (stopp_in_force): the battle has 30 of them, and without them its
+# state still digests to the one recorded (checked when this was changed); with them, to this:
+EXPECTED = "d206591eb603acdf2f9c0bac888c0107f1feeeef78adcd1a68ed4045a22ba1e9"
 
 
 def _items(n_reports: int = 40_000):

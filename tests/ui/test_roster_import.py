@@ -220,3 +220,38 @@ def test_an_answer_to_the_file_as_it_was_mapped_before_does_not_enable_import(qt
     qtbot.wait(100)
     assert problems(dialog) == ["line 3: unknown class 'Võitleja' (this ruleset knows: healer, warrior)"]
     assert not dialog.import_button.isEnabled()
+
+
+def test_the_desks_jah_helmets_are_given_their_kind_in_the_dialog_and_its_xlsx_imports(qtbot, window, game,
+                                                                                          tmp_path):
+    """The desk's own file (tests/game/data/desk-roster.csv): one question for its 'jah' helmets, answered
+    with a combo box of the ruleset's helmets; its quota problem reported beside it; the mended file, as .xlsx,
+    imports with the helmets of the kind chosen."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "desk_roster_sample", Path(__file__).parents[1] / "game" / "test_roster_desk.py")
+    desk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(desk)
+    DESK, HELMET_QUESTION, QUOTA, as_xlsx, mended = (  # noqa: N806 - the sample's names, as it has them
+        desk.DESK, desk.HELMET_QUESTION, desk.QUOTA, desk.as_xlsx, desk.mended)
+    dialog = open_dialog(qtbot, window)
+    dialog.open_file(DESK)
+    assert problems(dialog) == [HELMET_QUESTION, QUOTA]
+    assert list(dialog.value_boxes) == [("helmet", "jah")]
+    label = dialog.values_form.labelForField(dialog.value_boxes[("helmet", "jah")])
+    assert label.text() == "Helmet “jah” (its kind not written) is"
+    kind = dialog.value_boxes[("helmet", "jah")]
+    assert [kind.itemData(i) for i in range(kind.count())] == [None, "leather", "metal"]
+    kind.setCurrentIndex(kind.findData("metal"))
+    assert problems(dialog) == [QUOTA]
+    good = as_xlsx(mended(DESK.read_text("utf-8-sig")), Path(tmp_path) / "parandatud.xlsx")
+    dialog.open_file(good)
+    assert problems(dialog) == [] and dialog.table.rowCount() == 11
+    qtbot.waitUntil(dialog.import_button.isEnabled, timeout=10_000)
+    with qtbot.waitSignal(dialog.imported, timeout=10_000):
+        dialog.import_button.click()
+    with GameStore.open(game, create=False) as store:
+        helmets = {m.badge: m.helmet for m in store.roster()}
+    assert helmets[101] == helmets[103] == "metal" and helmets[102] is None and len(helmets) == 14

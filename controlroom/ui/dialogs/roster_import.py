@@ -1,9 +1,10 @@
-"""Game, Import roster: a registration desk's CSV file into the open game, mapped by hand where it must be.
+"""Game, Import roster: a registration desk's file (CSV or .xlsx) into the open game, mapped by hand where it must be.
 
 As a spreadsheet program's import does, the dialog shows the file as it is
 (a preview table), a combo box for each column whose header it does not know
 (a field of the roster, or left out) and one for each class, helmet, armour
-or yes/no word the game's ruleset does not know, and every problem by its
+or yes/no word the game's ruleset does not know (and the kind of helmet a
+desk's ``jah`` means), and every problem by its
 line in the file.  Import stays disabled while a problem stands: first the
 file's own (``game.roster_csv``, read here, in the window's thread: a desk's
 file is small), then what the core says of adding its players to the game
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
 from controlroom.engine.commands import AddPlayers
 from controlroom.game.roster_csv import (
     COLUMNS,
+    HELMET_SOME,
     RosterImportError,
     RosterMapping,
     column_of,
@@ -100,10 +102,11 @@ class RosterImportDialog(QDialog):
         choose = QPushButton(self.tr("Choose file…"))
         choose.clicked.connect(self.choose_file)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Roster file (CSV)")))
+        top.addWidget(QLabel(self.tr("Roster file (CSV or .xlsx)")))
         top.addWidget(self.file, 1)
         top.addWidget(choose)
-        self.summary = QLabel(self.tr("Choose the file the registration desk exported (CSV, UTF-8)."))
+        self.summary = QLabel(self.tr("Choose the file the registration desk exported (CSV, UTF-8, or an Excel "
+                                      "workbook, .xlsx)."))
         self.summary.setWordWrap(True)
 
         self.columns_group = QGroupBox(self.tr("Columns this program does not know"))
@@ -188,7 +191,7 @@ class RosterImportDialog(QDialog):
     def choose_file(self) -> None:
         folder = str(QSettings().value(FOLDER_KEY) or Path.home())
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Roster file"), folder,
-                                              self.tr("CSV files (*.csv *.txt);;All files (*)"))
+                                              self.tr("Roster files (*.csv *.txt *.xlsx);;All files (*)"))
         if path:
             self.open_file(path)
 
@@ -267,8 +270,11 @@ class RosterImportDialog(QDialog):
             box.setCurrentIndex(max(0, box.findData(self.mapping.value(column, value))))
             box.currentIndexChanged.connect(self._value_chosen)
             self.value_boxes[(column, value)] = box
-            self.values_form.addRow(QLabel(self.tr("{field} “{word}” is").format(
-                field=self._fields[column], word=value)), box)
+            if column == "helmet" and value in HELMET_SOME:         # "jah": a helmet, of a kind not written
+                label = self.tr("Helmet “{word}” (its kind not written) is").format(word=value)
+            else:
+                label = self.tr("{field} “{word}” is").format(field=self._fields[column], word=value)
+            self.values_form.addRow(QLabel(label), box)
         self.values_group.setVisible(bool(self.value_boxes))
 
     @Slot()
