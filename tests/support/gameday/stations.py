@@ -73,6 +73,7 @@ class Station:
             if line.startswith("timers: "):
                 self.timers.append((at, self.name, TIMER_WORDS.get(line[8:], line[8:])))
         self.timers.append((time.monotonic() - self.t0, self.name, "gone"))
+        proc.stdout.close()
         out.close()
 
     def kill(self) -> None:
