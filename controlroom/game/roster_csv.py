@@ -47,6 +47,16 @@ from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the i
     value_key,
     yes_no,
 )
+from controlroom.game.table_file import (  # noqa: F401 - re-exported: the import dialog's and the tests' words
+    TableError,
+    at_line,
+    csv_rows,
+    delimiter,
+    first_line,
+    load_text,
+    problem_line,
+    problem_order,
+)
 from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
 
@@ -54,18 +64,6 @@ from controlroom.rules.profile import RulesProfile
 MAX_LEN = {"name": 200, "side": 100, "group": 100}
 
 _WHOLE = re.compile(r"[0-9]+")
-_LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
-
-
-def at_line(line: int, problem: str) -> str:
-    """A problem of one line of the file, as every message gives it ("line 4: ...")."""
-    return translate("roster", "line {line}: {problem}").format(line=line, problem=problem)
-
-
-def problem_line(problem: str) -> int | None:
-    """The line of the file a problem names (None: a problem of the file or of a group)."""
-    found = _LINE.match(problem)
-    return int(found.group(1)) if found else None
 
 
 class RosterImportError(RosterError):
@@ -81,36 +79,15 @@ class RosterImportError(RosterError):
 
 def _load_text(path_or_text: str | os.PathLike | bytes) -> str:
     """The file's text: a path (or a str without a line break) is read; bytes or a str with a line break is content."""
-    if isinstance(path_or_text, str) and ("\n" in path_or_text or "\r" in path_or_text):
-        return path_or_text.removeprefix("\ufeff")
-    if isinstance(path_or_text, bytes):
-        data, name = path_or_text, translate("roster", "the roster")
-    else:
-        path = Path(path_or_text)
-        name = str(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise RosterImportError([translate("roster", "cannot read {name}: no such file").format(
-                name=name)]) from None
-        except IsADirectoryError:
-            raise RosterImportError([translate("roster", "cannot read {name}: it is a folder, not a CSV file").format(
-                name=name)]) from None
-        except OSError as exc:
-            raise RosterImportError([translate("roster", "cannot read {name}: {error}").format(
-                name=name, error=exc.strerror or exc)]) from None
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise RosterImportError([at_line(line, translate("roster",
-            "{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) "
-            "and import it again").format(name=name))]) from None
+        return load_text(path_or_text, translate("roster", "the roster"))
+    except TableError as exc:
+        raise RosterImportError(exc.problems) from None
 
 
-def _delimiter(header_line: str) -> str:
-    """Comma, semicolon (European spreadsheets) or tab: whichever the header line has most of."""
-    return max(",;\t", key=header_line.count)
+def _empty() -> str:
+    return translate("roster", "the file is empty; its first line must name the columns: {columns}").format(
+        columns=", ".join(REQUIRED))
 
 
 class _Row:
@@ -244,31 +221,18 @@ def _member(row: _Row, profile: RulesProfile, mapping: RosterMapping = NO_MAPPIN
 
 
 def _first_line(text: str) -> str:
-    first = next((s for s in re.split(r"\r\n|\r|\n", text) if s.strip()), None)
-    if first is None:
-        raise RosterImportError([translate(
-            "roster", "the file is empty; its first line must name the columns: {columns}").format(
-            columns=", ".join(REQUIRED))])
-    return first
+    try:
+        return first_line(text, _empty())
+    except TableError as exc:
+        raise RosterImportError(exc.problems) from None
 
 
 def _rows(text: str, problems: list[str], mapping: RosterMapping = NO_MAPPING) -> list[_Row]:
     """The data rows under the header; header problems end the reading (RosterImportError)."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    _first_line(text)
     columns: list[str | None] | None = None
     rows: list[_Row] = []
-    last = 0
-    while True:
-        try:
-            cells = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(at_line(last + 1, str(exc)))
-            break
-        line, last = last + 1, reader.line_num
-        if not any(c.strip() for c in cells):
-            continue                          # empty lines, and lines of empty cells (,,,,,,)
+    for line, cells in csv_rows(text, problems, _empty()):
         if columns is None:
             columns = _header(cells, problems, line, mapping)
             if columns is None:
@@ -360,7 +324,7 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
     """What a mapping dialog needs of a file (RosterImportError when it cannot be read at all); ``rows``:
     how many of its lines to keep as they are, for a preview table."""
     text = _load_text(path_or_text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(_first_line(text)))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(_first_line(text)))
     headers: list[str] | None = None
     columns: list[str | None] = []
     seen: dict[str, set[str]] = {key: set() for key in MAPPABLE}
@@ -401,12 +365,6 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
             unknown[key] = left
     missing = [c for c in REQUIRED if c not in columns]
     return RosterPreview(headers, columns, missing, unknown, choices, kept, players)
-
-
-def problem_order(problem: str) -> float:
-    """A problem's line, to sort problems by (one without a line goes last)."""
-    line = problem_line(problem)
-    return float("inf") if line is None else line
 
 
 def _cells(m: Member) -> list[str]:

@@ -7,7 +7,7 @@ import secrets
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
-from controlroom.game.devices import ROLES, DeviceInfo, node_id
+from controlroom.game.devices import BOARDS, ROLES, DeviceInfo, node_id
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow
@@ -26,7 +26,7 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     """Every device of the game, by id, with keys (for the radio ingest only)."""
     d, g, s, m = Device.__table__.c, Group.__table__.c, SiegeEngineRow.__table__.c, Marshal.__table__.c
     q = (
-        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic)
+        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic, d.board)
         .select_from(Device.__table__)
         .outerjoin(Group.__table__, d.group_id == g.id)
         .outerjoin(SiegeEngineRow.__table__, d.siege_engine_id == s.id)
@@ -35,7 +35,7 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     )
     with store.engine.connect() as conn:
         return {
-            row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]), row[7])
+            row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]), row[7], row[8])
             for row in conn.execute(q)
         }
 
@@ -51,11 +51,12 @@ def register_device(
     key: bytes | None = None,
     replace_key: bool = False,
     meshtastic: str | int | None = None,
+    board: str | None = None,
 ) -> DeviceInfo:
     """Register a device with a fresh random key (or the given one); re-registering keeps its key.
 
     ``meshtastic``: the stock Meshtastic node the device is (``!a1b2c3d4``);
-    re-registering without one keeps the node it had.
+    re-registering without one keeps the node it had; ``board`` (game.devices.BOARDS) likewise.
     """
     _check(device_id, role)
     if meshtastic is not None:
@@ -66,6 +67,8 @@ def register_device(
             meshtastic = node_id(meshtastic)
         except ValueError as exc:
             raise StoreError(str(exc)) from None
+    if board is not None and board not in BOARDS:
+        raise StoreError(f"unknown board {board!r} (boards: {', '.join(BOARDS)})")
     if key is not None and len(key) != KEY_BYTES:
         raise StoreError(f"a device key is {KEY_BYTES} bytes, not {len(key)}")
     try:
@@ -86,7 +89,7 @@ def register_device(
                 if marshal_id is None:
                     marshal_id = conn.execute(sa.insert(t).values(name=marshal).returning(t.c.id)).scalar()
             t = Device.__table__
-            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic).where(t.c.id == device_id)).first()
+            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic, t.c.board).where(t.c.id == device_id)).first()
             old = row[0] if row else None
             if key is None:
                 key = bytes.fromhex(old) if old and not replace_key else secrets.token_bytes(KEY_BYTES)
@@ -97,12 +100,13 @@ def register_device(
                                                              t.c.id != device_id)).scalar()
                 if other is not None:
                     raise StoreError(f"Meshtastic node {meshtastic} is device {other} already")
+            board = board if board is not None else row[2] if row is not None else None
             values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,
-                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic)
+                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic, board=board)
             if old is None:
                 conn.execute(sa.insert(t).values(id=device_id, **values))
             else:
                 conn.execute(sa.update(t).where(t.c.id == device_id).values(**values))
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
-    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic)
+    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic, board)

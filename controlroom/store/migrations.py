@@ -150,6 +150,24 @@ def _v6_timer_keys(op: Operations) -> None:
             conn.execute(sa.text("UPDATE events SET timer_key = :k WHERE seq = :s"), {"k": key, "s": seq})
 
 
+def _v7_device_setup(op: Operations) -> None:
+    """Game-day setup of the devices: each one's board, the marshals' badges, and each provisioning's outcome."""
+    with op.batch_alter_table("devices") as batch:
+        batch.add_column(sa.Column("board", sa.String(32)))
+    with op.batch_alter_table("marshals") as batch:
+        batch.add_column(sa.Column("badge", sa.Integer))
+    op.create_table(
+        "provisioning",
+        sa.Column("device", sa.Integer, sa.ForeignKey("devices.id"), primary_key=True, autoincrement=False),
+        sa.Column("state", sa.String(16), nullable=False),
+        sa.Column("firmware", sa.String(32)),
+        sa.Column("fingerprint", sa.String(32)),
+        sa.Column("detail", sa.Text, nullable=False),
+        sa.Column("port", sa.String(200), nullable=False),
+        sa.Column("at", sa.BigInteger, nullable=False),
+    )
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -157,6 +175,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (4, "fold position", _v4_fold_position),
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
     (6, "a deadline stored once per game", _v6_timer_keys),
+    (7, "device setup: boards, marshals' badges, provisioning", _v7_device_setup),
 )
 LATEST = MIGRATIONS[-1][0]
 
