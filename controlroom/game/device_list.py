@@ -128,7 +128,8 @@ class _Row:
         return int(raw)
 
 
-def _entry(row: _Row) -> DeviceEntry | None:
+def _entry(row: _Row) -> tuple[int | None, str | None, DeviceEntry | None]:
+    """The row's id and Meshtastic node as far as they read, and its device (None when it has a problem)."""
     device = row.number("id", 1, 0xFFFE)
     if device is None and not row.text("id"):
         row.bad(translate("devices", "missing id"))
@@ -166,8 +167,8 @@ def _entry(row: _Row) -> DeviceEntry | None:
     if badge is not None and not marshal:
         row.bad(translate("devices", "a badge without the marshal's name"))
     if not row.ok or device is None:
-        return None
-    return DeviceEntry(row.line, device, role, label, group, engine, board, marshal, badge, mesh)
+        return device, mesh if isinstance(mesh, str) and mesh.startswith("!") else None, None
+    return device, mesh, DeviceEntry(row.line, device, role, label, group, engine, board, marshal, badge, mesh)
 
 
 def read_device_list(path: str | os.PathLike) -> list[DeviceEntry]:
@@ -194,19 +195,17 @@ def read_device_list(path: str | os.PathLike) -> list[DeviceEntry]:
                 cells=len(cells), columns=len(columns))))
             continue
         row = _Row(line, {k: v for k, v in zip(columns, cells) if k}, problems)
-        entry = _entry(row)
-        if entry is None:
-            continue
+        device, mesh, entry = _entry(row)
         for what, value, message in (
-                ("id", entry.id, translate("devices", "device {value} is already on line {line}")),
-                ("meshtastic", entry.meshtastic, translate("devices", "Meshtastic node {value} is already on line "
-                                                                      "{line}"))):
-            if value is not None and (what, value) in first:
+                ("id", device, translate("devices", "device {value} is already on line {line}")),
+                ("meshtastic", mesh, translate("devices", "Meshtastic node {value} is already on line {line}"))):
+            if value is None:
+                continue
+            if (what, value) in first:
                 row.bad(message.format(value=value, line=first[(what, value)]))
-        if row.ok:
-            first[("id", entry.id)] = line
-            if entry.meshtastic:
-                first[("meshtastic", entry.meshtastic)] = line
+            else:
+                first[(what, value)] = line
+        if row.ok and entry is not None:
             entries.append(entry)
     if columns is not None and not entries and not problems:
         problems.append(translate("devices", "the file has a header row but no devices"))
