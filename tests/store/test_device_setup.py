@@ -115,7 +115,8 @@ def test_the_command_line_imports_and_lists_without_a_key(tmp_path):
     assert _cli("roster", "import", str(EXAMPLES / "roster.csv"), "--db", db).returncode == 0
     done = _cli("devices", "import", str(EXAMPLES / "devices_et.csv"), "--db", db)
     assert done.returncode == 0, done.stderr
-    assert "12 (12 added with fresh keys, 0 updated, 0 unchanged): 5 marshal handsets, 5 trackers, 2 gateways" in done.stdout
+    assert ("12 (12 added with fresh keys, 0 updated, 0 unchanged): 5 marshal handsets, 5 trackers, 2 gateways"
+            in done.stdout)
     listed = _cli("devices", "list", "--db", db)
     assert listed.returncode == 0 and "12 devices: 0 provisioned, 0 heard" in listed.stdout
     assert "Mari Maasikas" in listed.stdout and "n/a (Meshtastic node !a1b2c3d4)" in listed.stdout
