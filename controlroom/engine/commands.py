@@ -73,12 +73,19 @@ class AddPlayers:
 
 
 @dataclass(frozen=True, slots=True)
+class ReloadDevices:
+    """The game's devices were registered or changed elsewhere (a list imported): read them again."""
+
+
+@dataclass(frozen=True, slots=True)
 class Poll:
     """Look at the clock now (a virtual clock in tests moves without a timer): fire what is due, publish."""
 
 
-Command = Submit | StartScenario | EndScenario | CallStopp | LiftStopp | Acknowledge | Retract | AddPlayers | Poll
-COMMANDS = (Submit, StartScenario, EndScenario, CallStopp, LiftStopp, Acknowledge, Retract, AddPlayers, Poll)
+Command = (Submit | StartScenario | EndScenario | CallStopp | LiftStopp | Acknowledge | Retract | AddPlayers | Poll
+           | ReloadDevices)
+COMMANDS = (Submit, StartScenario, EndScenario, CallStopp, LiftStopp, Acknowledge, Retract, AddPlayers, Poll,
+            ReloadDevices)
 
 
 def as_submit(cmd: Command) -> Submit | None:

@@ -134,9 +134,16 @@ class Intake:
 
     # -- the radio panel ------------------------------------------------------------------
     def radio_view(self) -> dict[str, Any]:
-        """Links, counters per gateway, devices heard, the last frames."""
+        """Links, counters per gateway, devices heard (and by which gateway how well), the last frames, and the
+        Meshtastic packets per link."""
         return {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
-                "recent": list(self.ingest.recent)[-200:]}
+                "signal": {d: dict(g) for d, g in self.ingest.signal.items()},
+                "recent": list(self.ingest.recent)[-200:], "mesh": self.mesh.stats()}
+
+    def know(self, devices) -> None:
+        """The game's devices as registered now: the radio and the Meshtastic path take them from here on."""
+        self.ingest.know(devices)
+        self.mesh.know(devices)
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"radio": self.ingest.stats()}

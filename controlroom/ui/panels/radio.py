@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
@@ -32,25 +32,21 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, merge_field
+from controlroom.ui.panels.radio_links import (  # noqa: F401 - re-exported: the panel's words, its tests'
+    ALARM_COLOUR,
+    BAD_LINK_STATES,
+    LINK_STATES,
+    LinkModel,
+    link_detail,
+    number,
+)
 from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.words import word
 
-ALARM_COLOUR = QColor("#d9534f")
 FORGED = "rejected_auth"
 TOTAL = "total"
 AGE_ROLE = Qt.ItemDataRole.UserRole + 1      # ms since last heard (int), for sorting and tests
 ALARM_ROLE = Qt.ItemDataRole.UserRole + 2    # True on a cell that is a security alarm
-
-LINK_STATES = {
-    "connecting": QT_TRANSLATE_NOOP("panels", "connecting"),
-    "identifying": QT_TRANSLATE_NOOP("panels", "identifying"),
-    "identified": QT_TRANSLATE_NOOP("panels", "identified"),
-    "unidentified": QT_TRANSLATE_NOOP("panels", "unidentified"),
-    "lost": QT_TRANSLATE_NOOP("panels", "lost"),
-    "retrying": QT_TRANSLATE_NOOP("panels", "retrying"),
-    "stopped": QT_TRANSLATE_NOOP("panels", "stopped"),
-}
-BAD_LINK_STATES = ("lost", "retrying", "stopped")
 
 VERDICTS = {
     "accepted": QT_TRANSLATE_NOOP("panels", "accepted"),
@@ -78,15 +74,6 @@ COUNT_COLUMNS = (
 )
 
 
-def number(value) -> str:
-    """A measurement as short text ('' when unknown)."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return str(value)
-
-
 def ago(ms: int) -> str:
     """How long ago, coarse: 'just now', '42 s ago', '2 min ago', '1 h 5 min ago'."""
     seconds = max(0, ms) // 1000
@@ -100,45 +87,10 @@ def ago(ms: int) -> str:
     return QCoreApplication.translate("panels", "{0} h {1} min ago").format(minutes // 60, minutes % 60)
 
 
-def link_detail(detail) -> str:
-    """A link's state detail as text: a note, a retry delay (s) or the gateway's identity line."""
-    if detail is None or detail == "":
-        return ""
-    if isinstance(detail, dict):
-        # The ID line of a gateway; never show anything that looks like key material.
-        return ", ".join(f"{k} {v}" for k, v in detail.items() if "key" not in str(k).lower())
-    if isinstance(detail, (int, float)) and not isinstance(detail, bool):
-        return QCoreApplication.translate("panels", "next attempt in {0} s").format(number(detail))
-    return str(detail)
-
-
 def _alignment(right: bool):
     if right:
         return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return None
-
-
-# -- links ---------------------------------------------------------------------
-class LinkModel(RowTable):
-    """One row per gateway link: name, state, detail."""
-
-    titles = (QT_TRANSLATE_NOOP("panels", "Link"), QT_TRANSLATE_NOOP("panels", "State"),
-              QT_TRANSLATE_NOOP("panels", "Detail"))
-
-    def set_links(self, links: dict) -> None:
-        self.replace_rows(sorted((str(name), state, detail) for name, (state, detail) in links.items()),
-                          key=lambda row: row[0])
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        name, state, detail = self.rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (name, word(LINK_STATES, state), link_detail(detail))[column]
-        if role == Qt.ItemDataRole.ForegroundRole and state in BAD_LINK_STATES and column == 1:
-            return QBrush(ALARM_COLOUR)
-        return None
 
 
 # -- counters ------------------------------------------------------------------
@@ -368,6 +320,8 @@ class RadioPanel(QWidget):
         self._heard: dict = {}
         self._recent = ()
         self._links: dict = {}
+        self._link_stats: dict = {}
+        self._mesh: dict = {}
         self._counts: dict = {}
         # What changed while the panel was behind another tab: shown when it is seen again.
         self._frames_due = self._devices_due = self._links_due = self._counts_due = False
@@ -429,9 +383,13 @@ class RadioPanel(QWidget):
             if "links" in radio:
                 self._links = radio["links"] or {}
                 self._links_due = True
+            if "link_stats" in radio or "mesh" in radio:
+                self._link_stats = radio.get("link_stats") or self._link_stats
+                self._mesh = radio.get("mesh") or self._mesh
+                self._links_due = True
             if "counts" in radio:
                 self._counts = radio["counts"] or {}
-                self._counts_due = True
+                self._counts_due = self._links_due = True
             if "heard" in radio:
                 self._heard = dict(radio["heard"] or {})
             if "recent" in radio:
@@ -455,7 +413,7 @@ class RadioPanel(QWidget):
         self._shown_at = time.monotonic()
         if self._links_due:
             self._links_due = False
-            self.links.set_links(self._links)
+            self.links.set_links(self._links, self._link_stats, self._counts, self._mesh)
         if self._counts_due:
             self._counts_due = False
             self.counts.set_counts(self._counts)
