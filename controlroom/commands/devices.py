@@ -6,8 +6,13 @@ import argparse
 import json
 import time
 
-from controlroom.i18n import LANGUAGES, translate
+from controlroom.i18n import LANGUAGES, QT_TRANSLATE_NOOP, translate
 
+LIST_HEADS = (QT_TRANSLATE_NOOP("devices", "id"), QT_TRANSLATE_NOOP("devices", "role"),
+              QT_TRANSLATE_NOOP("devices", "label"), QT_TRANSLATE_NOOP("devices", "marshal / group"),
+              QT_TRANSLATE_NOOP("devices", "board"), QT_TRANSLATE_NOOP("devices", "provisioned"),
+              QT_TRANSLATE_NOOP("devices", "first heard"), QT_TRANSLATE_NOOP("devices", "last heard"),
+              QT_TRANSLATE_NOOP("devices", "battery"), QT_TRANSLATE_NOOP("devices", "signal"))
 NAME = "devices"
 HELP = "Set up a game's devices at once: import their list, see which are ready, provision boards, print marshal cards."
 
@@ -107,8 +112,7 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([s.to_dict() for s in statuses], ensure_ascii=False, indent=1))
         return 0
-    head = [translate("devices", w) for w in ("id", "role", "label", "marshal / group", "board", "provisioned",
-                                              "first heard", "last heard", "battery", "signal")]
+    head = [translate("devices", w) for w in LIST_HEADS]
     rows = []
     for s in statuses:
         last = s.last

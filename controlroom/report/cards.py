@@ -16,53 +16,55 @@ from controlroom.i18n import DEFAULT, QT_TRANSLATE_NOOP, catalogue, check_langua
 from controlroom.store.device_setup import device_status
 from controlroom.store.game import GameStore
 
-N = QT_TRANSLATE_NOOP
 # The handset's keys (hardware/README.md, section 5): what to press, and the report it sends.
 KEYS = (
-    (N("cards", "badge A #"), N("cards", "down")),
-    (N("cards", "badge A A #"), N("cards", "died")),
-    (N("cards", "badge B #"), N("cards", "knocked out")),
-    (N("cards", "badge B B # (killer #)"), N("cards", "permanently killed")),
-    (N("cards", "badge C # (binder #)"), N("cards", "bound")),
-    (N("cards", "badge C C # healer #"), N("cards", "healed by a healer's touch")),
-    (N("cards", "badge D #"), N("cards", "Valhalla check-in")),
-    (N("cards", "STOPP, then 1 / 2 / 3"), N("cards", "STOPP: unpleasant / injury / danger")),
-    (N("cards", "caller's badge, STOPP, 1-3"), N("cards", "STOPP, with who called it")),
-    (N("cards", "STOPP STOPP"), N("cards", "STOPP at once (danger)")),
-    (N("cards", "STOPP # #"), N("cards", "lift this handset's STOPP")),
-    (N("cards", "*"), N("cards", "back one step; clear")),
+    (QT_TRANSLATE_NOOP("cards", "badge A #"), QT_TRANSLATE_NOOP("cards", "down")),
+    (QT_TRANSLATE_NOOP("cards", "badge A A #"), QT_TRANSLATE_NOOP("cards", "died")),
+    (QT_TRANSLATE_NOOP("cards", "badge B #"), QT_TRANSLATE_NOOP("cards", "knocked out")),
+    (QT_TRANSLATE_NOOP("cards", "badge B B # (killer #)"), QT_TRANSLATE_NOOP("cards", "permanently killed")),
+    (QT_TRANSLATE_NOOP("cards", "badge C # (binder #)"), QT_TRANSLATE_NOOP("cards", "bound")),
+    (QT_TRANSLATE_NOOP("cards", "badge C C # healer #"), QT_TRANSLATE_NOOP("cards", "healed by a healer's touch")),
+    (QT_TRANSLATE_NOOP("cards", "badge D #"), QT_TRANSLATE_NOOP("cards", "Valhalla check-in")),
+    (QT_TRANSLATE_NOOP("cards", "STOPP, then 1 / 2 / 3"),
+     QT_TRANSLATE_NOOP("cards", "STOPP: unpleasant / injury / danger")),
+    (QT_TRANSLATE_NOOP("cards", "caller's badge, STOPP, 1-3"), QT_TRANSLATE_NOOP("cards", "STOPP, with who called it")),
+    (QT_TRANSLATE_NOOP("cards", "STOPP STOPP"), QT_TRANSLATE_NOOP("cards", "STOPP at once (danger)")),
+    (QT_TRANSLATE_NOOP("cards", "STOPP # #"), QT_TRANSLATE_NOOP("cards", "lift this handset's STOPP")),
+    (QT_TRANSLATE_NOOP("cards", "*"), QT_TRANSLATE_NOOP("cards", "back one step; clear")),
 )
 # The text grammar a phone types (game/textreport.py): each line parses as the report it names.
 GRAMMAR = (
-    ("D 123", N("cards", "down (MAAS 123)")),
-    ("K 123", N("cards", "dead (SURNUD 123)")),
-    ("B 123 45", N("cards", "bound, by badge 45 (SEOTUD)")),
-    ("V 123", N("cards", "Valhalla check-in")),
-    ("STOPP injury", N("cards", "STOPP: danger, injury or unpleasant")),
-    ("LIFT", N("cards", "lift your last STOPP (LÕPP, JÄTKA)")),
-    ("H 12 3 1", N("cards", "headcount: up, down, dead (PEALUGU)")),
-    ("?", N("cards", "the grammar in one line (ABI)")),
+    ("D 123", QT_TRANSLATE_NOOP("cards", "down (MAAS 123)")),
+    ("K 123", QT_TRANSLATE_NOOP("cards", "dead (SURNUD 123)")),
+    ("B 123 45", QT_TRANSLATE_NOOP("cards", "bound, by badge 45 (SEOTUD)")),
+    ("V 123", QT_TRANSLATE_NOOP("cards", "Valhalla check-in")),
+    ("STOPP injury", QT_TRANSLATE_NOOP("cards", "STOPP: danger, injury or unpleasant")),
+    ("LIFT", QT_TRANSLATE_NOOP("cards", "lift your last STOPP (LÕPP, JÄTKA)")),
+    ("H 12 3 1", QT_TRANSLATE_NOOP("cards", "headcount: up, down, dead (PEALUGU)")),
+    ("?", QT_TRANSLATE_NOOP("cards", "the grammar in one line (ABI)")),
 )
 # The seed's STOPP rule (ruleset: "STOPP rule"), in short.
 STOPP_RULE = (
-    N("cards", "Someone calls STOPP: everyone stops at once, is silent and drops on one knee."),
-    N("cards", "Whoever moves into the stopped area is bound by it too."),
-    N("cards", "Only for out-of-game trouble: an unpleasant situation, an injury or illness, a danger."),
-    N("cards", "Never for in-game trouble, nor for someone else's injury: they call it themselves."),
-    N("cards", "The game goes on when the caller or the game masters see all ready and give the signal."),
-    N("cards", "A STOPP called in a fight: the caller is unconscious (0 HP) afterwards."),
+    QT_TRANSLATE_NOOP("cards", "Someone calls STOPP: everyone stops at once, is silent and drops on one knee."),
+    QT_TRANSLATE_NOOP("cards", "Whoever moves into the stopped area is bound by it too."),
+    QT_TRANSLATE_NOOP("cards", "Only for out-of-game trouble: an unpleasant situation, an injury or illness, "
+                               "a danger."),
+    QT_TRANSLATE_NOOP("cards", "Never for in-game trouble, nor for someone else's injury: they call it themselves."),
+    QT_TRANSLATE_NOOP("cards", "The game goes on when the caller or the game masters see all ready and give "
+                               "the signal."),
+    QT_TRANSLATE_NOOP("cards", "A STOPP called in a fight: the caller is unconscious (0 HP) afterwards."),
 )
 WORDS = {
-    "title": N("cards", "Marshal card"),
-    "marshal": N("cards", "Marshal"),
-    "badge": N("cards", "badge {badge}"),
-    "device": N("cards", "Handset {device}"),
-    "group": N("cards", "Group"),
-    "no group": N("cards", "none"),
-    "keys": N("cards", "Handset keys"),
-    "grammar": N("cards", "On a Meshtastic phone, type"),
-    "stopp": N("cards", "STOPP"),
-    "qr": N("cards", "Scan: device and game"),
+    "title": QT_TRANSLATE_NOOP("cards", "Marshal card"),
+    "marshal": QT_TRANSLATE_NOOP("cards", "Marshal"),
+    "badge": QT_TRANSLATE_NOOP("cards", "badge {badge}"),
+    "device": QT_TRANSLATE_NOOP("cards", "Handset {device}"),
+    "group": QT_TRANSLATE_NOOP("cards", "Group"),
+    "no group": QT_TRANSLATE_NOOP("cards", "none"),
+    "keys": QT_TRANSLATE_NOOP("cards", "Handset keys"),
+    "grammar": QT_TRANSLATE_NOOP("cards", "On a Meshtastic phone, type"),
+    "stopp": QT_TRANSLATE_NOOP("cards", "STOPP"),
+    "qr": QT_TRANSLATE_NOOP("cards", "Scan: device and game"),
 }
 
 

@@ -103,15 +103,15 @@ def make_rows(statuses, heard: dict, signal: dict, field_heard: dict) -> list[De
         if not by_gateway and s.last is not None and s.last.rssi is not None:
             by_gateway = {",".join(s.last.gateways) or "?": (s.last.t, s.last.rssi, s.last.snr)}
         if s.meshtastic:
-            text = _t("Meshtastic node {0}").format(s.meshtastic)
+            text = QCoreApplication.translate("panels", "Meshtastic node {0}").format(s.meshtastic)
         elif s.provisioned:
-            text = _t("firmware {0}, key {1}").format(p.firmware, p.fingerprint)
+            text = QCoreApplication.translate("panels", "firmware {0}, key {1}").format(p.firmware, p.fingerprint)
         elif p is not None and p.state == "failed":
-            text = _t("failed: {0}").format(p.detail)
+            text = QCoreApplication.translate("panels", "failed: {0}").format(p.detail)
         elif p is not None:
-            text = _t("no: an older key ({0})").format(p.fingerprint)
+            text = QCoreApplication.translate("panels", "no: an older key ({0})").format(p.fingerprint)
         else:
-            text = _t("no")
+            text = QCoreApplication.translate("panels", "no")
         rows.append(DeviceRow(s.id, s.role, s.label, s.marshal or s.group or s.engine or "", s.board or "",
                               s.meshtastic, s.provisioned, text, p is not None and p.state == "failed" and
                               not s.provisioned, s.first is not None or live is not None,
@@ -136,8 +136,11 @@ class DeviceTable(RowTable):
         r, column = self.rows[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 6:
-                return (_t("yes, at {0}").format(format_time(r.first_t)) if r.first_t is not None
-                        else _t("yes") if r.heard else _t("not yet"))
+                if r.first_t is not None:
+                    return QCoreApplication.translate("panels", "yes, at {0}").format(format_time(r.first_t))
+                if r.heard:
+                    return QCoreApplication.translate("panels", "yes")
+                return QCoreApplication.translate("panels", "not yet")
             if column == LAST_HEARD:
                 return "" if r.last_t is None else ago(self.now - r.last_t)
             return (str(r.id), _t(ROLE_WORDS.get(r.role, r.role)), r.label, r.who, r.board, r.provision_text, "",
