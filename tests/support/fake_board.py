@@ -13,7 +13,8 @@ board's hardware replaced by the firmware's own fakes (tests/support/board_lib):
 sends is printed as ``AIR <hex>`` and handed to ``air(frame)``; after ``frames`` frames the firmware is
 stopped as mpremote's Ctrl-C stops it.  ``pull_cable(code)``, given each piece of code the host sent
 before it runs, returns True to pull the cable there: the code never runs, the board stops and the pty
-closes (a cable pulled while that code was on its way).
+closes (a cable pulled while that code was on its way).  ``baud`` keeps the line to a serial port's
+speed both ways (115200 for the boards of hardware/README.md), for figures a real board would give.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import shutil
 import struct
 import subprocess
 import threading
+import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
@@ -43,11 +45,13 @@ class FakeBoard:
 
     def __init__(self, flash_dir: str | os.PathLike, *, air: Callable[[bytes], None] | None = None,
                  pull_cable: Callable[[bytes], bool] | None = None, frames: int = 1, battery: int = 87,
-                 keys: tuple[str, ...] = (), position: tuple[int, int] = (583776000, 267290000)) -> None:
+                 keys: tuple[str, ...] = (), position: tuple[int, int] = (583776000, 267290000),
+                 baud: int | None = None) -> None:
         self.flash = Path(flash_dir)
         self.flash.mkdir(parents=True, exist_ok=True)
         self.air = air
         self.pull_cable = pull_cable
+        self.baud = baud                 # a serial line's speed to keep to (8N1), as a USB-UART bridge does; None: none
         self.settings = (f"FRAMES = {frames}\nBATTERY = {battery}\nKEYS = {tuple(keys)!r}\n"
                          f"LAT = {position[0]}\nLON = {position[1]}\n")
         self.received = 0                # bytes the host wrote
@@ -162,6 +166,8 @@ class FakeBoard:
     def _write(self, data: bytes) -> None:
         if self.master is None:
             return
+        if self.baud:
+            time.sleep(len(data) * 10 / self.baud)
         try:
             os.write(self.master, data)
         except (BlockingIOError, OSError):
@@ -179,6 +185,8 @@ class FakeBoard:
             except OSError:
                 continue            # no host has the port open (EIO): wait for one
             self.received += len(data)
+            if self.baud:
+                time.sleep(len(data) * 10 / self.baud)       # the bytes' time on the wire
             for c in data:
                 try:
                     self._byte(c)
