@@ -71,9 +71,9 @@ def build_parser(translated: bool = True) -> argparse.ArgumentParser:
                         help="the field's map: an image with its world file and .prj or .aux.xml, a GeoTIFF, or "
                              "MBTiles (kept with the game: next time --db alone shows it)")
     window.add_argument("--origin", metavar="LAT,LON", help="no longer needed: the map places itself (deprecated)")
-    window.add_argument("--desk", choices=("map", "valhalla", "weapons"), default="map",
-                        help="open as the Valhalla desk or the weapon-check desk instead of the map "
-                             "(View, Desk switches)")
+    window.add_argument("--desk", choices=("map", "valhalla", "weapons", "devices"), default="map",
+                        help="open as the Valhalla desk, the weapon-check desk or the Devices desk instead of the "
+                             "map (View, Desk switches)")
     window.add_argument("--replay", action="store_true",
                         help="replay the game read-only: scrub through it on the map (it may be running elsewhere)")
     from controlroom.commands.web import add_web_options

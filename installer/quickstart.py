@@ -70,7 +70,8 @@ DEBIAN_LIBS = {
 # Programs the tests use, and their Debian packages.
 DEBIAN_TOOLS = {"Xvfb": "xvfb", "node": "nodejs", "npm": "npm", "makensis": "nsis",
                 "desktop-file-validate": "desktop-file-utils",
-                "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "gdal_translate": "gdal-bin",
+                "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "zbarimg": "zbar-tools",
+                "gdal_translate": "gdal-bin",
                 "pulseaudio": "pulseaudio", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils",
                 "openssl": "openssl", "espeak-ng": "espeak-ng",
                 # The web view's tests drive Debian's browser through its WebDriver (tests/web).

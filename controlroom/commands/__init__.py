@@ -11,6 +11,7 @@ COMMANDS = (
     "roster",
     "headless",
     "keys",
+    "devices",
     "sim",
     "demo",
     "report",

@@ -6,18 +6,15 @@ import argparse
 import json
 import os
 
+from controlroom.game.devices import BOARDS as BOARD_CHIPS
+from controlroom.game.devices import RADIO_DEFAULTS
 from controlroom.i18n import translate
 
 NAME = "keys"
 HELP = "Register marshal handsets, trackers and gateways, and export the file a device is provisioned with."
 
-# A plan that works: 40 devices each sending every 2 minutes at SF9 over
-# EU868's three default channels (about 95 % delivered, 0.2 % duty cycle).
-RADIO_DEFAULTS = {"region": "EU868", "sub_band": "g1", "freq": 868.1, "sf": 9, "bw": 125.0, "cr": 1,
-                  "interval": 120, "devices": 40, "channels": 3}
 # The boards hardware/firmware/boards.py knows (a test keeps the two lists equal).
-BOARDS = ("tbeam-v1.1-sx1276", "tbeam-v1.1-sx1262", "heltec-v2", "heltec-v3")
-US915_MHZ = (902.0, 928.0)
+BOARDS = tuple(BOARD_CHIPS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,10 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     ex.add_argument("device", type=int, metavar="DEVICE_ID")
     ex.add_argument("--db", metavar="GAME", required=True)
     ex.add_argument("--out", metavar="FILE", required=True)
-    for key, value in RADIO_DEFAULTS.items():
-        ex.add_argument(f"--{key.replace('_', '-')}", type=type(value), default=value,
-                        help=f"radio plan: {key} (default {value:g})" if isinstance(value, float)
-                        else f"radio plan: {key} (default {value})")
+    radio_options(ex)
     ex.add_argument("--board", choices=BOARDS, default=BOARDS[0],
                     help=f"the board the device runs on (default {BOARDS[0]}; see hardware/README.md)")
 
@@ -73,45 +67,26 @@ def _marshal_language_line(code: str | None, changed: bool) -> str:
     return line + (translate("keys", "; a running station reads this when the game is opened") if changed else "")
 
 
-def _check_frequency(region: str, sub_band: str, freq: float, bw_khz: float) -> list[str]:
-    """Why ``freq`` (the channel's centre, MHz) is not allowed, or nothing: the whole
-    signal must lie inside the EU868 sub-band or the US915 band."""
-    from controlroom.sim.plan import EU868_SUB_BANDS
+def radio_options(parser: argparse.ArgumentParser) -> None:
+    """The radio plan's options (``keys export``, ``devices provision``): each with its default."""
+    for key, value in RADIO_DEFAULTS.items():
+        parser.add_argument(f"--{key.replace('_', '-')}", type=type(value), default=value,
+                            help=f"radio plan: {key} (default {value:g})" if isinstance(value, float)
+                            else f"radio plan: {key} (default {value})")
 
-    half = bw_khz / 2000
-    if region.strip().upper() == "EU868":
-        band = EU868_SUB_BANDS.get(str(sub_band).strip().lower())
-        if band is None:
-            return []                      # the planner names the unknown sub-band
-        low, high, where = band.low_mhz, band.high_mhz, f"EU868 sub-band {band.name}"
-    else:
-        (low, high), where = US915_MHZ, "the US915 band"
-    if not low + half - 1e-9 <= freq <= high - half + 1e-9:
-        return [f"{freq:g} MHz with {bw_khz:g} kHz bandwidth does not fit in {where} ({low}-{high} MHz): "
-                f"use {low + half:g} to {high - half:g} MHz"]
-    return []
+
+def radio_plan(args: argparse.Namespace) -> dict:
+    return {key: getattr(args, key) for key in RADIO_DEFAULTS}
 
 
 def _provisioning(dev, args) -> dict:
     from controlroom.commands.errors import CliError
-    from controlroom.sim.plan import plan
+    from controlroom.engine.provisioning import ProvisionError, device_file
 
-    p = plan(devices=args.devices, interval_s=args.interval, payload_bytes=31 if dev.role == "marshal" else 21,
-             sf=args.sf, bw_khz=args.bw, cr=args.cr, region=args.region, channels=args.channels,
-             sub_band=args.sub_band if args.region == "EU868" else None)
-    problems = _check_frequency(args.region, args.sub_band, args.freq, args.bw) + list(p.warnings)
-    if problems:
-        raise CliError(translate("errors", "the radio plan will not work, so no device file was written:")
-                       + "\n  " + "\n  ".join(problems))
-    return {
-        "format": "controlroom-device/1",
-        "device": dev.id, "role": dev.role, "label": dev.label,
-        "group": dev.group, "siege_engine": dev.siege_engine, "board": args.board,
-        "key": dev.key.hex(),
-        "radio": {"region": p.region, "sub_band": p.sub_band, "freq": args.freq, "sf": args.sf,
-                  "bw": int(args.bw) if args.bw == int(args.bw) else args.bw, "cr": args.cr + 4,
-                  "interval": args.interval, "channels": args.channels},
-    }
+    try:
+        return device_file(dev, args.board, radio_plan(args))
+    except ProvisionError as exc:
+        raise CliError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -174,6 +174,47 @@ class Jobs(QObject):
 
         return self._submit(Job("map", work))
 
+    # -- the devices (the Devices desk) ----------------------------------------------------------------
+    def devices(self) -> Job:
+        """Every device and what the game knows of its readiness: [store.device_setup.DeviceStatus] (no keys)."""
+        def work(_progress):
+            from controlroom.store.device_setup import device_status
+
+            with self._open() as store:
+                return device_status(store)
+
+        return self._submit(Job("devices", work))
+
+    def provision(self, device: int | None, port: str) -> Job:
+        """Provision ``device`` (None: the next one not provisioned) on the board at ``port``, progressing by the
+        bytes written: engine.provisioning.Provisioned (kept in the game either way)."""
+        def work(progress):
+            from controlroom.engine.provisioning import provision
+
+            with GameStore.open(self.db, create=False) as store:
+                return provision(store, device, port, progress=progress)
+
+        return self._submit(Job("provision", work))
+
+    def find_boards(self, busy: tuple[str, ...] = ()) -> Job:
+        """The boards plugged in by USB, found by their USB ids, but for ``busy`` ports: [radio.board.FoundBoard]."""
+        def work(_progress):
+            from controlroom.radio.board import find_boards
+
+            return find_boards(tuple(busy))
+
+        return self._submit(Job("boards", work))
+
+    def cards(self, language: str) -> Job:
+        """What the marshal cards say, in ``language``: report.cards.Cards (report.pdf_cards draws them)."""
+        def work(_progress):
+            from controlroom.report.cards import load_cards
+
+            with self._open() as store:
+                return load_cards(store, language)
+
+        return self._submit(Job("cards", work))
+
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
         """Cancel what runs and end the thread."""
         for job in self._jobs:

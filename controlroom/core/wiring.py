@@ -61,7 +61,8 @@ class Station(QObject):
             check_url(url)                      # ValueError: a port no link could ever open
         self.link_options = {**LINK_OPTIONS, **(link_options or {})}
         self.links: dict[str, Link] = {}
-        self.core = CoreThread(db, clock, parent=self, acks=self.send_ack, ports=ports, **core_options)
+        self.core = CoreThread(db, clock, parent=self, acks=self.send_ack, link_stats=self.stats, ports=ports,
+                               **core_options)
         self.tak = self._tak_link(list(tak or ()), tak_tls, tak_options or {})
         self.core.opened.connect(self._start_links)
 
@@ -96,16 +97,18 @@ class Station(QObject):
         return self.core.shutdown(timeout_ms)
 
     def stats(self) -> dict:
-        return {name: link.stats() for name, link in self.links.items()}
+        """Each link's own counters (its TX queue, what it heard), by name; called in the core's thread too."""
+        return {name: link.stats() for name, link in list(self.links.items())}
 
     @Slot(object)
     def _start_links(self, info) -> None:
         if self.links:
             return
-        for url in dict.fromkeys(info.ports):
-            self.links[url] = open_link(url, self.core.heard, **self.link_options)
+        # Made whole, then put in place at once: the core's thread reads the links (answers, their counters).
+        links = {url: open_link(url, self.core.heard, **self.link_options) for url in dict.fromkeys(info.ports)}
         if self.tak is not None:
-            self.links[self.tak.name] = self.tak
+            links[self.tak.name] = self.tak
+        self.links = links
         for link in self.links.values():
             link.start()
 

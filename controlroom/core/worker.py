@@ -32,7 +32,7 @@ from controlroom.core.fold_saver import FoldSaver
 from controlroom.core.server_watch import Notices, TimerWatch
 from controlroom.core.storage import StorageWriter
 from controlroom.engine import commands as cmds
-from controlroom.engine.engine import Engine
+from controlroom.engine.engine import Engine, device_view
 from controlroom.engine.opening import open_game
 from controlroom.engine.output import Output
 from controlroom.game.alarms import Alarm
@@ -49,6 +49,7 @@ MAX_TIMER_MS = 2**31 - 1
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
 
 AckSink = Callable[[Ack], None]         # sends an answer through the links (thread-safe)
+LinkStats = Callable[[], dict]          # each link's own counters, by name (its TX queue...): thread-safe
 
 
 class CoreWorker(WorkerFacts):
@@ -62,7 +63,8 @@ class CoreWorker(WorkerFacts):
     def __init__(self, db: str, clock: Clock | None = None, *, heard: HeardQueue | None = None,
                  acks: AckSink | None = None, publish_interval_ms: int = 100, marshal_silence_ms: int = 600_000,
                  speed: float | None = None, queue_path: str | None = None, lock_interval_s: float = 2.0,
-                 ports: list[str] | None = None, remember_ports: bool = True, parent: QObject | None = None) -> None:
+                 ports: list[str] | None = None, remember_ports: bool = True, link_stats: LinkStats | None = None,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.db = db
         self.ports = None if ports is None else list(ports)     # None: the ports kept with the game
@@ -71,6 +73,7 @@ class CoreWorker(WorkerFacts):
         self.speed = speed
         self.heard = heard if heard is not None else HeardQueue()
         self.acks = acks
+        self.link_stats = link_stats
         self.queue_path = queue_path
         self.lock_interval_s = lock_interval_s
         self.publish_interval_ms = publish_interval_ms
@@ -129,9 +132,7 @@ class CoreWorker(WorkerFacts):
         self._start_storage(game)
         shared = game.store.log.shared
         self.opened.emit(game.info)
-        self.devices_known.emit({d.source: {"role": d.role, "label": d.label, "group": d.group,
-                                            "engine": d.siege_engine, "tak": d.tak_uid or d.tak_callsign}
-                                 for d in game.ingest.devices.values()})
+        self.devices_known.emit(device_view(game.ingest.devices))
         self.loaded.emit(engine.opened())
         self._let_the_window_paint()
         again = engine.complete(pacing.breathe)          # it rests now and then while the window draws
@@ -319,6 +320,8 @@ class CoreWorker(WorkerFacts):
             self.roster_answered.emit(answer)
         for reply in out.answers:
             self.report_answered.emit(reply)
+        if out.devices is not None:
+            self.devices_known.emit(out.devices)
         if out.stored is not None:
             self.events_stored.emit(out.stored)
         if out.timers is not None:
@@ -375,7 +378,18 @@ class CoreWorker(WorkerFacts):
     def _publish(self) -> None:
         if self.engine is not None:
             self._last_publish = time.monotonic()
-            self.delta_published.emit(self.engine.publish())
+            self.delta_published.emit(self._with_links(self.engine.publish()))
+
+    def _with_links(self, delta):
+        """The delta with each link's own counters in its radio view (``link_stats``): what only the links know."""
+        if self.link_stats is None:
+            return delta
+        try:
+            stats = self.link_stats()
+        except Exception:                  # a link that cannot say must not stop the delta
+            log.exception("reading the links' counters")
+            return delta
+        return delta._replace(radio={**delta.radio, "link_stats": stats})
 
     @Slot()
     def _check_silence(self) -> None:

@@ -93,14 +93,19 @@ class FormReport:
 
 
 @dataclass(frozen=True, slots=True)
+class ReloadDevices:
+    """The game's devices were registered or changed elsewhere (a list imported): read them again."""
+
+
+@dataclass(frozen=True, slots=True)
 class Poll:
     """Look at the clock now (a virtual clock in tests moves without a timer): fire what is due, publish."""
 
 
 Command = (Submit | StartScenario | EndScenario | CallStopp | LiftStopp | Acknowledge | Retract | AddPlayers
-           | FormReport | Poll)
+           | FormReport | Poll | ReloadDevices)
 COMMANDS = (Submit, StartScenario, EndScenario, CallStopp, LiftStopp, Acknowledge, Retract, AddPlayers, FormReport,
-            Poll)
+            Poll, ReloadDevices)
 
 
 def as_submit(cmd: Command) -> Submit | None:

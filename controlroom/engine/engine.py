@@ -48,6 +48,12 @@ log = logging.getLogger(__name__)
 GM_STOPP_KEY = "gm_stopp_counter"      # the highest number given to a game master's STOPP (GM1, GM2...)
 
 
+def device_view(known) -> dict:
+    """What the window may know of the devices: {source: role, label, group, engine, tak}, no keys."""
+    return {d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine,
+                       "tak": d.tak_uid or d.tak_callsign} for d in known.values()}
+
+
 class Engine:
     """Owns one game's fold, its deadlines and what waits to be stored; nothing else writes them."""
 
@@ -118,6 +124,8 @@ class Engine:
             self._add_players(cmd, out)
         elif isinstance(cmd, cmds.FormReport):
             self._form_report(cmd, out)
+        elif isinstance(cmd, cmds.ReloadDevices):
+            self._reload_devices(out)
         else:
             submit = cmds.as_submit(cmd)
             if submit is None:
@@ -126,6 +134,19 @@ class Engine:
             if report is not None:
                 self._receive(report, out)
         return out
+
+    def _reload_devices(self, out: Output) -> None:
+        """The devices as registered now (a list imported elsewhere): the radio knows them from here on."""
+        from controlroom.store.devices import devices
+
+        try:
+            known = devices(self.store)
+        except StoreError as exc:
+            out.rejected.append(str(exc))
+            return
+        self.intake.know(known)
+        out.devices = device_view(known)
+        out.publish = True
 
     def _receive(self, report: Report, out: Output) -> None:
         self.batcher.add(report)

@@ -151,12 +151,20 @@ class Intake:
 
     # -- the radio panel ------------------------------------------------------------------
     def radio_view(self) -> dict[str, Any]:
-        """Links, counters per gateway, devices heard, the last frames."""
+        """Links, counters per gateway, devices heard (and by which gateway how well), the last frames, the
+        Meshtastic packets per link, and TAK phones once one is heard."""
         view = {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
-                "recent": list(self.ingest.recent)[-200:]}
+                "signal": {d: dict(g) for d, g in self.ingest.signal.items()},
+                "recent": list(self.ingest.recent)[-200:], "mesh": self.mesh.stats()}
         if self.tak.counts["heard"]:
             view["tak"] = self.tak.view()
         return view
+
+    def know(self, devices) -> None:
+        """The game's devices as registered now: the radio, Meshtastic and TAK paths take them from here on."""
+        self.ingest.know(devices)
+        self.mesh.know(devices)
+        self.tak.know(devices)
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"radio": self.ingest.stats()}

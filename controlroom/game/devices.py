@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 ROLES = ("marshal", "tracker", "gateway")
+# The boards hardware/firmware/boards.py knows: each one's chip, and the roles it can play (a handset and a
+# tracker need the T-Beam's GPS; a marshal's keypad is wired to its header).  A test keeps it equal to the
+# firmware's boards.check_role.
+BOARDS = {
+    "tbeam-v1.1-sx1276": ("esp32", ROLES),
+    "tbeam-v1.1-sx1262": ("esp32", ROLES),
+    "heltec-v2": ("esp32", ("gateway",)),
+    "heltec-v3": ("esp32s3", ("gateway",)),
+}
+DEFAULT_BOARD = "tbeam-v1.1-sx1276"
+# The radio plan a device file gets unless told otherwise: 40 devices each sending every 2 minutes at SF9
+# over EU868's three default channels (about 95 % delivered, 0.2 % duty cycle).
+RADIO_DEFAULTS = {"region": "EU868", "sub_band": "g1", "freq": 868.1, "sf": 9, "bw": 125.0, "cr": 1,
+                  "interval": 120, "devices": 40, "channels": 3}
+# The domain a key's fingerprint is hashed in: the firmware's config.fingerprint computes the same.
+FINGERPRINT_DOMAIN = b"controlroom/key-fingerprint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +38,7 @@ class DeviceInfo:
     meshtastic: str | None = None          # the stock Meshtastic node it is ("!a1b2c3d4"), if one
     tak_uid: str | None = None             # the TAK phone it is, by the uid its CoT carries ("ANDROID-..."), if one
     tak_callsign: str | None = None        # ... or by the callsign set in ATAK, if registered that way
+    board: str | None = None               # the board it runs on (BOARDS); None: not said (or a Meshtastic node)
 
     @property
     def node_num(self) -> int | None:
@@ -57,6 +75,12 @@ WEAKER_TRUST = frozenset({VIA_MESH_CHANNEL})
 # send it under that uid or callsign.  Shown on the map and in the radio panel, never used by the rules.
 VIA_TAK = "tak"
 NOT_AUTHENTICATED = frozenset({VIA_TAK})
+
+
+def key_fingerprint(key: bytes) -> str:
+    """A short public name of a device key ("A1B2-C3D4-E5F6"), as the board shows it: which key, not the key."""
+    text = hashlib.sha256(FINGERPRINT_DOMAIN + bytes(key)).digest()[:6].hex().upper()
+    return f"{text[0:4]}-{text[4:8]}-{text[8:12]}"
 
 
 def node_id(text: str | int) -> str:

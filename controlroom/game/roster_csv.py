@@ -50,6 +50,7 @@ from controlroom.game.roster_columns import (  # noqa: F401 - re-exported: the i
     yes_no,
 )
 from controlroom.game.roster_sheet import RosterImportError, at_line, read_sheet  # (also imported from here)
+from controlroom.game.table_file import problem_line, problem_order  # noqa: F401 - the import dialog's words
 from controlroom.i18n import translate
 from controlroom.rules.profile import RulesProfile
 
@@ -57,15 +58,6 @@ from controlroom.rules.profile import RulesProfile
 MAX_LEN = {"name": 200, "side": 100, "group": 100}
 
 _WHOLE = re.compile(r"[0-9]+")
-_LINE = re.compile(r"^[^0-9:]*?([0-9]+): ")       # "line 4: ..." in any language: the first number, then ": "
-
-
-def problem_line(problem: str) -> int | None:
-    """The line of the file a problem names (None: a problem of the file or of a group)."""
-    found = _LINE.match(problem)
-    return int(found.group(1)) if found else None
-
-
 class _Row:
     """One data row: its cells by column name, what was read of it, and the problems found in it."""
 
@@ -383,12 +375,6 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
             unknown[key] = left
     missing = [c for c in REQUIRED if c not in columns]
     return RosterPreview(headers, columns, missing, unknown, choices, kept, players)
-
-
-def problem_order(problem: str) -> float:
-    """A problem's line, to sort problems by (one without a line goes last)."""
-    line = problem_line(problem)
-    return float("inf") if line is None else line
 
 
 def _cells(m: Member) -> list[str]:

@@ -154,6 +154,8 @@ class Ingest:
     # and per device the last good frame (t, rssi, snr, counter, gateway).
     recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=500))
     heard: dict[int, tuple] = field(default_factory=dict)
+    # Per device, per gateway that heard it: (t, rssi, snr) of the last good frame (the Devices desk's signal).
+    signal: dict[int, dict[str, tuple]] = field(default_factory=dict)
     # ``seen`` is pruned when it reaches ``forget_at`` entries; then once it has grown by a quarter (_forget).
     forget_at: int = FORGET_AT
     prunes: int = 0
@@ -197,12 +199,17 @@ class Ingest:
     def stats(self) -> dict[str, dict[str, int]]:
         return {k: dict(v) for k, v in self.counts.items()}
 
+    def know(self, devices: Mapping[int, DeviceInfo]) -> None:
+        """The game's devices as registered now (a list imported while the station runs)."""
+        self.devices = devices
+
     def receive(self, frame_bytes: bytes, gateway: int, rssi: float | None, snr: float | None, now_ms: int) -> Outcome:
         out = self._classify(frame_bytes, gateway, rssi, snr, now_ms)
         self._count(gateway, out.verdict)
         self.recent.append((now_ms, gateway, out.device, out.counter, out.verdict, rssi, snr, out.detail))
         if out.verdict in (ACCEPTED, DUPLICATE) and out.device is not None:
             self.heard[out.device] = (now_ms, rssi, snr, out.counter, gateway)
+            self.signal.setdefault(out.device, {})[str(gateway)] = (now_ms, rssi, snr)
         return out
 
     def reject_line(self, gateway: int | str, reason: str, detail: str = "", now_ms: int = 0) -> None:

@@ -144,6 +144,11 @@ class MeshIngest:
     def stats(self) -> dict[str, dict[str, int]]:
         return {k: dict(v) for k, v in self.counts.items()}
 
+    def know(self, devices: Mapping[int, DeviceInfo]) -> None:
+        """The game's devices as registered now (a list imported while the station runs)."""
+        self.devices = devices
+        self.__post_init__()
+
     def receive(self, heard: MeshHeard, now_ms: int, state) -> MeshOutcome:
         """What a packet is; ``state`` (the folded game) checks badges, groups and STOPPs of text reports."""
         out = self._classify(heard, now_ms, state)

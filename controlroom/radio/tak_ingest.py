@@ -57,6 +57,11 @@ class TakIngest:
         self.by_uid = {d.tak_uid: d for d in self.devices.values() if d.tak_uid}
         self.by_callsign = {d.tak_callsign.casefold(): d for d in self.devices.values() if d.tak_callsign}
 
+    def know(self, devices: Mapping[int, DeviceInfo]) -> None:
+        """The game's devices as registered now (a list imported while the station runs)."""
+        self.devices = devices
+        self.__post_init__()
+
     def device_of(self, heard: CotHeard) -> DeviceInfo | None:
         """The registered device that sent it: by its uid, else by its callsign."""
         dev = self.by_uid.get(heard.uid)

@@ -90,6 +90,12 @@ class _Tx:
 _in_use, _in_use_lock = set(), threading.Lock()    # ports open by a GatewayLink of this process
 
 
+def ports_in_use():
+    """The ports a gateway link of this process has open (a board there is the station's, not one to provision)."""
+    with _in_use_lock:
+        return frozenset(_in_use)
+
+
 def locate_usb(link):
     """Default ``locate``: find ``link.usb_ids`` among the USB serial ports,
     skipping ports that another link has open."""

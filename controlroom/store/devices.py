@@ -7,7 +7,7 @@ import secrets
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
-from controlroom.game.devices import ROLES, DeviceInfo, node_id
+from controlroom.game.devices import BOARDS, ROLES, DeviceInfo, node_id
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow
@@ -26,7 +26,8 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     """Every device of the game, by id, with keys (for the radio ingest only)."""
     d, g, s, m = Device.__table__.c, Group.__table__.c, SiegeEngineRow.__table__.c, Marshal.__table__.c
     q = (
-        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic, d.tak_uid, d.tak_callsign)
+        sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic, d.tak_uid, d.tak_callsign,
+                  d.board)
         .select_from(Device.__table__)
         .outerjoin(Group.__table__, d.group_id == g.id)
         .outerjoin(SiegeEngineRow.__table__, d.siege_engine_id == s.id)
@@ -36,7 +37,7 @@ def devices(store: GameStore) -> dict[int, DeviceInfo]:
     with store.engine.connect() as conn:
         return {
             row[0]: DeviceInfo(row[0], row[1], row[2], row[3], row[4], row[5], bytes.fromhex(row[6]), row[7], row[8],
-                               row[9])
+                               row[9], row[10])
             for row in conn.execute(q)
         }
 
@@ -54,13 +55,14 @@ def register_device(
     meshtastic: str | int | None = None,
     tak_uid: str | None = None,
     tak_callsign: str | None = None,
+    board: str | None = None,
 ) -> DeviceInfo:
     """Register a device with a fresh random key (or the given one); re-registering keeps its key.
 
     ``meshtastic``: the stock Meshtastic node the device is (``!a1b2c3d4``);
     ``tak_uid`` / ``tak_callsign``: the TAK phone a marshal carries, by the uid
     of its Cursor-on-Target or by its callsign.  Re-registering without them
-    keeps what the device had.
+    keeps what the device had; ``board`` (game.devices.BOARDS) likewise.
     """
     _check(device_id, role)
     tak_uid, tak_callsign = _tak_names(role, tak_uid, tak_callsign)
@@ -72,6 +74,8 @@ def register_device(
             meshtastic = node_id(meshtastic)
         except ValueError as exc:
             raise StoreError(str(exc)) from None
+    if board is not None and board not in BOARDS:
+        raise StoreError(f"unknown board {board!r} (boards: {', '.join(BOARDS)})")
     if key is not None and len(key) != KEY_BYTES:
         raise StoreError(f"a device key is {KEY_BYTES} bytes, not {len(key)}")
     try:
@@ -92,7 +96,7 @@ def register_device(
                 if marshal_id is None:
                     marshal_id = conn.execute(sa.insert(t).values(name=marshal).returning(t.c.id)).scalar()
             t = Device.__table__
-            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic, t.c.tak_uid, t.c.tak_callsign)
+            row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic, t.c.tak_uid, t.c.tak_callsign, t.c.board)
                                .where(t.c.id == device_id)).first()
             old = row[0] if row else None
             if key is None:
@@ -107,6 +111,7 @@ def register_device(
             if row is not None:
                 tak_uid = tak_uid if tak_uid is not None else row[2]
                 tak_callsign = tak_callsign if tak_callsign is not None else row[3]
+                board = board if board is not None else row[4]
             for column, value, what in ((t.c.tak_uid, tak_uid, "TAK uid"), (t.c.tak_callsign, tak_callsign,
                                                                             "TAK callsign")):
                 if value is not None:
@@ -115,14 +120,15 @@ def register_device(
                         raise StoreError(f"{what} {value!r} is device {other} already")
             values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,
                           marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic, tak_uid=tak_uid,
-                          tak_callsign=tak_callsign)
+                          tak_callsign=tak_callsign, board=board)
             if old is None:
                 conn.execute(sa.insert(t).values(id=device_id, **values))
             else:
                 conn.execute(sa.update(t).where(t.c.id == device_id).values(**values))
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
-    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic, tak_uid, tak_callsign)
+    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic, tak_uid, tak_callsign,
+                      board)
 
 
 def _tak_names(role: str, uid: str | None, callsign: str | None) -> tuple[str | None, str | None]:

@@ -174,6 +174,24 @@ def _v8_tak_phones(op: Operations) -> None:
         batch.create_unique_constraint("uq_devices_tak_callsign", ["tak_callsign"])
 
 
+def _v9_device_setup(op: Operations) -> None:
+    """Game-day setup of the devices: each one's board, the marshals' badges, and each provisioning's outcome."""
+    with op.batch_alter_table("devices") as batch:
+        batch.add_column(sa.Column("board", sa.String(32)))
+    with op.batch_alter_table("marshals") as batch:
+        batch.add_column(sa.Column("badge", sa.Integer))
+    op.create_table(
+        "provisioning",
+        sa.Column("device", sa.Integer, sa.ForeignKey("devices.id"), primary_key=True, autoincrement=False),
+        sa.Column("state", sa.String(16), nullable=False),
+        sa.Column("firmware", sa.String(32)),
+        sa.Column("fingerprint", sa.String(32)),
+        sa.Column("detail", sa.Text, nullable=False),
+        sa.Column("port", sa.String(200), nullable=False),
+        sa.Column("at", sa.BigInteger, nullable=False),
+    )
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -183,6 +201,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (6, "a deadline stored once per game", _v6_timer_keys),
     (7, "staff invited to the web view", _v7_invites),
     (8, "TAK phones as devices", _v8_tak_phones),
+    (9, "device setup: boards, marshals' badges, provisioning", _v9_device_setup),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Float, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Float, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -49,6 +49,7 @@ class Marshal(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200, unique=True)
     callsign: str | None = Field(default=None, max_length=32)
+    badge: int | None = None               # the marshal's own badge number, for the marshal cards
 
 
 class SiegeEngineRow(SQLModel, table=True):
@@ -74,6 +75,25 @@ class Device(SQLModel, table=True):
     # A TAK phone this device is (docs/tak.md): by the uid of its Cursor-on-Target, or by its callsign.
     tak_uid: str | None = Field(default=None, sa_column=Column(String(100), nullable=True, unique=True))
     tak_callsign: str | None = Field(default=None, sa_column=Column(String(64), nullable=True, unique=True))
+    # The board the device runs on (hardware/firmware/boards.py), for provisioning it; None: a Meshtastic node.
+    board: str | None = Field(default=None, max_length=32)
+
+
+class ProvisioningRow(SQLModel, table=True):
+    """What became of a device's last provisioning: the board's own confirmation, or why it failed.
+
+    ``fingerprint`` is the key fingerprint the board read back from its device file (never the key);
+    ``state`` is "provisioned" or "failed" (``detail`` then says why).
+    """
+
+    __tablename__ = "provisioning"
+    device: int = Field(sa_column=Column(Integer, ForeignKey("devices.id"), primary_key=True, autoincrement=False))
+    state: str = Field(max_length=16)
+    firmware: str | None = Field(default=None, max_length=32)
+    fingerprint: str | None = Field(default=None, max_length=32)
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False))
+    port: str = Field(default="", max_length=200)
+    at: int = Field(sa_column=Column(BigInteger, nullable=False))       # wall clock, unix ms
 
 
 class EventRow(SQLModel, table=True):

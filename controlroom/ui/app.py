@@ -100,14 +100,16 @@ def wire(core, window: MainWindow) -> None:
     core.opened.connect(lambda info: setattr(window, "privacy_question", offer_privacy(window, info)))
     wire_desks(core, window.desk_switch)
     for name, desk in window.desk_switch.desks.items():
-        if name != "map":
+        if name != "map" and hasattr(desk, "entry"):
             desk.entry.connect(window.entries.note_entry)
 
 
 def wire_desks(core, switch) -> None:
-    """Each desk reads the core's deltas and sends its entries to the core."""
+    """Each desk reads the core's deltas and sends its entries to the core (the Devices desk attaches itself)."""
     for name, desk in switch.desks.items():
-        if name != "map":
+        if hasattr(desk, "attach"):
+            desk.attach(core)
+        elif name != "map":
             wire_desk(desk, core)
 
 

@@ -355,6 +355,9 @@ class MainWindow(QMainWindow):
         self.roster_action = QAction(self.tr("&Import roster…"), self)
         self.roster_action.triggered.connect(self.import_roster)
         game.addAction(self.roster_action)
+        self.devices_action = QAction(self.tr("&Devices…"), self)        # readiness, provisioning, marshal cards
+        self.devices_action.triggered.connect(lambda: self.desk_switch.show_desk("devices"))
+        game.addAction(self.devices_action)
         replay_action = QAction(self.tr("Re&play…"), self)       # the replay window, in a program of its own
         replay_action.triggered.connect(
             lambda: self.core.info and QProcess.startDetached(

@@ -15,6 +15,8 @@ DEFAULT_BOARD = "tbeam-v1.1-sx1276"
 # Transmit power when the file names none: EU868 g1 allows 25 mW ERP (14 dBm).
 DEFAULT_POWER = {"EU868": 14, "US915": 20}
 PATH = "device.json"
+# A key's fingerprint is a hash of it in this domain: the station and the board both show it, the key never.
+FINGERPRINT_DOMAIN = b"controlroom/key-fingerprint"
 
 
 class ConfigError(Exception):
@@ -78,6 +80,14 @@ def load(text):
     out_radio["bw"] = int(bw) if bw == int(bw) else bw
     return {"device": device, "role": role, "key": key, "label": data.get("label") or "",
             "board": data.get("board") or DEFAULT_BOARD, "radio": out_radio}
+
+
+def fingerprint(key):
+    """A short public name of a 16-byte key ("A1B2-C3D4-E5F6"): which key a board holds, without the key."""
+    import hashlib
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + bytes(key)).digest()
+    text = "".join(["%02X" % b for b in digest[:6]])
+    return text[0:4] + "-" + text[4:8] + "-" + text[8:12]
 
 
 def load_file(path=PATH):

@@ -19,8 +19,8 @@ gateway sent: 1 % in EU868 g1, 0.1 % g2, 10 % g3, none in US915.
 
 import codec
 from radio_if import RadioError, time_on_air_ms
+from version import FIRMWARE as FW_VERSION
 
-FW_VERSION = "1.0.0"
 STATUS_EVERY_MS = 60000
 MAX_LINE = codec.MAX_LINE      # PROTOCOL.md section 7: a longer line is dropped, answered TXERR line
 DUTY = {"g1": 0.01, "g2": 0.001, "g3": 0.10}

@@ -233,6 +233,252 @@
     </message>
   </context>
   <context>
+    <name>board</name>
+    <message>
+      <source>while entering its REPL (is MicroPython on it? hardware/README.md, section 3)</source>
+      <translation>tema REPL-i sisenedes (kas sellel on MicroPython? hardware/README.md, 3. jagu)</translation>
+    </message>
+    <message>
+      <source>while asking what it is</source>
+      <translation>kui temalt küsiti, mis plaat see on</translation>
+    </message>
+    <message>
+      <source>while it read its device file back</source>
+      <translation>kui ta oma seadmefaili tagasi luges</translation>
+    </message>
+    <message>
+      <source>while it was restarted</source>
+      <translation>kui ta taaskäivitati</translation>
+    </message>
+    <message>
+      <source>Its files are written; provision it again to see it confirm them.</source>
+      <translation>Tema failid on kirjutatud; seadista ta uuesti, et ta need kinnitaks.</translation>
+    </message>
+    <message>
+      <source>Its device file is the one it had before, or none; provision it again.</source>
+      <translation>Tema seadmefail on see, mis tal enne oli, või puudub; seadista ta uuesti.</translation>
+    </message>
+    <message>
+      <source>the board on {port} stopped answering {stage}: {why} (was the cable pulled?) {kept}</source>
+      <translation>plaat pordis {port} lõpetas vastamise {stage}: {why} (kas kaabel tõmmati välja?) {kept}</translation>
+    </message>
+    <message>
+      <source>while opening {port}</source>
+      <translation>pordi {port} avamisel</translation>
+    </message>
+    <message>
+      <source>cannot open {port}: {why}</source>
+      <translation>porti {port} ei saa avada: {why}</translation>
+    </message>
+    <message>
+      <source>while {file} was copied</source>
+      <translation>kui faili {file} kopeeriti</translation>
+    </message>
+    <message>
+      <source>the board on {port} is an {found} ({machine}), but the device is to run on an {chip} board: plug in the right board, or change the device's board in the list</source>
+      <translation>plaat pordis {port} on {found} ({machine}), kuid seade peab töötama {chip}-plaadil: ühenda õige plaat või muuda seadmete nimekirjas seadme plaati</translation>
+    </message>
+    <message>
+      <source>the board on {port} refused {stage}: {why}</source>
+      <translation>plaat pordis {port} keeldus {stage}: {why}</translation>
+    </message>
+    <message>
+      <source>{file} arrived damaged on the board (its checksum differs): try another USB cable</source>
+      <translation>{file} jõudis plaadile vigasena (kontrollsumma erineb): proovi teist USB-kaablit</translation>
+    </message>
+  </context>
+  <context>
+    <name>cards</name>
+    <message>
+      <source>Someone calls STOPP: everyone stops at once, is silent and drops on one knee.</source>
+      <translation>Keegi hüüab STOPP: kõik peatuvad kohe, jäävad vaikseks ja laskuvad ühele põlvele.</translation>
+    </message>
+    <message>
+      <source>Whoever moves into the stopped area is bound by it too.</source>
+      <translation>Kes liigub peatatud alale, on samuti peatusega seotud.</translation>
+    </message>
+    <message>
+      <source>Only for out-of-game trouble: an unpleasant situation, an injury or illness, a danger.</source>
+      <translation>Ainult mänguvälise mure korral: ebameeldiv olukord, vigastus või haigus, oht.</translation>
+    </message>
+    <message>
+      <source>Never for in-game trouble, nor for someone else's injury: they call it themselves.</source>
+      <translation>Mitte kunagi mängusisese mure ega kellegi teise vigastuse pärast: tema hüüab ise.</translation>
+    </message>
+    <message>
+      <source>The game goes on when the caller or the game masters see all ready and give the signal.</source>
+      <translation>Mäng jätkub, kui hüüdja või mängujuhid näevad, et kõik on valmis, ja annavad märku.</translation>
+    </message>
+    <message>
+      <source>A STOPP called in a fight: the caller is unconscious (0 HP) afterwards.</source>
+      <translation>Lahingus hüütud STOPP: hüüdja on pärast seda teadvusetu (0 EP).</translation>
+    </message>
+    <message>
+      <source>Marshal card</source>
+      <translation>Marssali kaart</translation>
+    </message>
+    <message>
+      <source>Marshal</source>
+      <translation>Marssal</translation>
+    </message>
+    <message>
+      <source>badge {badge}</source>
+      <translation>märk {badge}</translation>
+    </message>
+    <message>
+      <source>Handset {device}</source>
+      <translation>Käsiseade {device}</translation>
+    </message>
+    <message>
+      <source>Group</source>
+      <translation>Rühm</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>puudub</translation>
+    </message>
+    <message>
+      <source>Handset keys</source>
+      <translation>Käsiseadme klahvid</translation>
+    </message>
+    <message>
+      <source>On a Meshtastic phone, type</source>
+      <translation>Meshtasticu telefonis kirjuta</translation>
+    </message>
+    <message>
+      <source>STOPP</source>
+      <translation>STOPP</translation>
+    </message>
+    <message>
+      <source>Scan: device and game</source>
+      <translation>Skanni: seade ja mäng</translation>
+    </message>
+    <message>
+      <source>badge A #</source>
+      <translation>märk A #</translation>
+    </message>
+    <message>
+      <source>down</source>
+      <translation>maas</translation>
+    </message>
+    <message>
+      <source>badge A A #</source>
+      <translation>märk A A #</translation>
+    </message>
+    <message>
+      <source>died</source>
+      <translation>suri</translation>
+    </message>
+    <message>
+      <source>badge B #</source>
+      <translation>märk B #</translation>
+    </message>
+    <message>
+      <source>knocked out</source>
+      <translation>uimastatud</translation>
+    </message>
+    <message>
+      <source>badge B B # (killer #)</source>
+      <translation>märk B B # (tapja #)</translation>
+    </message>
+    <message>
+      <source>permanently killed</source>
+      <translation>lõplikult tapetud</translation>
+    </message>
+    <message>
+      <source>badge C # (binder #)</source>
+      <translation>märk C # (siduja #)</translation>
+    </message>
+    <message>
+      <source>bound</source>
+      <translation>haavad seotud</translation>
+    </message>
+    <message>
+      <source>badge C C # healer #</source>
+      <translation>märk C C # ravitseja #</translation>
+    </message>
+    <message>
+      <source>healed by a healer's touch</source>
+      <translation>ravitseja puudutusega ravitud</translation>
+    </message>
+    <message>
+      <source>badge D #</source>
+      <translation>märk D #</translation>
+    </message>
+    <message>
+      <source>Valhalla check-in</source>
+      <translation>Valhallasse registreerimine</translation>
+    </message>
+    <message>
+      <source>STOPP, then 1 / 2 / 3</source>
+      <translation>STOPP, siis 1 / 2 / 3</translation>
+    </message>
+    <message>
+      <source>STOPP: unpleasant / injury / danger</source>
+      <translation>STOPP: ebameeldiv / vigastus / oht</translation>
+    </message>
+    <message>
+      <source>caller's badge, STOPP, 1-3</source>
+      <translation>hüüdja märk, STOPP, 1-3</translation>
+    </message>
+    <message>
+      <source>STOPP, with who called it</source>
+      <translation>STOPP koos hüüdjaga</translation>
+    </message>
+    <message>
+      <source>STOPP STOPP</source>
+      <translation>STOPP STOPP</translation>
+    </message>
+    <message>
+      <source>STOPP at once (danger)</source>
+      <translation>STOPP kohe (oht)</translation>
+    </message>
+    <message>
+      <source>STOPP # #</source>
+      <translation>STOPP # #</translation>
+    </message>
+    <message>
+      <source>lift this handset's STOPP</source>
+      <translation>lõpeta selle käsiseadme STOPP</translation>
+    </message>
+    <message>
+      <source>*</source>
+      <translation>*</translation>
+    </message>
+    <message>
+      <source>back one step; clear</source>
+      <translation>samm tagasi; tühjenda</translation>
+    </message>
+    <message>
+      <source>down (MAAS 123)</source>
+      <translation>maas (ka MAAS 123)</translation>
+    </message>
+    <message>
+      <source>dead (SURNUD 123)</source>
+      <translation>surnud (ka SURNUD 123)</translation>
+    </message>
+    <message>
+      <source>bound, by badge 45 (SEOTUD)</source>
+      <translation>seotud, sidus märk 45 (ka SEOTUD)</translation>
+    </message>
+    <message>
+      <source>STOPP: danger, injury or unpleasant</source>
+      <translation>STOPP: oht, vigastus või ebameeldiv (OHT, VIGASTUS, EBAMEELDIV)</translation>
+    </message>
+    <message>
+      <source>lift your last STOPP (LÕPP, JÄTKA)</source>
+      <translation>lõpeta oma viimane STOPP (ka LÕPP, JÄTKA)</translation>
+    </message>
+    <message>
+      <source>headcount: up, down, dead (PEALUGU)</source>
+      <translation>pealugu: püsti, maas, surnud (ka PEALUGU)</translation>
+    </message>
+    <message>
+      <source>the grammar in one line (ABI)</source>
+      <translation>kõik käsud ühel real (ka ABI)</translation>
+    </message>
+  </context>
+  <context>
     <name>cli</name>
     <message>
       <source>Control room for LARP battle games: live map, rule timers, radio, reports.</source>
@@ -283,8 +529,8 @@
       <translation>pole enam vaja: kaart paigutab end ise (aegunud)</translation>
     </message>
     <message>
-      <source>open as the Valhalla desk or the weapon-check desk instead of the map (View, Desk switches)</source>
-      <translation>ava kaardi asemel Valhalla laud või relvakontrolli laud (Vaade, Laud vahetab)</translation>
+      <source>open as the Valhalla desk, the weapon-check desk or the Devices desk instead of the map (View, Desk switches)</source>
+      <translation>ava kaardi asemel Valhalla laud, relvakontrolli laud või seadmete laud (Vaade, Laud vahetab)</translation>
     </message>
     <message>
       <source>replay the game read-only: scrub through it on the map (it may be running elsewhere)</source>
@@ -325,6 +571,10 @@
     <message>
       <source>Register marshal handsets, trackers and gateways, and export the file a device is provisioned with.</source>
       <translation>Registreeri marssalite käsiseadmed, jälgijad ja lüüsid ning ekspordi fail, millega seade seadistatakse.</translation>
+    </message>
+    <message>
+      <source>Set up a game's devices at once: import their list, see which are ready, provision boards, print marshal cards.</source>
+      <translation>Seadista mängu seadmed korraga: impordi nende nimekiri, vaata, millised on valmis, seadista plaadid, prindi marssalikaardid.</translation>
     </message>
     <message>
       <source>Simulate a battle's LoRa gateways on pseudo-terminals or serial ports, to try a station without hardware.</source>
@@ -619,6 +869,62 @@
       <translation>plaat, millel seade töötab (vaikimisi tbeam-v1.1-sx1276; vt hardware/README.md)</translation>
     </message>
     <message>
+      <source>register every device of a list (CSV or .xlsx) in one go, each with a fresh key</source>
+      <translation>registreeri nimekirja (CSV või .xlsx) kõik seadmed korraga, igaüks uue võtmega</translation>
+    </message>
+    <message>
+      <source>every device: registered, provisioned, heard, battery, last heard, signal</source>
+      <translation>kõik seadmed: registreeritud, seadistatud, kuuldud, aku, viimati kuuldud, signaal</translation>
+    </message>
+    <message>
+      <source>write the firmware and a device's file to a board on USB, and have the board confirm it</source>
+      <translation>kirjuta püsivara ja seadme fail USB-ga ühendatud plaadile ning lase plaadil see kinnitada</translation>
+    </message>
+    <message>
+      <source>a PDF of marshal cards, four to an A4 page</source>
+      <translation>marssalikaartide PDF, neli A4-leheküljel</translation>
+    </message>
+    <message>
+      <source>Check every row of a device list and register its devices in one transaction; any problem is reported with its line and nothing is stored. A new device gets a fresh key (never printed); one registered before keeps its key. The format: docs/devices.md.</source>
+      <translation>Kontrolli seadmete nimekirja iga rida ja registreeri selle seadmed ühe tehinguga; iga probleem öeldakse koos reaga ja midagi ei salvestata. Uus seade saab uue võtme (seda ei trükita kunagi); varem registreeritud seade jääb oma võtme juurde. Vorming: docs/devices.md.</translation>
+    </message>
+    <message>
+      <source>the list: a CSV file (UTF-8, comma, semicolon or tab separated) or an .xlsx workbook, with a header row</source>
+      <translation>nimekiri: CSV-fail (UTF-8, eraldajaks koma, semikoolon või tabulaator) või .xlsx-töövihik, päisereaga</translation>
+    </message>
+    <message>
+      <source>one JSON object per device, in a list</source>
+      <translation>üks JSON-objekt seadme kohta, loendina</translation>
+    </message>
+    <message>
+      <source>Write the firmware, codec.py and the device's file to a MicroPython board through its raw REPL, have the board read its device file back (firmware version and key fingerprint) and restart it. The key goes to the board only: no key file is written on this computer.</source>
+      <translation>Kirjuta püsivara, codec.py ja seadme fail MicroPythoni plaadile tema toor-REPL-i kaudu, lase plaadil oma seadmefail tagasi lugeda (püsivara versioon ja võtme sõrmejälg) ja taaskäivita ta. Võti läheb ainult plaadile: sellesse arvutisse võtmefaili ei kirjutata.</translation>
+    </message>
+    <message>
+      <source>the device to provision</source>
+      <translation>seadistatav seade</translation>
+    </message>
+    <message>
+      <source>the next device not yet provisioned</source>
+      <translation>järgmine veel seadistamata seade</translation>
+    </message>
+    <message>
+      <source>the board's serial port (default: the one board plugged in)</source>
+      <translation>plaadi jadaport (vaikimisi: ainus ühendatud plaat)</translation>
+    </message>
+    <message>
+      <source>One card per marshal's handset: the marshal, the device, the group, the handset's keys and the text grammar, the STOPP rule in short, and a QR code with the device id and the game's name (never the key).</source>
+      <translation>Üks kaart iga marssali käsiseadme kohta: marssal, seade, grupp, käsiseadme klahvid ja tekstiteadete kuju, STOPP-reegel lühidalt ning QR-kood seadme numbri ja mängu nimega (mitte kunagi võtmega).</translation>
+    </message>
+    <message>
+      <source>the PDF to write (replaced if it exists)</source>
+      <translation>kirjutatav PDF (olemasolev asendatakse)</translation>
+    </message>
+    <message>
+      <source>the cards' language (default: the one spoken)</source>
+      <translation>kaartide keel (vaikimisi: kasutatav keel)</translation>
+    </message>
+    <message>
       <source>create one pseudo-terminal per gateway (Linux, macOS)</source>
       <translation>loo iga lüüsi jaoks pseudoterminal (Linux, macOS)</translation>
     </message>
@@ -868,6 +1174,229 @@
     </message>
   </context>
   <context>
+    <name>devices</name>
+    <message>
+      <source>id</source>
+      <translation>seadme nr</translation>
+    </message>
+    <message>
+      <source>role</source>
+      <translation>roll</translation>
+    </message>
+    <message>
+      <source>label</source>
+      <translation>silt</translation>
+    </message>
+    <message>
+      <source>group</source>
+      <translation>rühm</translation>
+    </message>
+    <message>
+      <source>engine</source>
+      <translation>piiramismasin</translation>
+    </message>
+    <message>
+      <source>board</source>
+      <translation>plaat</translation>
+    </message>
+    <message>
+      <source>marshal</source>
+      <translation>marssal</translation>
+    </message>
+    <message>
+      <source>badge</source>
+      <translation>märk</translation>
+    </message>
+    <message>
+      <source>meshtastic</source>
+      <translation>sõlm</translation>
+    </message>
+    <message>
+      <source>missing id</source>
+      <translation>seadme number puudub</translation>
+    </message>
+    <message>
+      <source>missing role (marshal, tracker or gateway)</source>
+      <translation>roll puudub (marshal, tracker või gateway; marssal, jälgija või lüüs)</translation>
+    </message>
+    <message>
+      <source>a Meshtastic node runs its own firmware: leave its board empty</source>
+      <translation>Meshtasticu sõlmel on oma püsivara: jäta tema plaat tühjaks</translation>
+    </message>
+    <message>
+      <source>a gateway belongs to no group, engine or marshal, and is no Meshtastic node</source>
+      <translation>lüüs ei kuulu ühelegi rühmale, piiramismasinale ega marssalile ega ole Meshtasticu sõlm</translation>
+    </message>
+    <message>
+      <source>a device is with a group or on a siege engine, not both</source>
+      <translation>seade on kas rühma juures või piiramismasinal, mitte mõlemas</translation>
+    </message>
+    <message>
+      <source>only a marshal's handset has a marshal</source>
+      <translation>marssal on ainult marssali käsiseadmel</translation>
+    </message>
+    <message>
+      <source>a badge without the marshal's name</source>
+      <translation>märk ilma marssali nimeta</translation>
+    </message>
+    <message>
+      <source>the file is empty; its first line must name the columns: {columns}</source>
+      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
+    </message>
+    <message>
+      <source>the file has a header row but no devices</source>
+      <translation>failis on päiserida, kuid ühtki seadet pole</translation>
+    </message>
+    <message>
+      <source>device {value} is already on line {line}</source>
+      <translation>seade {value} on juba real {line}</translation>
+    </message>
+    <message>
+      <source>Meshtastic node {value} is already on line {line}</source>
+      <translation>Meshtasticu sõlm {value} on juba real {line}</translation>
+    </message>
+    <message>
+      <source>unknown board {board} (boards: {boards})</source>
+      <translation>tundmatu plaat {board} (plaadid: {boards})</translation>
+    </message>
+    <message>
+      <source>{column} runs over several lines (is a closing quote missing?)</source>
+      <translation>{column} ulatub üle mitme rea (kas lõpujutumärk on puudu?)</translation>
+    </message>
+    <message>
+      <source>{column} {value} is not a whole number from {low} to {high}</source>
+      <translation>{column} {value} ei ole täisarv vahemikus {low} kuni {high}</translation>
+    </message>
+    <message>
+      <source>unknown role {role} (roles: {roles})</source>
+      <translation>tundmatu roll {role} (rollid: {roles})</translation>
+    </message>
+    <message>
+      <source>a {board} cannot be a {role}: it has no GPS or keypad (use a T-Beam)</source>
+      <translation>{board} ei saa olla {role}: sellel pole GPS-i ega klaviatuuri (kasuta T-Beami)</translation>
+    </message>
+    <message>
+      <source>missing column {column}</source>
+      <translation>veerg {column} puudub</translation>
+    </message>
+    <message>
+      <source>{column} {value} contains a control character</source>
+      <translation>{column} {value} sisaldab juhtmärki</translation>
+    </message>
+    <message>
+      <source>{cells} cells but the header names {columns} columns</source>
+      <translation>{cells} lahtrit, kuid päis nimetab {columns} veergu</translation>
+    </message>
+    <message>
+      <source>column {column} appears twice</source>
+      <translation>veerg {column} on kaks korda</translation>
+    </message>
+    <message>
+      <source>{column} is longer than {count} characters</source>
+      <translation>{column} on pikem kui {count} märki</translation>
+    </message>
+    <message>
+      <source>unknown group {group}: import the roster with it first</source>
+      <translation>tundmatu rühm {group}: impordi enne seda rühma sisaldav mängijate nimekiri</translation>
+    </message>
+    <message>
+      <source>Meshtastic node {node} is device {other} already</source>
+      <translation>Meshtasticu sõlm {node} on juba seade {other}</translation>
+    </message>
+    <message>
+      <source>marshal / group</source>
+      <translation>marssal / rühm</translation>
+    </message>
+    <message>
+      <source>provisioned</source>
+      <translation>seadistatud</translation>
+    </message>
+    <message>
+      <source>first heard</source>
+      <translation>esmakordselt kuuldud</translation>
+    </message>
+    <message>
+      <source>last heard</source>
+      <translation>viimati kuuldud</translation>
+    </message>
+    <message>
+      <source>battery</source>
+      <translation>aku</translation>
+    </message>
+    <message>
+      <source>signal</source>
+      <translation>signaal</translation>
+    </message>
+    <message>
+      <source>no</source>
+      <translation>ei</translation>
+    </message>
+    <message>
+      <source>no frame counter yet</source>
+      <translation>kaadriloendurit veel pole</translation>
+    </message>
+    <message>
+      <source>no: provisioned with an older key ({fingerprint})</source>
+      <translation>ei: seadistatud vanema võtmega ({fingerprint})</translation>
+    </message>
+    <message>
+      <source>no marshal handsets in this game: no cards to print (controlroom devices import FILE)</source>
+      <translation>selles mängus pole marssalite käsiseadmeid: pole kaarte, mida printida (controlroom devices import FAIL)</translation>
+    </message>
+    <message>
+      <source>Devices imported: {count} ({added} added with fresh keys, {updated} updated, {unchanged} unchanged): {marshal} marshal handsets, {tracker} trackers, {gateway} gateways</source>
+      <translation>Seadmed imporditud: {count} ({added} lisatud uute võtmetega, {updated} muudetud, {unchanged} muutmata): marssalite käsiseadmeid {marshal}, jälgijaid {tracker}, lüüse {gateway}</translation>
+    </message>
+    <message>
+      <source>n/a (Meshtastic node {node})</source>
+      <translation>ei kohaldu (Meshtasticu sõlm {node})</translation>
+    </message>
+    <message>
+      <source>yes (firmware {firmware}, key {fingerprint})</source>
+      <translation>jah (püsivara {firmware}, võti {fingerprint})</translation>
+    </message>
+    <message>
+      <source>failed: {why}</source>
+      <translation>ebaõnnestus: {why}</translation>
+    </message>
+    <message>
+      <source>{count} devices: {provisioned} provisioned, {heard} heard</source>
+      <translation>seadmeid {count}: seadistatud {provisioned}, kuuldud {heard}</translation>
+    </message>
+    <message>
+      <source>none</source>
+      <translation>mitte ühtki</translation>
+    </message>
+    <message>
+      <source>frame counter kept at {counter}</source>
+      <translation>kaadriloendur jäi väärtusele {counter}</translation>
+    </message>
+    <message>
+      <source>device {device} ({role}) provisioned on {port}: firmware {firmware}, key {fingerprint}, as the board read them back; {counter}; {sent} file(s) sent. The board restarts now.</source>
+      <translation>seade {device} ({role}) seadistatud pordis {port}: püsivara {firmware}, võti {fingerprint}, nagu plaat need tagasi luges; {counter}; saadetud faile: {sent}. Plaat taaskäivitub nüüd.</translation>
+    </message>
+    <message>
+      <source>{count} marshal card(s) on {pages} page(s): {path}</source>
+      <translation>marssalikaarte {count}, lehekülgi {pages}: {path}</translation>
+    </message>
+    <message>
+      <source>{file}: {count} problem(s), nothing was imported:</source>
+      <translation>{file}: probleeme {count}, midagi ei imporditud:</translation>
+    </message>
+    <message>
+      <source>device {device} was not provisioned: {why}</source>
+      <translation>seadet {device} ei seadistatud: {why}</translation>
+    </message>
+    <message>
+      <source>name the board's port with --board PORT: {count} board(s) found by their USB ids: {boards}</source>
+      <translation>nimeta plaadi port võtmega --board PORT: USB-tunnuste järgi leitud plaate {count}: {boards}</translation>
+    </message>
+    <message>
+      <source>the cards could not be written to {path}: {problem}</source>
+      <translation>kaarte ei saanud kirjutada faili {path}: {problem}</translation>
+    </message>
+  </context>
+  <context>
     <name>errors</name>
     <message>
       <source>process {pid} on {host}</source>
@@ -880,6 +1409,30 @@
     <message>
       <source>{game} is open at another station{where}: a game file is run by one station at a time (several stations share a game on PostgreSQL)</source>
       <translation>{game} on avatud teises jaamas{where}: mängufaili käitab korraga üks jaam (mitu jaama jagavad mängu PostgreSQL-is)</translation>
+    </message>
+    <message>
+      <source>the firmware's files are not here (hardware/firmware of the controlroom source): set {env} to their folder</source>
+      <translation>püsivara faile pole siin (controlroomi lähtekoodi hardware/firmware): sea {env} nende kaustaks</translation>
+    </message>
+    <message>
+      <source>every device with a board is provisioned already</source>
+      <translation>kõik plaadiga seadmed on juba seadistatud</translation>
+    </message>
+    <message>
+      <source>the board read back device {other} with key {fingerprint}, not what was written: provision it again</source>
+      <translation>plaat luges tagasi seadme {other} võtmega {fingerprint}, mitte selle, mis kirjutati: seadista ta uuesti</translation>
+    </message>
+    <message>
+      <source>the radio plan will not work, so no device file was written:</source>
+      <translation>raadioplaan ei toimi, nii et seadmefaili ei kirjutatud:</translation>
+    </message>
+    <message>
+      <source>no device {device} in this game (see: controlroom devices list)</source>
+      <translation>selles mängus pole seadet {device} (vaata: controlroom devices list)</translation>
+    </message>
+    <message>
+      <source>device {device} is Meshtastic node {node}: it runs its own firmware, there is nothing to provision</source>
+      <translation>seade {device} on Meshtasticu sõlm {node}: sellel on oma püsivara, pole midagi seadistada</translation>
     </message>
     <message>
       <source>the web address is HOST:PORT (e.g. 0.0.0.0:8080), not {text!r}</source>
@@ -900,10 +1453,6 @@
     <message>
       <source>--speed must be above 0</source>
       <translation>--speed peab olema üle 0</translation>
-    </message>
-    <message>
-      <source>the radio plan will not work, so no device file was written:</source>
-      <translation>raadioplaan ei toimi, nii et seadmefaili ei kirjutatud:</translation>
     </message>
     <message>
       <source>no device {device} in this game (see: controlroom keys list)</source>
@@ -1884,16 +2433,20 @@
       <translation>veerg {column} on kaks korda</translation>
     </message>
     <message>
-      <source>line {line}: {problem}</source>
-      <translation>rida {line}: {problem}</translation>
+      <source>the file is empty; its first line must name the columns: {columns}</source>
+      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
     </message>
     <message>
       <source>the roster</source>
       <translation>nimekiri</translation>
     </message>
     <message>
-      <source>the file is empty; its first line must name the columns: {columns}</source>
-      <translation>fail on tühi; selle esimene rida peab nimetama veerud: {columns}</translation>
+      <source>line {line}: {problem}</source>
+      <translation>rida {line}: {problem}</translation>
+    </message>
+    <message>
+      <source>cannot read {name}: it is neither a CSV file nor an Excel workbook (.xlsx) that can be read ({error}); save it from the spreadsheet as .xlsx or 'CSV UTF-8'</source>
+      <translation>faili {name} ei saa lugeda: see pole ei CSV-fail ega loetav Exceli töövihik (.xlsx) ({error}); salvesta see tabelarvutusprogrammist kujul .xlsx või „CSV UTF-8”</translation>
     </message>
     <message>
       <source>cannot read {name}: it is an old Excel workbook (.xls); save it as .xlsx or 'CSV UTF-8' and import it again</source>
@@ -1910,10 +2463,6 @@
     <message>
       <source>cannot read {name}: {error}</source>
       <translation>faili {name} ei saa lugeda: {error}</translation>
-    </message>
-    <message>
-      <source>cannot read {name}: it is neither a CSV file nor an Excel workbook (.xlsx) that can be read ({error}); save it from the spreadsheet as .xlsx or 'CSV UTF-8'</source>
-      <translation>faili {name} ei saa lugeda: see pole ei CSV-fail ega loetav Exceli töövihik (.xlsx) ({error}); salvesta see tabelarvutusprogrammist kujul .xlsx või „CSV UTF-8”</translation>
     </message>
     <message>
       <source>{name} is not UTF-8 text; save it from the spreadsheet as 'CSV UTF-8' (comma or semicolon separated) and import it again</source>

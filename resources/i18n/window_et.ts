@@ -276,6 +276,10 @@
         <translation>&amp;Relvakontrolli laud</translation>
     </message>
     <message>
+        <source>De&amp;vices desk</source>
+        <translation>&amp;Seadmete laud</translation>
+    </message>
+    <message>
         <source>&amp;Desk</source>
         <translation>La&amp;ud</translation>
     </message>
@@ -285,6 +289,121 @@
     <message>
         <source>at {0}</source>
         <translation>kell {0}</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesDesk</name>
+    <message>
+        <source>Devices</source>
+        <translation>Seadmed</translation>
+    </message>
+    <message>
+        <source>Show only:</source>
+        <translation>Näita ainult:</translation>
+    </message>
+    <message>
+        <source>not provisioned</source>
+        <translation>seadistamata</translation>
+    </message>
+    <message>
+        <source>not heard for</source>
+        <translation>kuulmata üle</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>battery under 20 %</source>
+        <translation>aku alla 20 %</translation>
+    </message>
+    <message>
+        <source>Read the devices again</source>
+        <translation>Loe seadmed uuesti</translation>
+    </message>
+    <message>
+        <source>After a device list was imported: the station knows its devices from now on</source>
+        <translation>Pärast seadmete nimekirja importimist: jaam tunneb oma seadmeid nüüdsest</translation>
+    </message>
+    <message>
+        <source>Board on USB:</source>
+        <translation>Plaat USB-s:</translation>
+    </message>
+    <message>
+        <source>plug a board in, or type its port</source>
+        <translation>ühenda plaat või kirjuta selle port</translation>
+    </message>
+    <message>
+        <source>Provision the selected device</source>
+        <translation>Seadista valitud seade</translation>
+    </message>
+    <message>
+        <source>Provision the next one</source>
+        <translation>Seadista järgmine</translation>
+    </message>
+    <message>
+        <source>Marshal cards (PDF)…</source>
+        <translation>Marssalikaardid (PDF)…</translation>
+    </message>
+    <message>
+        <source>Cards in:</source>
+        <translation>Kaardid keeles:</translation>
+    </message>
+    <message>
+        <source>{0} devices: {1} provisioned, {2} heard, {3} with a low battery</source>
+        <translation>Seadmeid {0}: seadistatud {1}, kuuldud {2}, tühjeneva akuga {3}</translation>
+    </message>
+    <message>
+        <source>Plug a board in by USB (or type its port) first.</source>
+        <translation>Ühenda enne plaat USB-ga (või kirjuta selle port).</translation>
+    </message>
+    <message>
+        <source>the next device</source>
+        <translation>järgmist seadet</translation>
+    </message>
+    <message>
+        <source>device {0}</source>
+        <translation>seadet {0}</translation>
+    </message>
+    <message>
+        <source>Provisioning {0} on {1}…</source>
+        <translation>Seadistan {0} pordis {1}…</translation>
+    </message>
+    <message>
+        <source>Provisioning {0} on {1}: {2} %</source>
+        <translation>Seadistan {0} pordis {1}: {2} %</translation>
+    </message>
+    <message>
+        <source>Device {0} provisioned: firmware {1}, key {2}, as the board read them back. It restarts; its row says heard once its first frame arrives.</source>
+        <translation>Seade {0} seadistatud: püsivara {1}, võti {2}, nagu plaat need tagasi luges. See taaskäivitub; tema real on „kuuldud”, kui saabub tema esimene kaader.</translation>
+    </message>
+    <message>
+        <source>Device {0} failed: {1}</source>
+        <translation>Seade {0} ebaõnnestus: {1}</translation>
+    </message>
+    <message>
+        <source>Marshal cards</source>
+        <translation>Marssalikaardid</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Making the marshal cards…</source>
+        <translation>Teen marssalikaarte…</translation>
+    </message>
+    <message>
+        <source>No marshal handsets in this game: no cards to print.</source>
+        <translation>Selles mängus pole marssalite käsiseadmeid: pole kaarte, mida printida.</translation>
+    </message>
+    <message>
+        <source>The cards could not be written to {0}: {1}</source>
+        <translation>Kaarte ei saanud kirjutada faili {0}: {1}</translation>
+    </message>
+    <message>
+        <source>{0} marshal cards on {1} pages: {2}</source>
+        <translation>Marssalikaarte {0}, lehekülgi {1}: {2}</translation>
     </message>
 </context>
 <context>
@@ -844,6 +963,10 @@
     <message>
         <source>&amp;Import roster…</source>
         <translation>&amp;Impordi nimekiri…</translation>
+    </message>
+    <message>
+        <source>&amp;Devices…</source>
+        <translation>&amp;Seadmed…</translation>
     </message>
     <message>
         <source>Re&amp;play…</source>
@@ -2729,6 +2852,14 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>peatatud</translation>
     </message>
     <message>
+        <source>TX queue</source>
+        <translation>Saatejärjekord</translation>
+    </message>
+    <message>
+        <source>Meshtastic packets</source>
+        <translation>Meshtasticu pakette</translation>
+    </message>
+    <message>
         <source>accepted</source>
         <translation>vastu võetud</translation>
     </message>
@@ -2833,8 +2964,72 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
         <translation>Üksikasi</translation>
     </message>
     <message>
+        <source>marshal</source>
+        <translation>marssal</translation>
+    </message>
+    <message>
+        <source>tracker</source>
+        <translation>jälgija</translation>
+    </message>
+    <message>
+        <source>gateway</source>
+        <translation>lüüs</translation>
+    </message>
+    <message>
         <source>Device</source>
         <translation>Seade</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Roll</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Silt</translation>
+    </message>
+    <message>
+        <source>Marshal / group</source>
+        <translation>Marssal / rühm</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>Plaat</translation>
+    </message>
+    <message>
+        <source>Provisioned</source>
+        <translation>Seadistatud</translation>
+    </message>
+    <message>
+        <source>Heard</source>
+        <translation>Kuuldud</translation>
+    </message>
+    <message>
+        <source>RSSI / SNR per gateway</source>
+        <translation>RSSI / SNR lüüside kaupa</translation>
+    </message>
+    <message>
+        <source>Meshtastic node {0}</source>
+        <translation>Meshtasticu sõlm {0}</translation>
+    </message>
+    <message>
+        <source>firmware {0}, key {1}</source>
+        <translation>püsivara {0}, võti {1}</translation>
+    </message>
+    <message>
+        <source>failed: {0}</source>
+        <translation>ebaõnnestus: {0}</translation>
+    </message>
+    <message>
+        <source>no: an older key ({0})</source>
+        <translation>ei: vanem võti ({0})</translation>
+    </message>
+    <message>
+        <source>yes, at {0}</source>
+        <translation>jah, kell {0}</translation>
+    </message>
+    <message>
+        <source>not yet</source>
+        <translation>veel mitte</translation>
     </message>
     <message>
         <source>Source</source>

@@ -266,7 +266,7 @@ def check_gateway_lines():
     gw.feed(b"ID?\n" + codec.format_id_request().encode() + b"\r\n")
     gw.step(1)
     assert sent[0] == sent[1] and codec.parse_line(sent[0]) == {
-        "kind": "id", "gateway": 7, "fw": "1.0.0", "region": "EU868", "freq": 868.1, "sf": 9, "bw": 125, "cr": 5}
+        "kind": "id", "gateway": 7, "fw": "1.1.0", "region": "EU868", "freq": 868.1, "sf": 9, "bw": 125, "cr": 5}
     ack = codec.encode_ack(KEY, 7, 5001, MARSHAL_ID, 202, stopp=True)
     tx = codec.format_tx_line(ack)
     del sent[:]

@@ -129,7 +129,7 @@ def test_firmware_report_through_a_pty_into_headless(tmp_path):
     rig.thread.start()
     try:
         identified = _wait_line(lines, "identified", seen)
-        assert "gateway 7 (1.0.0, SF9)" in identified                # the app recognised the firmware's ID line
+        assert "gateway 7 (1.1.0, SF9)" in identified                # the app recognised the firmware's ID line
 
         m, keys, display = rig.add_handset(marshal_cfg)
         rig.press(keys, "1", "2", "3", "4", "A", "#")

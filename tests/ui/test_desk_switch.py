@@ -1,4 +1,4 @@
-"""The window's desk switch (View, Desk) and `controlroom --desk valhalla|weapons`."""
+"""The window's desk switch (View, Desk) and `controlroom --desk valhalla|weapons|devices`."""
 
 import os
 import subprocess
@@ -76,7 +76,7 @@ def _env(tmp_path):
 def test_the_window_opens_as_a_desk(tmp_path):
     game = new_game(tmp_path / "desk.crgame")
     shots = {}
-    for desk in ("map", "valhalla", "weapons"):
+    for desk in ("map", "valhalla", "weapons", "devices"):
         shots[desk] = tmp_path / f"{desk}.png"
         r = subprocess.run([sys.executable, "-m", "controlroom", "--db", game, "--desk", desk, "--quit-after", "3",
                             "--screenshot", str(shots[desk])], capture_output=True, text=True, timeout=120,
@@ -85,7 +85,7 @@ def test_the_window_opens_as_a_desk(tmp_path):
     images = {desk: QImage(str(path)) for desk, path in shots.items()}
     assert not any(image.isNull() for image in images.values())
     assert images["valhalla"] != images["map"] and images["weapons"] != images["map"]
-    assert images["valhalla"] != images["weapons"]
+    assert images["valhalla"] != images["weapons"] and images["devices"] not in (images["map"], images["weapons"])
     r = subprocess.run([sys.executable, "-m", "controlroom", "--db", game, "--desk", "kitchen"],
                        capture_output=True, text=True, timeout=60, env=_env(tmp_path))
     assert r.returncode == 2 and "invalid choice: 'kitchen'" in r.stderr

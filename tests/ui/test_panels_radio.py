@@ -83,14 +83,34 @@ def table(model, role=Qt.ItemDataRole.DisplayRole):
 def test_links_with_state_and_detail(panel):
     panel.apply_delta(delta())
     assert table(panel.links) == [
-        ["gw-a", "identified", "gateway 1, fw 1.2"],
-        ["gw-b", "lost", "read failed: device disconnected"],
-        ["gw-c", "retrying", "next attempt in 2.5 s"],
+        ["gw-a", "identified", "", "3", "", "gateway 1, fw 1.2"],
+        ["gw-b", "lost", "", "", "", "read failed: device disconnected"],
+        ["gw-c", "retrying", "", "", "", "next attempt in 2.5 s"],
     ]
     m = panel.links
     assert m.data(m.index(1, 1), Qt.ItemDataRole.ForegroundRole).color() == ALARM_COLOUR
     assert m.data(m.index(0, 1), Qt.ItemDataRole.ForegroundRole) is None
     assert m.headerData(1, Qt.Orientation.Horizontal) == "State"
+
+
+def test_links_with_their_tx_queue_acks_heard_back_and_meshtastic_packets(panel):
+    """The columns the links' own counters fill (the station hands them to the core, the core to the delta)."""
+    view = radio_view()
+    view["links"]["meshtastic:/dev/ttyACM0"] = ("up", "Meshtastic node !0a1b2c3d at /dev/ttyACM0")
+    view["link_stats"] = {"gw-a": {"gateway": 1, "tx_pending": 4}, "gw-b": {"gateway": 2, "tx_pending": 0},
+                          "meshtastic:/dev/ttyACM0": {"heard": 9, "sent": 2, "gateway": "!0a1b2c3d"}}
+    view["mesh"] = {"meshtastic:/dev/ttyACM0": {"packets_total": 9, "accepted": 7}, "total": {"packets_total": 9}}
+    panel.apply_delta(delta(radio=view))
+    rows = {r[0]: r for r in table(panel.links)}
+    assert rows["gw-a"][1:5] == ["identified", "4", "3", ""]
+    assert rows["gw-b"][2:5] == ["0", "0", ""]             # gateway 2 heard none of the station's acks
+    assert rows["meshtastic:/dev/ttyACM0"][2:5] == ["", "", "9"]
+    assert [panel.links.headerData(c, Qt.Orientation.Horizontal) for c in range(2, 5)] == [
+        "TX queue", "Acks heard", "Meshtastic packets"]
+    view["link_stats"]["gw-a"]["tx_pending"] = 0           # the queue drained: the next delta says so
+    panel.apply_delta(delta(radio=view))
+    panel.refresh()
+    assert {r[0]: r for r in table(panel.links)}["gw-a"][2] == "0"
 
 
 def test_link_detail_never_shows_keys():

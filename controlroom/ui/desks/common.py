@@ -12,7 +12,7 @@ from controlroom.game.views import CharacterView
 from controlroom.rules.profile import default_profile
 from controlroom.ui.panels.words import CONDITIONS, word
 
-DESKS = ("map", "valhalla", "weapons")
+DESKS = ("map", "valhalla", "weapons", "devices")
 ERROR_STYLE = "color: #c9302c;"
 OK_STYLE = "color: #2d7d2d;"
 PENDING_STYLE = "color: #8a6d00;"

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QStackedWidget, QWidget
 
 from controlroom.ui.desks.common import DESKS, game_clock
+from controlroom.ui.desks.devices import DevicesDesk
 from controlroom.ui.desks.valhalla import ValhallaDesk
 from controlroom.ui.desks.weapons import WeaponDesk
 
@@ -25,7 +26,8 @@ class DeskSwitch(QObject):
         self.desks: dict[str, QWidget] = {"map": map_widget}
         self.pages: dict[str, QWidget] = {"map": map_widget}     # what the stack holds: a desk in its scroll area
         self.stack.addWidget(map_widget)
-        for name, desk in (("valhalla", ValhallaDesk(game_clock(core))), ("weapons", WeaponDesk())):
+        for name, desk in (("valhalla", ValhallaDesk(game_clock(core))), ("weapons", WeaponDesk()),
+                           ("devices", DevicesDesk(core))):
             self.desks[name] = desk
             # A desk scrolls on a small screen rather than make the whole window too big for it.
             page = QScrollArea(self.stack)
@@ -40,7 +42,7 @@ class DeskSwitch(QObject):
         self.actions: dict[str, QAction] = {}
         self.group = QActionGroup(self)
         titles = {"map": self.tr("&Control room (map)"), "valhalla": self.tr("&Valhalla desk"),
-                  "weapons": self.tr("&Weapon-check desk")}
+                  "weapons": self.tr("&Weapon-check desk"), "devices": self.tr("De&vices desk")}
         for i, name in enumerate(DESKS, start=1):
             action = QAction(titles[name], self, checkable=True, shortcut=QKeySequence(f"Ctrl+Shift+{i}"))
             action.setChecked(name == "map")
@@ -55,7 +57,7 @@ class DeskSwitch(QObject):
 
     @Slot(str)
     def show_desk(self, name: str) -> None:
-        """Show the map ("map") or a desk ("valhalla", "weapons") in the middle of the window."""
+        """Show the map ("map") or a desk ("valhalla", "weapons", "devices") in the middle of the window."""
         if name not in self.desks:
             raise ValueError(f"no desk named {name!r} (desks: {', '.join(DESKS)})")
         if name == self.current:

@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.game.views import StateDelta, merge_field
+from controlroom.ui.panels.radio_links import LinkModel
 from controlroom.ui.panels.radio_tak import TakPhoneModel
-from controlroom.ui.panels.radio_words import (
+from controlroom.ui.panels.radio_words import (  # noqa: F401 - re-exported: the panel's words, its tests'
     AGE_ROLE,
     ALARM_COLOUR,
     ALARM_ROLE,
@@ -50,29 +51,6 @@ from controlroom.ui.panels.radio_words import (
 )
 from controlroom.ui.panels.table import RowTable, hidden_in_shown_window, read_only_view
 from controlroom.ui.panels.words import word
-
-
-# -- links ---------------------------------------------------------------------
-class LinkModel(RowTable):
-    """One row per gateway link: name, state, detail."""
-
-    titles = (QT_TRANSLATE_NOOP("panels", "Link"), QT_TRANSLATE_NOOP("panels", "State"),
-              QT_TRANSLATE_NOOP("panels", "Detail"))
-
-    def set_links(self, links: dict) -> None:
-        self.replace_rows(sorted((str(name), state, detail) for name, (state, detail) in links.items()),
-                          key=lambda row: row[0])
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        name, state, detail = self.rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (name, word(LINK_STATES, state), link_detail(detail))[column]
-        if role == Qt.ItemDataRole.ForegroundRole and state in BAD_LINK_STATES and column == 1:
-            return QBrush(ALARM_COLOUR)
-        return None
 
 
 # -- counters ------------------------------------------------------------------
@@ -303,6 +281,8 @@ class RadioPanel(QWidget):
         self._heard: dict = {}
         self._recent = ()
         self._links: dict = {}
+        self._link_stats: dict = {}
+        self._mesh: dict = {}
         self._counts: dict = {}
         self._tak: dict = {}
         # What changed while the panel was behind another tab: shown when it is seen again.
@@ -369,9 +349,13 @@ class RadioPanel(QWidget):
             if "links" in radio:
                 self._links = radio["links"] or {}
                 self._links_due = True
+            if "link_stats" in radio or "mesh" in radio:
+                self._link_stats = radio.get("link_stats") or self._link_stats
+                self._mesh = radio.get("mesh") or self._mesh
+                self._links_due = True
             if "counts" in radio:
                 self._counts = radio["counts"] or {}
-                self._counts_due = True
+                self._counts_due = self._links_due = True
             if "heard" in radio:
                 self._heard = dict(radio["heard"] or {})
             if "recent" in radio:
@@ -399,7 +383,7 @@ class RadioPanel(QWidget):
         self._shown_at = time.monotonic()
         if self._links_due:
             self._links_due = False
-            self.links.set_links(self._links)
+            self.links.set_links(self._links, self._link_stats, self._counts, self._mesh)
         if self._counts_due:
             self._counts_due = False
             self.counts.set_counts(self._counts)
