@@ -23,6 +23,7 @@ from controlroom.game.views import StoredView
 from controlroom.radio.ingest import DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import REQUIRE_PKI_KEY, MeshIngest
 from controlroom.rules.profile import RulesProfile
+from controlroom.store.coverage_log import coverage_anchor
 from controlroom.store.devices import devices
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
@@ -50,6 +51,7 @@ class GameInfo(NamedTuple):
     map: StoredMap | None = None         # the map kept with the game, and its file on this laptop
     map_path: Path | None = None
     map_problem: str = ""
+    last_seq: int = 0                    # the last event stored when the game was opened
 
 
 @dataclass(slots=True)
@@ -65,6 +67,7 @@ class OpenedGame:
     last_seq: int
     events: list[StoredView]             # the last events, for the timeline
     info: GameInfo
+    coverage_anchor: tuple[float, float] | None = None     # the coverage grid's (store.coverage_log)
 
 
 def open_game(db: str, *, clock: Clock | None = None, speed: float | None = None, queue_path: str | None = None,
@@ -103,8 +106,8 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
         # shared one at any speed, so that every station keeps the same game time.
         fast = bool(speed) and not store.log.shared
         clock = WallClock(fold.state.t, speed or 1.0) if fast else persistent_clock(store, fold.state.t, speed or 1.0)
-    info = game_info(store, db, fold, clock, ports, remember_ports)
-    return OpenedGame(store, fold, ingest, mesh, clock, spool, last_seq, events, info)
+    info = game_info(store, db, fold, clock, ports, remember_ports)._replace(last_seq=last_seq)
+    return OpenedGame(store, fold, ingest, mesh, clock, spool, last_seq, events, info, coverage_anchor(store))
 
 
 def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[str] | None,

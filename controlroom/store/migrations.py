@@ -150,6 +150,12 @@ def _v6_timer_keys(op: Operations) -> None:
             conn.execute(sa.text("UPDATE events SET timer_key = :k WHERE seq = :s"), {"k": key, "s": seq})
 
 
+def _v10_signals(op: Operations) -> None:
+    """Each gateway's signal of a radio frame (rssi and snr per gateway), what the coverage layer is made of."""
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("signals", sa.Text))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -157,6 +163,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (4, "fold position", _v4_fold_position),
     (5, "meshtastic nodes and report paths", _v5_meshtastic),
     (6, "a deadline stored once per game", _v6_timer_keys),
+    (10, "each gateway's signal of a radio frame", _v10_signals),
 )
 LATEST = MIGRATIONS[-1][0]
 
