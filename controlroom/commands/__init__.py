@@ -16,4 +16,5 @@ COMMANDS = (
     "report",
     "map",
     "export",
+    "coverage",
 )

@@ -84,12 +84,11 @@ class LiveCoverage:
                                 text.format(who=who, where=where, n=retried, of=len(last)), event.t))
 
     def _where(self, device: int, counter: int) -> str:
-        """The grid square (or the position) the report was sent from."""
+        """The map's grid square (or the position) the report was sent from."""
         cell = self.fold.cell_of(device, counter)
-        frame = self.fold.frame
-        if cell is None or frame is None:
+        if cell is None or self.fold.tm is None:
             return translate("alarms", "place not known")
-        lat, lon = frame.to_geographic((cell[0] + 0.5) * CELL_M, (cell[1] + 0.5) * CELL_M)
+        lat, lon = self.fold.tm.inverse((cell[0] + 0.5) * CELL_M, (cell[1] + 0.5) * CELL_M)
         square = self.locate(lat, lon) if self.locate is not None else None
         return square or f"{lat:.5f}, {lon:.5f}"
 

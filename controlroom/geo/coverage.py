@@ -4,8 +4,9 @@ A fold of the event log, in the order the events were stored (seq), so that
 the live station, a station opening the game again and a replay make the
 same rows.  For every authenticated radio frame from a source whose position
 is recent (its own position report, or one of the last two minutes) it adds
-rows to the frame's cell of the grid (``CELL_M`` squares in a ``MapFrame``
-anchored on the game's first position):
+rows to the frame's cell of the grid (``CELL_M`` squares in the ``MapFrame``
+anchored on the game's first position, projected by ``geo.tmerc`` without
+PROJ: the engine's thread folds it):
 
 - ``FRAME``: a frame was sent from the cell;
 - ``HEARD``: gateway ``gw`` heard it, with its SNR and RSSI (the stored
@@ -26,9 +27,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from pyproj import Transformer
 
-from controlroom.geo.frame import WGS84, MapFrame
+from controlroom.geo.tmerc import LocalTM
 
 __all__ = ["CELL_M", "FRESH_MS", "FRAME", "HEARD", "RETRIED", "MISSED", "ROW", "CoverageRows", "CoverageFold",
            "anchor_for"]
@@ -74,8 +74,7 @@ class CoverageFold:
     def __init__(self, anchor: tuple[float, float] | None = None, fresh_ms: int = FRESH_MS) -> None:
         self.fresh_ms = fresh_ms
         self.anchor: tuple[float, float] | None = None
-        self.frame: MapFrame | None = None
-        self._to: Transformer | None = None
+        self.tm: LocalTM | None = None
         self.gateways: list[str] = []
         self._gw: dict[str, int] = {}
         self._where: dict[str, tuple] = {}      # source -> (t, lat, lon, ix, iy) of its last position
@@ -91,14 +90,13 @@ class CoverageFold:
     # -- the grid ---------------------------------------------------------------------------
     def _anchor(self, lat: float, lon: float) -> None:
         self.anchor = (float(lat), float(lon))
-        self.frame = MapFrame(*self.anchor)
-        self._to = Transformer.from_crs(WGS84, self.frame.crs, always_xy=True)
+        self.tm = LocalTM(*self.anchor)
 
     def cell(self, lat: float, lon: float) -> tuple[int, int]:
         """The cell (column east, row north) of a GPS position; the first position anchors the grid."""
-        if self._to is None:
+        if self.tm is None:
             self._anchor(*anchor_for(lat, lon))
-        x, y = self._to.transform(lon, lat)
+        x, y = self.tm.forward(lat, lon)
         return math.floor(x / CELL_M), math.floor(y / CELL_M)
 
     def _gateway(self, name: str) -> int:

@@ -71,7 +71,7 @@ def _keys(crs: CRS) -> tuple[list[tuple[int, int, int, int]], list[float], str]:
 
 def write_geotiff(path: str | os.PathLike, data: np.ndarray, geotransform, crs: CRS,
                   nodata: float | None = None) -> Path:
-    """Write ``data`` (rows from the north, one band, or rows x columns x 3/4 for colours) as a GeoTIFF.
+    """Write ``data`` (rows from the north: one band, bands x rows x columns, or rows x columns x 3/4 colours).
 
     ``geotransform`` is GDAL's (x0, pixel width, 0, y0, 0, -pixel height):
     the top-left corner of the top-left pixel, in ``crs``; north up only.
@@ -93,12 +93,13 @@ def write_geotiff(path: str | os.PathLike, data: np.ndarray, geotransform, crs: 
     if nodata is not None:
         tags.append((GDAL_NODATA, _ASCII, 0, repr(float(nodata)) if not np.isnan(nodata) else "nan", False))
     path = Path(path)
-    colour = data.ndim == 3
+    colour = data.ndim == 3 and data.dtype == np.uint8 and data.shape[-1] in (3, 4)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
     os.close(fd)
     try:
         tifffile.imwrite(tmp, data, photometric="rgb" if colour else "minisblack", extratags=tags,
-                         metadata=None, compression=None)
+                         metadata=None, compression=None,
+                         planarconfig="separate" if data.ndim == 3 and not colour else None)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -97,7 +97,7 @@ class Gateway:
     name: str = ""
 
     def __str__(self) -> str:
-        return f"{self.name + ' ' if self.name else ''}{self.lat:.5f}, {self.lon:.5f}, {self.height_m:g} m"
+        return f"{self.lat:.5f}, {self.lon:.5f}, {self.height_m:g} m"
 
 
 def parse_gateway(text: str, name: str = "") -> Gateway:

@@ -20,8 +20,6 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (
     QColor,
-    QFont,
-    QImage,
     QPageLayout,
     QPageSize,
     QPainter,
@@ -35,10 +33,16 @@ from controlroom import __version__
 from controlroom.game.clock import format_time
 from controlroom.game.warning_rules import rule_of
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
-from controlroom.report.model import Report, ReportCancelled, Tally, deaths_per_side
+from controlroom.report.model import Report, ReportCancelled, Tally
+from controlroom.report.pdf_chart import (  # noqa: F401  (deaths_plot, hhmm, time_ticks: read by the tests)
+    SIDE_COLOURS,
+    deaths_chart,
+    deaths_plot,
+    hhmm,
+    time_ticks,
+)
 from controlroom.report.pdf_listing import SMALLEST, Column, Listing, ListingPainter, report_font
 
-SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 RESOLUTION = 300            # dots per inch of the PDF's layout
 MAP_ROOM = 0.8              # the maps go below the document when they are at least this share of a page's size
 CHART_URL = QUrl("controlroom:deaths-over-time.png")
@@ -62,86 +66,6 @@ def clock(ms: int) -> str:
 
 def _mm_to_px(mm: float) -> float:
     return mm / 25.4 * RESOLUTION
-
-
-# Steps of the time axis, in minutes: the first that gives at most eight labels.
-TIME_STEPS = (1, 2, 5, 10, 15, 20, 30, 60, 120, 180, 240, 360, 720, 1440)
-
-
-def hhmm(minutes: float) -> str:
-    """A game time in minutes as the clock shows it: HH:MM."""
-    m = int(round(minutes))
-    return f"{m // 60:02d}:{m % 60:02d}"
-
-
-def time_ticks(end_minutes: float, most: int = 8) -> list[float]:
-    """Round game times (minutes) from 00:00 to past ``end_minutes``, at most ``most`` + 1 of them."""
-    step = next((s for s in TIME_STEPS if end_minutes / s <= most), TIME_STEPS[-1])
-    n = max(1, int(-(-end_minutes // step)))
-    return [float(i * step) for i in range(n + 1)]
-
-
-def deaths_plot(report: Report, width_96: int = 680, aspect: float = 0.42, k: float = 1.0):
-    """The chart as a pyqtgraph PlotWidget laid out as on a 96 dpi screen, ``width_96`` pixels wide.
-
-    Cumulative deaths per side up, game time across in minutes, labelled
-    HH:MM at round steps; ``k`` scales the pens and the legend for an export
-    ``k`` times larger.  The caller closes it.
-    """
-    import pyqtgraph as pg
-
-    height = int(width_96 * aspect)
-    plot = pg.PlotWidget(background="w")
-    plot.resize(width_96, height)
-    item = plot.getPlotItem()
-    item.setGeometry(QRectF(0, 0, width_96, height))
-    item.showGrid(x=True, y=True, alpha=0.25)
-    font = QFont("DejaVu Sans")
-    font.setPixelSize(11)
-    legend = item.addLegend(offset=(12, 8), labelTextColor="k",
-                            labelTextSize=f"{int(11 * k)}px", verSpacing=int(-2 * k))
-    series = deaths_per_side(report)
-    for i, (side, steps) in enumerate(series.items()):
-        xs = [t / 60_000 for t, _ in steps]           # game time in minutes
-        ys = [n for _, n in steps[:-1]]
-        pen = pg.mkPen(SIDE_COLOURS[i % len(SIDE_COLOURS)], width=2.5 * k)
-        item.plot(xs, ys, stepMode="center", pen=pen,
-                  name=translate("report", "{side}: {deaths} deaths").format(side=side, deaths=steps[-1][1]))
-    end = max([1.0] + [steps[-1][0] / 60_000 for steps in series.values()])
-    ticks = time_ticks(end)
-    margin = (ticks[1] - ticks[0]) * 0.35      # room for the first and last labels, centred on their ticks
-    item.setXRange(-margin, ticks[-1] + margin, padding=0)
-    item.getAxis("bottom").setTicks([[(t, hhmm(t)) for t in ticks], []])
-    for axis in ("bottom", "left"):
-        ax = item.getAxis(axis)
-        ax.setPen(pg.mkPen("k", width=k * 0.8))
-        ax.setTextPen("k")
-        ax.setTickFont(font)
-    item.getAxis("left").setWidth(40)
-    item.getAxis("bottom").setHeight(26)
-    legend.setBrush(pg.mkBrush(255, 255, 255, 230))
-    legend.setPen(pg.mkPen("#888", width=k))
-    return plot
-
-
-def deaths_chart(report: Report, width: int = 2100, aspect: float = 0.42) -> QImage:
-    """The chart as an image ``width`` pixels wide (rendered by pyqtgraph's exporter).
-
-    The plot is laid out as on a 96 dpi screen (680 pixels wide, the width of
-    the page) and the exporter scales it up; its texts are 11 pixels of that
-    screen, 8.25 pt on the page.
-    """
-    from pyqtgraph.exporters import ImageExporter
-
-    width_96 = 680
-    plot = deaths_plot(report, width_96, aspect, k=width / width_96)
-    try:
-        exporter = ImageExporter(plot.getPlotItem())
-        exporter.parameters()["width"] = width
-        return exporter.export(toBytes=True)
-    finally:
-        plot.close()
-        plot.deleteLater()
 
 
 def _table(headers: list[str], rows, numeric: set[int] = frozenset(), total=None, row_class=None,
@@ -402,6 +326,16 @@ def heading_at_foot(doc: QTextDocument, page_h: float, breaks: frozenset[int]) -
     return None
 
 
+def _coverage_page(painter: QPainter, report: Report, body: QRectF, header_h: float) -> None:
+    from controlroom.report.pdf_coverage import draw_coverage
+
+    fm = report.field_map
+    painter.translate(0, header_h)
+    painter.setClipRect(body)
+    draw_coverage(painter, report.coverage, body.width(), body.height(), RESOLUTION,
+                  str(fm.path) if fm is not None else None, (fm.width, fm.height) if fm is not None else None)
+
+
 def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] | None = None) -> int:
     """Write the report as an A4 PDF; return its page count.  ``progress(page, pages)`` may cancel."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -444,6 +378,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
         def map_size(room: float) -> tuple[float, float]:
             return used_height(report.field_map, body.width(), room, RESOLUTION)
     plan = plan_pages(doc_pages, bottom, body.height(), map_size, lister, listings(report))
+    if getattr(report, "coverage", None) is not None:
+        plan.append([("coverage",)])            # the radio coverage observed: a page of its own, last
     pages = len(plan)
 
     stamp = f"{report.game} · {report.scope} · {report.date}"
@@ -483,6 +419,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
                     painter.translate(0, header_h + y)
                     painter.setClipRect(QRectF(0, 0, body.width(), h))
                     draw_field_map(painter, report.field_map, body.width(), h, SIDE_COLOURS, RESOLUTION)
+                elif part[0] == "coverage":
+                    _coverage_page(painter, report, body, header_h)
                 else:
                     painter.translate(0, header_h)
                     painter.setClipRect(body)
