@@ -113,4 +113,5 @@ def map_locator(stored_map, where: str = "the game") -> Locate | None:
             return grid.square(float(col), float(row))
         except Exception:  # a position the map's coordinate system cannot hold: no square
             return None
+    locate(*source.centre())        # its transformation made now, while the game opens
     return locate

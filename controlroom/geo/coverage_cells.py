@@ -45,7 +45,7 @@ class CellView:
     ix: np.ndarray              # cell columns (east) and rows (north) in the grid's frame
     iy: np.ndarray
     frames: np.ndarray          # frames sent from the cell
-    heard: np.ndarray           # of them heard by the gateway shown (the best: by any)
+    heard: np.ndarray           # of them heard by the gateway shown (the best: by any, so all)
     snr: np.ndarray             # mean SNR there (NaN: never heard)
     rssi: np.ndarray
     margin: np.ndarray          # snr over the floor of ``sf``
@@ -150,7 +150,7 @@ class Cells:
                 g = np.argmax(filled, axis=0)
                 cols = np.arange(n)
                 best_snr, best_rssi = snr[g, cols], rssi[g, cols]
-                heard = np.minimum(self.heard.max(axis=0), self.frames) if n else np.zeros(0)
+                heard = self.frames.copy()          # every frame folded was heard, by some gateway
                 g = np.where(np.isfinite(best_snr), g, -1)
             else:
                 best_snr = best_rssi = np.full(n, np.nan)

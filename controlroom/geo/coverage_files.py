@@ -7,7 +7,8 @@
 - The observed cells as GeoJSON: one square polygon a cell, in WGS84, with
   the frames sent from it, what the best gateway (and each gateway) heard,
   the margin, retries and missing frames.  As a GeoTIFF: bands margin (the
-  best gateway), frames, heard share, retried, missed.
+  best gateway), frames, the share of them the best gateway heard, retried,
+  missed.
 """
 
 from __future__ import annotations
@@ -71,8 +72,11 @@ def write_cells(cells: Cells, path: str | os.PathLike, sf: int = 9, game: str = 
         rows, cols = margin.shape
         bands = np.full((5, rows, cols), np.nan, dtype=np.float32)
         r, c = int(view.iy.max()) - view.iy, view.ix - int(view.ix.min())
+        g = np.maximum(view.gateway, 0)
+        by_best = np.where(view.gateway >= 0, cells.heard[g, np.arange(len(view))], 0.0) if len(cells.gateways) \
+            else np.zeros(len(view))
         with np.errstate(invalid="ignore", divide="ignore"):
-            share = view.heard / view.frames
+            share = by_best / view.frames           # the share of the cell's frames its best gateway heard
         for b, values in enumerate((view.margin, view.frames, share, view.retried, view.missed)):
             bands[b, r, c] = values
         return [write_geotiff(path, bands, gt, cells.frame.crs, nodata=float("nan"))]
