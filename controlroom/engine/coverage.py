@@ -35,10 +35,13 @@ class LiveCoverage:
     """The engine's coverage fold, seeded with what the opening knew; alarms for devices in weak spots."""
 
     def __init__(self, anchor: tuple[float, float] | None = None, positions: Mapping | None = None,
-                 devices: Mapping[int, DeviceInfo] | None = None, locate: Locate | None = None) -> None:
+                 devices: Mapping[int, DeviceInfo] | None = None, locate: Locate | None = None,
+                 highest: Mapping[int, int] | None = None) -> None:
         self.fold = CoverageFold(anchor)
         if positions:
             self.fold.seed(positions)
+        if highest:
+            self.fold.seed_counters(highest)
         self.devices = devices or {}
         self.locate = locate
         self.reports: dict[int, collections.deque] = {}     # device -> its last reports' (counter, retried)

@@ -73,7 +73,7 @@ class Engine:
         self.refolding: list | None = None       # while a refold runs: the events folded meanwhile
         self._new_fold: Fold | None = None       # a refold done, waiting for a quiet moment to be swapped in
         self.coverage = LiveCoverage(game.coverage_anchor, game.fold.state.positions, game.ingest.devices,
-                                     map_locator(game.info.map, game.store.where))
+                                     map_locator(game.info.map, game.store.where), game.ingest.highest)
 
     @property
     def state(self):

@@ -190,6 +190,12 @@ class CoverageFold:
             if lat is not None and lon is not None and source not in self._where:
                 self._where[source] = (t, lat, lon, *self.cell(lat, lon))
 
+    def seed_counters(self, highest) -> None:
+        """Each device's highest counter stored when a game was opened (``Ingest.highest``): frames it sent
+        meanwhile that never came count as missing."""
+        for device, counter in highest.items():
+            self._last.setdefault(device, (counter, None, None))
+
     def take(self) -> CoverageRows:
         """The rows made since the last take (an empty set of rows when none)."""
         rows, self._rows = self._rows, []

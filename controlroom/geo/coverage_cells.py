@@ -92,8 +92,11 @@ class Cells:
         if rows.anchor is not None:
             self.anchor = rows.anchor
         r = rows.rows
-        if len(rows.gateways) > len(self.gateways):
-            self.gateways = rows.gateways
+        # Each set of rows numbers its gateways in its own table (the live fold's, the log's): by name here.
+        names = list(self.gateways)
+        remap = np.array([names.index(g) if g in names else names.append(g) or len(names) - 1
+                          for g in rows.gateways] or [0], dtype=np.int64)
+        self.gateways = tuple(names)
         if not len(r):
             self._grow(len(self.ix), len(self.gateways))
             return
@@ -118,7 +121,7 @@ class Cells:
                 np.add.at(target, at[sel], r["n"][sel])
         sel = kind == HEARD
         if sel.any():
-            gw, cell = r["gw"][sel].astype(np.int64), at[sel]
+            gw, cell = remap[r["gw"][sel].astype(np.int64)], at[sel]
             np.add.at(self.heard, (gw, cell), 1)
             snr, rssi = r["snr"][sel].astype(float), r["rssi"][sel].astype(float)
             ok = np.isfinite(snr)
