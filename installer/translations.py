@@ -91,7 +91,8 @@ def cli_texts() -> list[str]:
 
 
 # The code outside the window (the window's texts go through Qt's own tr and lupdate).
-SOURCES = ("rules", "game", "geo", "radio", "sim", "store", "report", "core", "commands", "cli.py", "i18n.py")
+SOURCES = ("rules", "game", "geo", "radio", "sim", "store", "report", "engine", "core", "commands", "cli.py",
+           "i18n.py")
 
 
 def source_texts() -> dict[str, list[str]]:

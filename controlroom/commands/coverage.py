@@ -96,7 +96,7 @@ def _plan(args) -> int:
                              f"the map {source.path.name}")
         except DemError as exc:
             raise CoverageError(str(exc)) from None
-    print(translate("cli", "model: {model}").format(model=model.describe()))
+    print(translate("coverage", "model: {model}").format(model=model.describe()))
     plan = make_plan(frame, tuple(bounds), gateways, model, args.cell)
     try:
         written = write_plan(plan, out)
@@ -104,16 +104,16 @@ def _plan(args) -> int:
         raise CoverageError(translate("errors", "{name} could not be written: {why}").format(
             name=out.name, why=getattr(exc, "strerror", None) or exc)) from None
     rows, cols = plan.shape
-    print(translate("cli", "{cells} cells of {cell:g} m; heard (margin 0 dB or more) in {share:.0f} % of them").format(
+    print(translate("coverage", "{cells} cells of {cell:g} m; heard (margin 0 dB or more) in {share:.0f} % of them").format(
         cells=rows * cols, cell=args.cell, share=plan.covered_share() * 100))
     for g, gateway in enumerate(gateways):
         share = float((plan.margins[g] >= 0).mean() * 100)
-        print(translate("cli", "  gateway {n} ({where}): {share:.0f} %").format(n=g + 1, where=gateway, share=share))
+        print(translate("coverage", "  gateway {n} ({where}): {share:.0f} %").format(n=g + 1, where=gateway, share=share))
     hint = plan.suggestion()
     if hint is not None:
-        print(translate("cli", "one more gateway would help most near {lat:.5f}, {lon:.5f}").format(
+        print(translate("coverage", "one more gateway would help most near {lat:.5f}, {lon:.5f}").format(
             lat=hint[0], lon=hint[1]))
-    print(translate("cli", "written: {files}").format(files=", ".join(str(p) for p in written)))
+    print(translate("coverage", "written: {files}").format(files=", ".join(str(p) for p in written)))
     return 0
 
 

@@ -51,7 +51,7 @@ def _coverage(args) -> int:
     except OSError as exc:
         raise ExportError(f"{args.out} could not be written: {exc.strerror or exc}") from None
     view = cells.view(args.sf)
-    print(translate("cli", "{game}: {cells} cells of radio coverage from {frames:.0f} frames ({marked} where "
+    print(translate("coverage", "{game}: {cells} cells of radio coverage from {frames:.0f} frames ({marked} where "
                            "frames needed retries or went missing) -> {path}").format(
         game=name, cells=len(cells), frames=view.frames.sum(), marked=int(view.marked.sum()), path=written[0]))
     return 0

@@ -74,7 +74,10 @@ def test_a_copy_heard_again_seconds_later_records_that_the_report_needed_retries
     path, key = radio_game
     clock = VirtualClock(0)
     pump = Pump(path, clock)
-    pump.frame(position(key, 1))
+    first = position(key, 1)
+    pump.frame(first)
+    clock.advance_to(5_000)
+    pump.frame(first)                                  # a position is never retried: a late copy is no retry
     report = codec.encode_casualty(key, 12, 2, 1, "down")
     pump.frame(report)
     pump.frame(report, gateway=2)                      # another gateway at once: a copy, not a retry
