@@ -82,9 +82,9 @@ def test_a_copy_heard_again_seconds_later_records_that_the_report_needed_retries
     pump.frame(report)
     pump.frame(report, gateway=2)                      # another gateway at once: a copy, not a retry
     assert not [e for e in pump.events() if e.type == "radio_retried"]
-    clock.advance_to(4_500)                            # the handset got no ack: its first retry
+    clock.advance_to(9_500)                            # the handset got no ack: its first retry
     pump.frame(report)
-    clock.advance_to(12_800)
+    clock.advance_to(17_800)
     pump.frame(report)                                 # and another: still one record
     retried = [e for e in pump.events() if e.type == "radio_retried"]
     assert [(e.data["device"], e.data["counter"], e.source) for e in retried] == [(12, 2, "marshal:12")]
@@ -133,4 +133,40 @@ def test_a_marshal_whose_reports_keep_needing_retries_is_in_a_weak_spot(radio_ga
     board = AlarmBoard()
     rows = [board.add(a) for a in weak]
     assert rows[0][1] and not rows[1][1] and len(board) == 1        # merged into one row, counted twice
+    pump.close()
+
+
+def test_the_weak_spot_is_named_by_the_square_of_the_map_kept_with_the_game(radio_game, tmp_path):
+    import numpy as np
+    from PIL import Image
+    from pyproj import CRS, Transformer
+
+    from controlroom.geo.crs import write_prj
+    from controlroom.geo.source import open_map
+    from controlroom.geo.worldfile import WorldFile, write_world_file
+    from controlroom.store.maps import save_map
+
+    path, key = radio_game
+    cx, cy = Transformer.from_crs(4326, 3301, always_xy=True).transform(LON, LAT)
+    png = tmp_path / "field.png"
+    Image.fromarray(np.full((200, 200, 3), 200, np.uint8)).save(png)         # 1 km square, the position in it
+    write_world_file(tmp_path / "field.pgw", WorldFile.from_geotransform((cx - 430, 5.0, 0, cy + 620, 0, -5.0)))
+    write_prj(png, CRS.from_epsg(3301))
+    source = open_map(png)
+    with GameStore.open(path) as store:
+        save_map(store, png, source.kind, source.crs.to_wkt(), source.world.as_lines(), source.width, source.height)
+    clock = VirtualClock(0)
+    pump = Pump(path, clock)
+    pump.frame(position(key, 1))
+    alarms = []
+    for n in range(2, 6):
+        report = codec.encode_casualty(key, 12, n, 1, "down")
+        clock.advance_to(n * 10_000)
+        alarms += pump.frame(report).alarms
+        clock.advance_to(n * 10_000 + 4_500)
+        alarms += pump.frame(report).alarms
+    weak = [a for a in alarms if a.kind == "weak_spot"]
+    # 200 m squares (1 km on the ground is a little more than 10 of 100 m): 430 m east of the left edge, 620 m
+    # below the top: C4.
+    assert weak and weak[0].message == "marshal 12 in a weak spot (C4): 3 of the last 3 reports needed retries"
     pump.close()
