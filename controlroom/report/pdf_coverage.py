@@ -39,14 +39,15 @@ def draw_coverage(painter: QPainter, page: CoveragePage, width: float, height: f
         top, legend_h = 29 * mm, 8 * mm
         table_h = (len(page.gateways) + 2) * 5 * mm
         box = QRectF(0, top, width, max(20 * mm, height - top - legend_h - table_h - 4 * mm))
-        _cells(painter, page, box, mm, map_image, map_size)
-        _legend(painter, QRectF(0, box.bottom() + 2 * mm, width, legend_h), mm)
-        _gateways(painter, page, QRectF(0, box.bottom() + legend_h + 4 * mm, width, table_h), mm)
+        bottom = _cells(painter, page, box, mm, map_image, map_size)
+        _legend(painter, QRectF(0, bottom + 2 * mm, width, legend_h), mm)
+        _gateways(painter, page, QRectF(0, bottom + legend_h + 4 * mm, width, table_h), mm)
     finally:
         painter.restore()
 
 
-def _cells(painter: QPainter, page: CoveragePage, box: QRectF, mm: float, map_image, map_size) -> None:
+def _cells(painter: QPainter, page: CoveragePage, box: QRectF, mm: float, map_image, map_size) -> float:
+    """The cells (on the map when there is one) in ``box``, their proportions kept; where the drawing ends."""
     xs = [x for quad, _m, _k in page.polygons for x, _y in quad]
     ys = [y for quad, _m, _k in page.polygons for _x, y in quad]
     if page.on_map and map_size is not None:
@@ -81,6 +82,7 @@ def _cells(painter: QPainter, page: CoveragePage, box: QRectF, mm: float, map_im
     painter.setPen(QPen(QColor("#444444"), 0.25 * mm))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRect(frame)
+    return frame.bottom()
 
 
 def _legend(painter: QPainter, box: QRectF, mm: float) -> None:
