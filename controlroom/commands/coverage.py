@@ -104,11 +104,12 @@ def _plan(args) -> int:
         raise CoverageError(translate("errors", "{name} could not be written: {why}").format(
             name=out.name, why=getattr(exc, "strerror", None) or exc)) from None
     rows, cols = plan.shape
-    print(translate("coverage", "{cells} cells of {cell:g} m; heard (margin 0 dB or more) in {share:.0f} % of them").format(
-        cells=rows * cols, cell=args.cell, share=plan.covered_share() * 100))
+    heard = translate("coverage", "{cells} cells of {cell:g} m; heard (margin 0 dB or more) in {share:.0f} % of them")
+    print(heard.format(cells=rows * cols, cell=args.cell, share=plan.covered_share() * 100))
     for g, gateway in enumerate(gateways):
         share = float((plan.margins[g] >= 0).mean() * 100)
-        print(translate("coverage", "  gateway {n} ({where}): {share:.0f} %").format(n=g + 1, where=gateway, share=share))
+        print(translate("coverage", "  gateway {n} ({where}): {share:.0f} %").format(n=g + 1, where=gateway,
+                                                                                   share=share))
     hint = plan.suggestion()
     if hint is not None:
         print(translate("coverage", "one more gateway would help most near {lat:.5f}, {lon:.5f}").format(
