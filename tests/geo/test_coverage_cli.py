@@ -78,3 +78,41 @@ def test_bad_input_is_refused_in_words_with_exit_1(field, tmp_path):
     assert done.returncode == 1 and "no such file" in done.stderr
     done = cli("--map", map_png, "--out", tmp_path / "x.tif")
     assert done.returncode == 2                                        # no --gateway: a usage error
+
+
+def export(*args):
+    return subprocess.run([sys.executable, "-m", "controlroom", "export", *map(str, args)], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_export_format_coverage_writes_the_logs_cells_and_says_what_is_wrong(tmp_path):
+    from controlroom.game.devices import RadioMeta
+    from controlroom.game.events import make_event
+    from controlroom.game.roster import Member
+    from controlroom.store.devices import register_device
+    from controlroom.store.game import GameStore
+
+    game = tmp_path / "radio.crgame"
+    with GameStore.open(game) as store:
+        store.save_roster([Member(1, "Aldo", "North", "Wolves")])
+        register_device(store, 31, "tracker", "T31")
+        store.log.append([(make_event(1000 * i, "position", "tracker:31", device=31, lat=58.38 + 4e-4 * i, lon=26.72),
+                           RadioMeta(31, 10 + i, -95.0, 2.0, ("1",), None, "1:-95:2")) for i in range(5)])
+    done = export("--db", game, "--format", "coverage", "--out", tmp_path / "cells.geojson", "--sf", 7)
+    assert done.returncode == 0, done.stderr
+    assert "5 cells of radio coverage from 5 frames" in done.stdout
+    import json
+
+    features = json.loads((tmp_path / "cells.geojson").read_text())["features"]
+    assert len(features) == 5 and {f["properties"]["margin_db"] for f in features} == {9.5}     # 2 dB over -7.5
+    done = export("--db", game, "--format", "coverage", "--out", tmp_path / "cells.tif")
+    assert done.returncode == 0 and tifffile.imread(tmp_path / "cells.tif").shape[0] == 5
+    for args, words in ((("--out", tmp_path / "cells.kml"), ".geojson or .tif"),
+                        (("--out", tmp_path / "x.geojson", "--scenario", "Fort"), "--scenario is not for")):
+        done = export("--db", game, "--format", "coverage", *args)
+        assert done.returncode == 1 and done.stderr.startswith("controlroom: ") and words in done.stderr
+    quiet = tmp_path / "quiet.crgame"
+    with GameStore.open(quiet) as store:
+        store.save_roster([Member(1, "Aldo", "North", "Wolves")])
+    done = export("--db", quiet, "--format", "coverage", "--out", tmp_path / "none.geojson")
+    assert done.returncode == 1 and "no coverage to write" in done.stderr
