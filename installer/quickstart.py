@@ -6,8 +6,9 @@
 
 On Windows: ``py installer\\quickstart.py run`` (or ``test``).  Extra
 arguments after the word are passed on (to ``controlroom`` or to pytest);
-``test`` alone runs the window's tests and the others as two pytest
-processes at once (see ``run_suites``).
+``test`` alone runs the window's tests, the tests that stop a server (when
+a second server is given) and the others as pytest processes at once (see
+``run_suites``).
 
 It creates ``.venv`` beside this folder, installs the project with its test
 extra when ``pyproject.toml`` changed since the last install, checks the
@@ -203,42 +204,74 @@ def ensure_taky() -> None:
         say("taky could not be installed: the TAK server tests will fail (see above)")
 
 
-def window_suite() -> tuple[list[str], list[str]]:
-    """The window's test files that run beside the others (tests/ui), and those of tests/ui that do not.
+OUTAGE_PG_ENV, OUTAGE_DATA_ENV = "CONTROLROOM_TEST_PG_OUTAGE", "CONTROLROOM_TEST_PG_OUTAGE_DATA"
 
-    Those using the PostgreSQL server stay with the rest, since tests there stop the shared server (a
-    station's outage) for up to a minute.
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("test_*.py"))
+
+
+def _mentions(path: Path, words: tuple[str, ...]) -> bool:
+    text = path.read_text(encoding="utf-8")
+    return any(word in text for word in words)
+
+
+def suites(outage_server: bool) -> tuple[list[str], list[str], list[str]]:
+    """The test files as three suites that can run at once: the window's, the outage's, and the rest.
+
+    The window's: tests/ui files that use no PostgreSQL server.  The
+    outage's, when a second server is there for it: files whose tests stop
+    the server (a station's outage, for up to a minute: ``pg_control``),
+    with the installer's bundle tests (bound by building, not by the
+    server); without a second server they run with the rest.
     """
-    beside, not_beside = [], []
-    for f in sorted((ROOT / "tests" / "ui").glob("test_*.py")):
-        uses_server = any(word in f.read_text(encoding="utf-8") for word in ("pg_url", "game_db", "_pg_admin"))
-        (not_beside if uses_server else beside).append(str(f.relative_to(ROOT)))
-    return beside, not_beside
+    window, outage, rest = [], [], []
+    for f in _files(ROOT / "tests"):
+        name = str(f.relative_to(ROOT))
+        if f.parent == ROOT / "tests" / "ui" and not _mentions(f, ("pg_url", "game_db", "_pg_admin")):
+            window.append(name)
+        elif outage_server and (_mentions(f, ("pg_control",)) or f.parent.name == "installer"):
+            outage.append(name)
+        else:
+            rest.append(name)
+    return window, outage, rest
 
 
 def run_suites(env: dict) -> int:
-    """The whole test suite as two pytest processes at once: the window's tests, and everything else.
+    """The whole test suite as pytest processes at once: the window's tests, the outage's, and the rest.
 
-    They share nothing but the PostgreSQL server (and the window's tests run beside the others do not use
-    it): the window's tests are bound by drawing, the others mostly by waiting (killed stations, serial
-    lines, the server's outage), so on two cores the run takes about the longer of the two.  The window's
-    output follows the other's.
+    They share nothing but the PostgreSQL server, and the tests that stop a
+    server have one of their own (``CONTROLROOM_TEST_PG_OUTAGE``, which
+    .ci/run starts): the window's tests are bound by drawing, the others
+    mostly by waiting (killed stations, serial lines, the server's outage),
+    so on two cores the run takes about the longest of them.  Their output
+    follows, one suite after another.
     """
-    beside, not_beside = window_suite()
-    log_path = ROOT / ".pytest-window.log"
-    say(f"running {len(beside)} files of the window's tests (tests/ui) beside the others; their output follows")
-    with open(log_path, "w", encoding="utf-8") as log:
-        window = subprocess.Popen([str(PY), "-m", "pytest", *beside], cwd=ROOT, env=env,
-                                  stdout=log, stderr=subprocess.STDOUT)
-        try:
-            others = run([PY, "-m", "pytest", "tests", *(f"--ignore={f}" for f in beside)], cwd=ROOT, env=env)
-        finally:
-            code = window.wait()
-    say("the window's tests run beside:")
-    sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
-    sys.stdout.flush()
-    say(f"exit codes: the others {others}, the window's {code}")
-    return others or code
+    outage_url, outage_data = env.get(OUTAGE_PG_ENV), env.get(OUTAGE_DATA_ENV)
+    window, outage, rest = suites(bool(outage_url and outage_data))
+    beside = [("the window's tests", window, {}, ROOT / ".pytest-window.log")]
+    if outage:
+        beside.append(("the tests that stop a server", outage,
+                       {"CONTROLROOM_TEST_PG": outage_url, "CONTROLROOM_TEST_PG_DATA": outage_data},
+                       ROOT / ".pytest-outage.log"))
+    say("running " + ", ".join(f"{len(files)} files of {what}" for what, files, _e, _l in beside)
+        + f" beside the other {len(rest)}; their output follows")
+    procs = []
+    try:
+        for _what, files, extra, log_path in beside:
+            with open(log_path, "w", encoding="utf-8") as log:
+                procs.append(subprocess.Popen([str(PY), "-m", "pytest", "-p", "no:cacheprovider", *files], cwd=ROOT,
+                                              env={**env, **extra}, stdout=log, stderr=subprocess.STDOUT))
+        others = run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+    finally:
+        codes = [p.wait() for p in procs]
+    for (what, _files_, _extra, log_path), code in zip(beside, codes):
+        say(f"{what} ran beside:")
+        sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
+        sys.stdout.flush()
+    say("exit codes: the others " + str(others) + "".join(f", {what} {code}" for (what, *_r), code in
+                                                          zip(beside, codes)))
+    return others or next((c for c in codes if c), 0)
 
 
 def main(argv: list[str]) -> int:

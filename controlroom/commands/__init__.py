@@ -19,4 +19,5 @@ COMMANDS = (
     "export",
     "web",
     "tak",
+    "coverage",
 )

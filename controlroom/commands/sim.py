@@ -58,6 +58,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="real seconds to wait for the last acks after the battle (3)")
     parser.add_argument("--truth", metavar="FILE.json", help="write what was sent to the station here at the end")
     parser.add_argument("--quiet", action="store_true", help="print only the first line (the ports)")
+    # -- the coverage plan's propagation (issue 42; sim/radio_air.py, docs/coverage.md) --
+    air = parser.add_argument_group(
+        "propagation", "With --gateway or --dem the gateways hear each frame by the coverage plan's model (Longley-"
+                       "Rice over the DEM, or free space) instead of at random: frames from a radio shadow are lost, "
+                       "acknowledgements may not reach the handset, and it retries.")
+    air.add_argument("--gateway", action="append", metavar="LAT,LON,HEIGHT_M",
+                     help="where each gateway stands, once per port (default: on a circle of 350 m, 2 m high)")
+    air.add_argument("--dem", metavar="DEM.tif", help="the ground's heights (GeoTIFF, any coordinate system)")
+    air.add_argument("--sf", type=int, default=9, choices=range(7, 13), metavar="SF",
+                     help="the spreading factor, 7 to 12 (default 9)")
+    air.add_argument("--tx-dbm", type=float, default=14.0, metavar="DBM", help="transmit power, dBm (default 14)")
+    air.add_argument("--clutter-db", type=float, default=10.0, metavar="DB",
+                     help="loss the terrain model does not know, dB (default 10)")
+    air.add_argument("--fading-db", type=float, default=4.0, metavar="DB",
+                     help="slow fading drawn for each frame and gateway, standard deviation in dB (default 4)")
     # -- stock Meshtastic (issue 21; radio/meshtastic_sim.py) --
     parser.add_argument("--meshtastic", action="store_true",
                         help="phones and trackers report through one fake stock Meshtastic node on a pty instead "
@@ -92,6 +107,33 @@ def _check(args: argparse.Namespace) -> tuple[float, float]:
     if not (-85 <= lat <= 85 and -180 <= lon <= 180):
         raise CliError(translate("errors", "--origin {value} is not on the map").format(value=args.origin))
     return lat, lon
+
+
+def air_model(args, gateways: int, origin):
+    """The propagation the gateways hear by (sim/radio_air.py), or None for the random air."""
+    if not args.gateway and not args.dem:
+        return None
+    from controlroom.commands.errors import CliError
+    from controlroom.geo.dem import DemError, read_dem
+    from controlroom.geo.propagation import RadioModel, parse_gateway
+    from controlroom.sim.radio_air import AirModel, ring_gateways
+    from controlroom.sim.simulator import GATEWAY_RADIUS
+
+    try:
+        if args.gateway:
+            if len(args.gateway) != gateways:
+                raise CliError(translate("errors", "{n} --gateway for {ports} gateways: give one --gateway per "
+                                                   "gateway").format(n=len(args.gateway), ports=gateways))
+            placed = [parse_gateway(text, f"gateway {i}") for i, text in enumerate(args.gateway, start=1)]
+        else:
+            placed = ring_gateways(gateways, GATEWAY_RADIUS, origin)
+        if not 0 <= args.fading_db <= 20:
+            raise ValueError(f"--fading-db is 0 to 20 dB, not {args.fading_db:g}")
+        dem = read_dem(args.dem) if args.dem else None
+        model = RadioModel(sf=args.sf, tx_dbm=args.tx_dbm, clutter_db=args.clutter_db, dem=dem)
+        return AirModel.make(model, placed, origin, args.fading_db)
+    except (DemError, ValueError) as exc:
+        raise CliError(str(exc)) from None
 
 
 def _roster(args, profile, seed):
@@ -179,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if args.meshtastic:
         return _run_meshtastic(args, battle, notes, seed)
+    air = air_model(args, len(args.port) if args.port else (args.gateways or 2), origin)
     try:
         ports = open_ptys(args.gateways or 2) if args.pty else open_ports(args.port)
     except Exception as exc:  # pyserial raises several kinds
@@ -191,9 +234,11 @@ def run(args: argparse.Namespace) -> int:
         f"{len(battle.transmissions)} frames over {args.duration:g} game minutes")
     for note in notes:
         say(note)
+    if air is not None:
+        say(f"the air: {air.describe()}")
     sim = Simulator(battle, ports, speed=args.speed, loss=args.loss, corrupt_rate=args.corrupt_rate,
                     forge_rate=args.forge_rate, replay_rate=args.replay_rate, seed=seed, drain=args.drain,
-                    progress=say)
+                    progress=say, air=air)
     old = {sig: signal.signal(sig, lambda *_: sim.stop()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         truth = sim.run()

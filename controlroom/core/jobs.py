@@ -154,6 +154,16 @@ class Jobs(QObject):
 
         return self._submit(Job("tak", work))
 
+    def coverage_history(self, upto: int) -> Job:
+        """The radio coverage the log held when the game was opened (events up to seq ``upto``): CoverageRows."""
+        def work(progress):
+            from controlroom.store.coverage_log import coverage_rows
+
+            with self._open() as store:
+                return coverage_rows(store, upto=upto, progress=progress)
+
+        return self._submit(Job("coverage", work))
+
     def keep_map(self, path: Path, kind: str, crs_wkt: str, world, width: int, height: int) -> Job:
         """Keep a map and its georeference in the game (Open recent and --db bring it back)."""
         def work(_progress):

@@ -26,6 +26,7 @@ from typing import Any
 from controlroom.engine import commands as cmds
 from controlroom.engine.authority import ALONE, OWNER, Authority
 from controlroom.engine.batching import Batch, Batcher, happened_at
+from controlroom.engine.coverage import LiveCoverage, map_locator
 from controlroom.engine.intake import Intake
 from controlroom.engine.opening import OpenedGame
 from controlroom.engine.output import FormAnswer, Output, RosterAnswer
@@ -79,6 +80,8 @@ class Engine:
         self.refolding: list | None = None       # while a refold runs: the events folded meanwhile
         self._new_fold: Fold | None = None       # a refold done, waiting for a quiet moment to be swapped in
         self._later = Output()                   # what making a batch found, said with its commit
+        self.coverage = LiveCoverage(game.coverage_anchor, game.fold.state.positions, game.ingest.devices,
+                                     map_locator(game.info.map, game.store.where), game.ingest.highest)
 
     @property
     def state(self):
@@ -298,6 +301,7 @@ class Engine:
                 self.folded_upto = 0
         confirmed = fold.confirm(to_fold, self.authority.may_fire) if to_fold else Confirmed()
         self.publisher.note([StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None) for s, _t in items])
+        self.coverage.note([s for s, _t in items], out)
         self._refolded(confirmed)
         if confirmed.corrections:
             self.batcher.correct(confirmed.corrections)
@@ -459,7 +463,8 @@ class Engine:
     def publish(self) -> StateDelta:
         """The delta due: what changed since the last one, at the game's time now, with the radio's view."""
         delta = self.publisher.delta(self.fold)
-        return delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.intake.radio_view())
+        return delta._replace(t=max(delta.t, self.clock.now_ms()), radio=self.intake.radio_view(),
+                              coverage=self.coverage.take())
 
     def check_silence(self) -> Output:
         out = Output()

@@ -21,12 +21,16 @@ from controlroom.engine.reports import Report, try_report
 from controlroom.game.alarms import Alarm, SecurityFlood
 from controlroom.game.state import GameState
 from controlroom.i18n import translate
-from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, Ingest
+from controlroom.radio.ingest import ACCEPTED, DUPLICATE, SECURITY, Ingest, tries_by
 from controlroom.radio.link import CotHeard, FrameAck, FrameHeard, Heard, LineRejected, LinkState, MeshHeard
 from controlroom.radio.mesh_ingest import ACCEPTED as MESH_ACCEPTED
 from controlroom.radio.mesh_ingest import MeshIngest
 from controlroom.radio.tak_ingest import ACCEPTED as TAK_ACCEPTED
 from controlroom.radio.tak_ingest import TakIngest
+
+# A report whose key press (protocol v2) is this much older (real ms) than its first copy heard was heard on a
+# retry: one transmission takes under 2 s even at SF12, and the handset's first retry comes 4 s after it.
+LATE_PRESS_MS = 3_500
 
 
 class Intake:
@@ -73,7 +77,16 @@ class Intake:
             if report is not None:
                 self.unstored[key] = report
                 reports.append(report)
+                if got.pressed_ms is not None:
+                    late = time.time() * 1000 - got.pressed_ms
+                    if late >= LATE_PRESS_MS:
+                        self.ingest.mark_retried(*key)
+                        self._retried(source, key, max(2, tries_by(int(late), True)), reports, out)
             return
+        if got.retry:
+            dev = self.ingest.devices.get(key[0])
+            if dev is not None:
+                self._retried(dev.source, key, got.retry, reports, out)
         if got.verdict == DUPLICATE and ack is not None:
             waiting = self.unstored.get(key)
             if waiting is not None:
@@ -86,6 +99,14 @@ class Intake:
                 out.alarms.append(alarm)
             else:
                 out.flood_later = True               # the merged count, a little later
+
+    @staticmethod
+    def _retried(source: str, key: tuple[int, int], tries: int, reports: list[Report], out: Output) -> None:
+        """The frame ``key`` needed retries: a fact for the record (the coverage layer marks its cell)."""
+        fields = {"device": key[0], "counter": key[1], "tries": tries}
+        report = try_report("radio_retried", fields, source, out.rejected)
+        if report is not None:
+            reports.append(report)
 
     def _mesh(self, heard: MeshHeard, state: GameState, now: int, reports: list[Report], out: Output) -> None:
         """A message that is no report is answered at once (``? ...``); a report once it is stored and folded."""

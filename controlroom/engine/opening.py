@@ -27,6 +27,7 @@ from controlroom.radio.ingest import DownlinkCounter, Ingest
 from controlroom.radio.mesh_ingest import MARSHAL_LANGUAGE_KEY, REQUIRE_PKI_KEY, MeshIngest, marshal_language
 from controlroom.radio.tak_ingest import TakIngest
 from controlroom.rules.profile import RulesProfile
+from controlroom.store.coverage_log import coverage_anchor
 from controlroom.store.devices import devices
 from controlroom.store.engine import data_dir
 from controlroom.store.errors import StoreError
@@ -59,6 +60,7 @@ class GameInfo(NamedTuple):
     places: tuple = ()                   # the field map's named places (geo.places.Place): Valhalla, HQ...
     tak: TakSettings = TakSettings()     # what a TAK feed of the game sends, and how (docs/tak.md)
     tak_problem: str = ""                # why the game's TAK settings could not be read ("" when they could)
+    last_seq: int = 0                    # the last event stored when the game was opened
 
 
 @dataclass(slots=True)
@@ -75,6 +77,7 @@ class OpenedGame:
     last_seq: int
     events: list[StoredView]             # the last events, for the timeline
     info: GameInfo
+    coverage_anchor: tuple[float, float] | None = None     # the coverage grid's (store.coverage_log)
 
 
 def open_game(db: str, *, clock: Clock | None = None, speed: float | None = None, queue_path: str | None = None,
@@ -121,8 +124,8 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
         # shared one at any speed, so that every station keeps the same game time.
         fast = bool(speed) and not store.log.shared
         clock = WallClock(fold.state.t, speed or 1.0) if fast else persistent_clock(store, fold.state.t, speed or 1.0)
-    info = game_info(store, db, fold, clock, ports, remember_ports)
-    return OpenedGame(store, fold, ingest, mesh, tak, clock, spool, last_seq, events, info)
+    info = game_info(store, db, fold, clock, ports, remember_ports)._replace(last_seq=last_seq)
+    return OpenedGame(store, fold, ingest, mesh, tak, clock, spool, last_seq, events, info, coverage_anchor(store))
 
 
 def game_info(store: GameStore, db: str, fold: Fold, clock: Clock, ports: list[str] | None,

@@ -21,6 +21,7 @@ KIND_CLASS = {
     "rejected_replay": SECURITY,
     "rejected_unknown_device": SECURITY,
     "gateway_lost": LINK,
+    "weak_spot": LINK,              # a device whose reports keep needing retries in one place (engine/coverage.py)
     "storage": STORAGE,
 }
 

@@ -61,6 +61,9 @@ class RadioMeta:
     snr: float | None = None
     gateways: tuple[str, ...] = ()
     via: str | None = None                 # None: our own frame, authenticated by the device's key; else VIA_*
+    # Each gateway's copy: "gateway:rssi:snr" joined by commas (empty where a gateway gave no figure); None
+    # when not known (a Meshtastic packet, a frame stored before schema 10).  What the coverage layer reads.
+    signals: str | None = None
 
 
 # How a report came, when not as our own frame (its trust): a Meshtastic direct message encrypted

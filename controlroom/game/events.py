@@ -123,6 +123,10 @@ SCHEMA: dict[str, tuple[tuple[str, str, Any], ...]] = {
     "siege_status": (("engine", "str", REQUIRED), ("status", "str", REQUIRED),
                      ("lat", "num", None), ("lon", "num", None)),
     "message": (("code", "str", REQUIRED), ("text", "str", REQUIRED)),
+    # The station found that a device's frame (``counter``) needed retries: a copy heard again 3 s or more after
+    # the first (the handset got no acknowledgement), or a key press heard seconds late.  ``tries``: the
+    # handset's tries by then.  The coverage layer marks where it was sent from (geo/coverage.py).
+    "radio_retried": (("device", "badge", REQUIRED), ("counter", "int", REQUIRED), ("tries", "count", 2)),
     # Spoils of war: ``badge`` is the player looted (the owner), ``by`` the looter.
     "looted": (_CHAR, ("by", "badge", REQUIRED), ("items", "strs", REQUIRED), ("consent", "bool", False),
                ("relic", "bool", False)),

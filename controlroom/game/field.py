@@ -34,6 +34,9 @@ class FieldReports:
     def _heartbeat(self, d, source: str) -> None:
         self.heard[source] = (self.t, d.get("battery"))
 
+    def _retried(self, d, source: str) -> None:
+        """A frame that needed retries changes nothing of the game (the coverage layer reads it from the log)."""
+
 
     def _e_headcount(self, ev: Event) -> None:
         d = ev.data
@@ -71,4 +74,5 @@ class FieldReports:
 
 
 # Event types folded without the checks every other event goes through: (fields, source) -> None.
-QUIET = {"position": FieldReports._position, "heartbeat": FieldReports._heartbeat}
+QUIET = {"position": FieldReports._position, "heartbeat": FieldReports._heartbeat,
+         "radio_retried": FieldReports._retried}

@@ -51,7 +51,7 @@ from controlroom.game.state import GameState
 
 # Field reports are superseded by the next one of the same kind; folded late, they change nothing
 # of the rules, so they never make the game fold again.
-FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
+FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message", "radio_retried"})
 CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
 
 

@@ -68,6 +68,7 @@ class StateDelta(NamedTuple):
     radio: dict = {}         # links, counters, devices heard, recent frames (from the station's radio)
     scenarios: tuple = ()    # the names of the scenarios started so far, in order, each once
     scenario_started: int | None = None     # game ms the current scenario started (None: none started)
+    coverage: object = None  # geo.coverage.CoverageRows made since the last delta (None: none)
     scenario_ended: int | None = None       # ... and ended (None while it runs)
 
 

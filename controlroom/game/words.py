@@ -59,6 +59,7 @@ _EVENT_WORDS = (
     QT_TRANSLATE_NOOP("events", "position"), QT_TRANSLATE_NOOP("events", "heartbeat"),
     QT_TRANSLATE_NOOP("events", "headcount"), QT_TRANSLATE_NOOP("events", "siege status"),
     QT_TRANSLATE_NOOP("events", "message"), QT_TRANSLATE_NOOP("events", "alarm acknowledged"),
+    QT_TRANSLATE_NOOP("events", "radio retried"),
     # inspected kinds (a reused tag names the kind it was on)
     QT_TRANSLATE_NOOP("words", "weapon"), QT_TRANSLATE_NOOP("words", "ranged weapon"),
     QT_TRANSLATE_NOOP("words", "arrow"), QT_TRANSLATE_NOOP("words", "big stone"),

@@ -49,6 +49,9 @@ REACK_AFTER_MS = 2_000  # copies within 2 s of the last acknowledgement need non
 # The handset's retry schedule (PROTOCOL.md section 6): tries at 0, 4, 12, 28, 60 s, then every 60 s,
 # each up to 1 s late; casualty and valhalla give up after 8 tries.  A frame is never acknowledged
 # more often than its handset can have sent it: a recording replayed at once gains nothing.
+# A copy of a frame that wants an acknowledgement heard this long (game ms) after its first one is the handset
+# retrying (its first retry comes 4 s after the first try; copies from several gateways come together).
+RETRY_HEARD_MS = 3_000
 RETRY_AT_S = (0, 4, 12, 28, 60)
 RETRY_STEADY_S = 60
 GIVE_UP_TRIES = 8
@@ -64,22 +67,29 @@ class Outcome:
     ack: bytes | None = None            # to send back through the gateway that heard it
     detail: str = ""
     pressed_ms: int | None = None       # unix ms of the key press (protocol v2); None: unknown, or v1
+    retry: int = 0                      # a copy showing that the frame needed retries: the handset's tries by now
 
 
 # A frame heard (Ingest.seen's values): when it was first heard, when it was last acknowledged and how
-# often, and the best of its copies (RadioMeta's rssi, snr, gateways, via).  A plain tuple of numbers and
+# often, the best of its copies (RadioMeta's rssi, snr, gateways, via), each gateway's signal (RadioMeta's
+# signals) and whether it was found to need retries.  A plain tuple of numbers and
 # strings, not an object: Python's collector stops tracking such a tuple, and a busy game keeps 90,000 of
 # them (the last 30 minutes at 50 frames a second) that every full collection of the window's process
 # walked as objects of their own, 7 references each, with their RadioMeta another 7 (bench_memory).
 _FIRST = 0          # first_ms's place in it
 
 
-def _seen(first_ms: int, meta: RadioMeta, acked_ms: int | None = None, acks: int = 0) -> tuple:
-    return first_ms, acked_ms, acks, meta.rssi, meta.snr, meta.gateways, meta.via
+def _seen(first_ms: int, meta: RadioMeta, acked_ms: int | None = None, acks: int = 0, retried: bool = False) -> tuple:
+    return first_ms, acked_ms, acks, meta.rssi, meta.snr, meta.gateways, meta.via, meta.signals, retried
 
 
 def _meta(key: tuple[int, int], seen: tuple) -> RadioMeta:
-    return RadioMeta(key[0], key[1], *seen[3:])
+    return RadioMeta(key[0], key[1], *seen[3:8])
+
+
+def signal_text(gateway, rssi, snr) -> str:
+    """One gateway's copy as RadioMeta.signals spells it: "gateway:rssi:snr" (a figure not given is left empty)."""
+    return f"{gateway}:{'' if rssi is None else f'{rssi:g}'}:{'' if snr is None else f'{snr:g}'}"
 
 
 def tries_by(elapsed_ms: int, forever: bool) -> int:
@@ -190,6 +200,12 @@ class Ingest:
         self.highest[radio.device] = max(self.highest.get(radio.device, -1), radio.counter)
         return True
 
+    def mark_retried(self, device: int, counter: int) -> None:
+        """The frame is known to have needed retries (its retries heard later say nothing new)."""
+        seen = self.seen.get((device, counter))
+        if seen is not None:
+            self.seen[(device, counter)] = seen[:8] + (True,)
+
     def best(self, radio: RadioMeta) -> RadioMeta:
         """The merged metadata of a frame (best signal, every gateway that heard it so far)."""
         key = (radio.device, radio.counter)
@@ -239,25 +255,33 @@ class Ingest:
                            detail=translate("radio", "frame claiming to be from {role} {device} has a wrong tag "
                                                      "(forged?)").format(role=dev.role, device=dev.id))
         key = (frame.device, frame.counter)
-        meta = RadioMeta(frame.device, frame.counter, rssi, snr, (str(gateway),))
+        signal = signal_text(gateway, rssi, snr)
+        meta = RadioMeta(frame.device, frame.counter, rssi, snr, (str(gateway),), None, signal)
         seen = self.seen.get(key)
         if seen is not None:
             # The same frame again: another gateway, or the handset retrying.
             window = RETRY_WINDOW_MS if frame.needs_ack else self.copy_window_ms
-            first_ms, acked_ms, acks, best_rssi, best_snr, best_gateways, _via = seen
+            first_ms, acked_ms, acks, best_rssi, best_snr, best_gateways, _via, signals, retried = seen
             if now_ms - first_ms <= window:
-                gws = tuple(dict.fromkeys(best_gateways + meta.gateways))
+                new_gateway = str(gateway) not in best_gateways
+                gws = best_gateways + meta.gateways if new_gateway else best_gateways
                 better = rssi is not None and (best_rssi is None or rssi > best_rssi)
+                if new_gateway:
+                    signals = f"{signals},{signal}" if signals else signal
                 best = RadioMeta(frame.device, frame.counter, rssi if better else best_rssi,
-                                 snr if better else best_snr, gws)
+                                 snr if better else best_snr, gws, None, signals)
                 ack = None
+                forever = frame.code in _FOREVER
                 if ((acked_ms is None or now_ms - acked_ms >= REACK_AFTER_MS)
-                        and acks < tries_by(now_ms - first_ms, frame.code in _FOREVER)):
+                        and acks < tries_by(now_ms - first_ms, forever)):
                     ack = self._ack(frame, dev, gateway)
                     if ack is not None:
                         acked_ms, acks = now_ms, acks + 1
-                self.seen[key] = _seen(first_ms, best, acked_ms, acks)
-                return Outcome(DUPLICATE, frame.device, frame.counter, radio=best, ack=ack)
+                retry = 0
+                if frame.needs_ack and not retried and now_ms - first_ms >= RETRY_HEARD_MS:
+                    retry, retried = max(2, tries_by(now_ms - first_ms, forever)), True
+                self.seen[key] = _seen(first_ms, best, acked_ms, acks, retried)
+                return Outcome(DUPLICATE, frame.device, frame.counter, radio=best, ack=ack, retry=retry)
             return Outcome(REJECTED_REPLAY, frame.device, frame.counter,
                            detail=translate("radio", "frame {counter} of device {device} was heard long ago "
                                                      "(replayed?)").format(counter=frame.counter, device=dev.id))

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from controlroom.game.devices import DeviceInfo
 from controlroom.game.roster import Member
+from controlroom.report.coverage_page import coverage_page
 from controlroom.report.field_map import field_map, place_text
 from controlroom.report.log_read import _walls, marshal_names
 from controlroom.report.model import Report, build_report
@@ -57,6 +58,7 @@ def load_report(store: GameStore, scenario: str | None = None,
     finally:
         walls.close()       # (a database cursor left open would linger until garbage collection)
     fm = report.field_map = field_map(store, scenario, progress=progress)     # a game with a map: its map page
+    report.coverage = coverage_page(store, fm)          # a game heard by radio: its coverage page
     # STOPPs and siege engines placed in the field map's words: its nearest named feature and grid square.
     places, grid, source = (fm.places, fm.grid, fm.source) if fm is not None else (stored_places(store), None, None)
     for row in (*report.stopps, *report.siege_losses):

@@ -214,6 +214,7 @@ class Report:
     end_counts: dict[str, dict[str, int]] = field(default_factory=dict)     # per side, at the end of the log
     marshals: dict[int, str] = field(default_factory=dict)                  # device id -> who carries it
     field_map: object = None        # report.field_map.FieldMap: casualties on the game's map (None: no map)
+    coverage: object = None         # report.coverage_page.CoveragePage: the radio coverage (None: no radio)
 
     @property
     def date(self) -> str:

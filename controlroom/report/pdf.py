@@ -34,7 +34,13 @@ from controlroom.game.clock import format_time
 from controlroom.game.warning_rules import rule_of
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 from controlroom.report.model import Report, ReportCancelled, Tally
-from controlroom.report.pdf_chart import SIDE_COLOURS, deaths_chart, deaths_plot, hhmm, time_ticks  # noqa: F401 - (re-exported)
+from controlroom.report.pdf_chart import (  # noqa: F401  (deaths_plot, hhmm, time_ticks: read by the tests)
+    SIDE_COLOURS,
+    deaths_chart,
+    deaths_plot,
+    hhmm,
+    time_ticks,
+)
 from controlroom.report.pdf_listing import SMALLEST, Column, Listing, ListingPainter, report_font
 
 RESOLUTION = 300            # dots per inch of the PDF's layout
@@ -325,6 +331,16 @@ def heading_at_foot(doc: QTextDocument, page_h: float, breaks: frozenset[int]) -
     return None
 
 
+def _coverage_page(painter: QPainter, report: Report, body: QRectF, header_h: float) -> None:
+    from controlroom.report.pdf_coverage import draw_coverage
+
+    fm = report.field_map
+    painter.translate(0, header_h)
+    painter.setClipRect(body)
+    draw_coverage(painter, report.coverage, body.width(), body.height(), RESOLUTION,
+                  str(fm.path) if fm is not None else None, (fm.width, fm.height) if fm is not None else None)
+
+
 def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] | None = None) -> int:
     """Write the report as an A4 PDF; return its page count.  ``progress(page, pages)`` may cancel."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -367,6 +383,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
         def map_size(room: float) -> tuple[float, float]:
             return used_height(report.field_map, body.width(), room, RESOLUTION)
     plan = plan_pages(doc_pages, bottom, body.height(), map_size, lister, listings(report))
+    if getattr(report, "coverage", None) is not None:
+        plan.append([("coverage",)])            # the radio coverage observed: a page of its own, last
     pages = len(plan)
 
     stamp = f"{report.game} · {report.scope} · {report.date}"
@@ -406,6 +424,8 @@ def write_pdf(report: Report, path: Path, progress: Callable[[int, int], bool] |
                     painter.translate(0, header_h + y)
                     painter.setClipRect(QRectF(0, 0, body.width(), h))
                     draw_field_map(painter, report.field_map, body.width(), h, SIDE_COLOURS, RESOLUTION)
+                elif part[0] == "coverage":
+                    _coverage_page(painter, report, body, header_h)
                 else:
                     painter.translate(0, header_h)
                     painter.setClipRect(body)

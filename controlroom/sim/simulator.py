@@ -7,7 +7,11 @@ transmission of the battle goes on air at its game time (``speed`` game seconds
 per real second): lost with probability ``loss``, otherwise heard by a random
 non-empty set of gateways, each writing an ``RX`` line; a line is damaged on
 the serial link with probability ``corrupt_rate`` (one hex digit of the frame
-or of the checksum changed, so its CRC fails).  Handsets retry frames that want
+or of the checksum changed, so its CRC fails).  Given an ``air`` model (the
+coverage plan's propagation, ``sim/radio_air.py``), the gateways stand where
+it says and hear a frame by its SNR there instead: a frame from a radio
+shadow may be heard by none, and an acknowledgement may not reach its
+handset, which then retries.  Handsets retry frames that want
 an acknowledgement (4, 8, 16, 32, then every 60 game seconds, each plus up to
 1 s; casualty and valhalla reports give up after 8 tries, STOPPs never) until
 the station's ack comes back in a ``TX`` line that verifies with the handset's
@@ -39,6 +43,7 @@ from controlroom.radio import codec
 from controlroom.radio.lines import decode_line
 from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
 from controlroom.sim.ports import Readers
+from controlroom.sim.radio_air import AirModel
 
 FIRMWARE = "sim-1.0"
 RETRY_S = (4, 8, 16, 32)         # then every LATER_S (hardware/PROTOCOL.md section 6)
@@ -58,7 +63,7 @@ class Simulator:
                  forge_rate: float = 0.0, replay_rate: float = 0.0, seed: int = 0, drain: float = 3.0,
                  hear: float = 0.7, progress: Callable[[str], None] | None = None,
                  progress_every_ms: int | None = None, hear_acks: bool = True,
-                 mirror: dict[int, int] | None = None) -> None:
+                 mirror: dict[int, int] | None = None, air: AirModel | None = None) -> None:
         if not ports:
             raise ValueError("the simulator needs at least one port (one gateway)")
         if speed <= 0:
@@ -74,6 +79,10 @@ class Simulator:
         # Gateways on one mast (0-based): what one hears, its partner hears too (two stations' gateways side
         # by side, so that every frame reaches two stations).
         self.mirror = {**(mirror or {}), **{b: a for a, b in (mirror or {}).items()}}
+        if air is not None and len(air.gateways) != len(self.ports):
+            raise ValueError(f"the propagation model places {len(air.gateways)} gateways, but there are "
+                             f"{len(self.ports)} ports (one per gateway)")
+        self.air = air
         self.seed, self.drain, self.quiet = seed, max(0.0, drain), min(1.0, max(0.0, drain) / 2)
         self.progress = progress or (lambda text: None)
         minutes = max(1, round(battle.duration_ms / 600_000))
@@ -92,8 +101,9 @@ class Simulator:
         self.count = dict.fromkeys(COUNTS, 0)
         sides = battle.sides()
         self.deaths, self.valhalla = dict.fromkeys(sides, 0), dict.fromkeys(sides, 0)
-        self.air = dict.fromkeys(("new", "retries", "lost", "forged", "replayed", "lines", "write_failures"), 0)
-        self.acks = dict.fromkeys(("received", "matched", "repeated", "bad", "not_acks"), 0)
+        self.air_counts = dict.fromkeys(("new", "retries", "lost", "unheard", "forged", "replayed", "lines",
+                                         "write_failures"), 0)
+        self.acks = dict.fromkeys(("received", "matched", "repeated", "bad", "not_acks", "not_reached"), 0)
         self.gave_up = 0
         self.pending: dict[tuple[int, int], list] = {}        # (device, counter) -> [transmission, tries]
         self._retries: list = []                              # heap of (due game ms, seq, key)
@@ -140,7 +150,7 @@ class Simulator:
                 "duration_min": self.battle.duration_ms / 60_000, **self.count,
                 "sides": {side: {"deaths_reported": self.deaths[side], "valhalla_checkins": self.valhalla[side]}
                           for side in self.deaths},
-                "on_air": dict(self.air), "acks": dict(self.acks), "gave_up": self.gave_up,
+                "on_air": dict(self.air_counts), "acks": dict(self.acks), "gave_up": self.gave_up,
                 "unacked": len(self.pending)}
 
     def acks_seen(self) -> dict:
@@ -204,7 +214,7 @@ class Simulator:
         self._note("done:" if self.complete else "stopped:")
 
     def _note(self, when: str) -> None:
-        a, c = self.air, self.count
+        a, c = self.air_counts, self.count
         self.progress(f"{when} {a['new']} frames sent, {a['retries']} retries, {a['lost']} lost on air; "
                       f"{a['lines']} lines written ({c['sent_corrupt']} damaged, {c['sent_forged']} forged, "
                       f"{c['sent_replayed']} replayed); {self.acks['matched']} acked, {len(self.pending)} waiting")
@@ -216,7 +226,7 @@ class Simulator:
             key = (tx.device, tx.counter)
             self.pending[key] = [tx, 1]
             self._later(key, 1)
-        self.air["new"] += 1
+        self.air_counts["new"] += 1
         self._on_air(tx.frame, tx.xy, "new", tx)
         if self.forge_rate and self.rng.random() < self.forge_rate:
             self._forge()
@@ -236,7 +246,7 @@ class Simulator:
             return                              # acknowledged meanwhile
         tx = entry[0]
         entry[1] += 1
-        self.air["retries"] += 1
+        self.air_counts["retries"] += 1
         self._on_air(tx.frame, tx.xy, "retries", tx)
         if entry[1] >= GIVE_UP.get(tx.type, 1 << 30):
             del self.pending[key]
@@ -269,7 +279,7 @@ class Simulator:
                 frame = codec.encode_frame(rng.randbytes(codec.KEY_LEN), type_, dev.id, counter, fields)
             if not codec.verify(frame, dev.key):
                 break
-        self.air["forged"] += 1
+        self.air_counts["forged"] += 1
         self._on_air(frame, self._attacker_xy(), "forged")
 
     def _replay(self) -> bool:
@@ -278,7 +288,7 @@ class Simulator:
         for _ in range(4 if n else 0):
             tx = self._intact[self.rng.randrange(n)]
             if (tx.device, tx.counter) not in self.pending:
-                self.air["replayed"] += 1
+                self.air_counts["replayed"] += 1
                 self._on_air(tx.frame, self._attacker_xy(), "replayed")
                 return True
         return False
@@ -287,24 +297,21 @@ class Simulator:
     def _on_air(self, frame: bytes, xy, kind: str, tx: Transmission | None = None) -> None:
         rng = self.rng
         if rng.random() < self.loss:
-            self.air["lost"] += 1
+            self.air_counts["lost"] += 1
             return
-        dist = [math.dist(g, xy) for g in self.gateway_xy]
-        heard = [g for g, d in enumerate(dist) if rng.random() < self.hear * min(1.0, max(0.5, 1.2 - d / 2000))]
-        heard = heard or [rng.randrange(len(self.ports))]
-        if self.mirror:
-            heard = sorted({*heard, *(self.mirror[g] for g in heard if g in self.mirror)})
-        for g in heard:
-            rssi = max(-137, min(-30, round(-45 - 27 * math.log10(max(dist[g], 10.0) / 10) + rng.gauss(0, 3))))
-            snr = max(-20.0, min(12.5, (rssi + 118) / 3 + rng.gauss(0, 1.5)))
+        heard = list(self._heard_by(xy))
+        if self.mirror:         # the gateway on the same mast hears it as well as its partner did
+            got = {g for g, _r, _s in heard}
+            heard += [(self.mirror[g], r, s) for g, r, s in heard if self.mirror.get(g) not in (None, *got)]
+        for g, rssi, snr in heard:
             line = codec.format_rx_line(g + 1, rssi, snr, frame)
             damaged = rng.random() < self.corrupt_rate
             if damaged:
                 line = self._damage(line)
             if not self._write(g, line):
-                self.air["write_failures"] += 1
+                self.air_counts["write_failures"] += 1
                 continue
-            self.air["lines"] += 1
+            self.air_counts["lines"] += 1
             self._last_write = time.monotonic()
             if tx is not None and tx.needs_ack and not damaged:
                 self._first_heard.setdefault((tx.device, tx.counter), self._last_write)
@@ -316,6 +323,25 @@ class Simulator:
                 self.count["sent_replayed"] += 1
             else:
                 self._tally(tx)
+
+    def _heard_by(self, xy):
+        """The gateways that hear a frame sent from ``xy``, each with the RSSI and SNR it reports.
+
+        Without an air model: a random set, never empty, drawn as the simulator always drew it (one gateway's
+        signal at a time, between the caller's draws), so that a seed plays the same air as before.
+        """
+        rng = self.rng
+        if self.air is not None:
+            heard = self.air.hear(xy, rng)
+            if not heard:
+                self.air_counts["unheard"] += 1
+            yield from heard
+            return
+        dist = [math.dist(g, xy) for g in self.gateway_xy]
+        heard = [g for g, d in enumerate(dist) if rng.random() < self.hear * min(1.0, max(0.5, 1.2 - d / 2000))]
+        for g in heard or [rng.randrange(len(self.ports))]:
+            rssi = max(-137, min(-30, round(-45 - 27 * math.log10(max(dist[g], 10.0) / 10) + rng.gauss(0, 3))))
+            yield g, rssi, max(-20.0, min(12.5, (rssi + 118) / 3 + rng.gauss(0, 1.5)))
 
     def _tally(self, tx: Transmission) -> None:
         """An intact copy of a genuine frame, as the station will count it."""
@@ -372,7 +398,8 @@ class Simulator:
     def _line(self, g: int, raw: bytes) -> None:
         item = decode_line(raw)
         if item.kind == "id_request":
-            self._write(g, codec.format_id_line(g + 1, FIRMWARE, region="EU868", freq=868.1, sf=9, bw=125, cr=5))
+            sf = self.air.sf if self.air is not None else 9
+            self._write(g, codec.format_id_line(g + 1, FIRMWARE, region="EU868", freq=868.1, sf=sf, bw=125, cr=5))
             if not self.identified[g]:
                 self.identified[g] = True
                 self.progress(f"gateway {g + 1} on {self.ports[g].name} identified by a station")
@@ -399,8 +426,11 @@ class Simulator:
                     self.count["acks_heard_back"] += 1
         key = (frame.fields["acked_device"], frame.fields["acked_counter"])
         dev_key = self.keys.get(key[0])
+        waiting = self.pending.get(key)
         if dev_key is None or not codec.verify(frame, dev_key):
             self.acks["bad"] += 1
+        elif waiting is not None and self.air is not None and not self.air.reaches(g, waiting[0].xy, self.rng):
+            self.acks["not_reached"] += 1              # the handset is in a shadow of that gateway: it retries
         elif self.pending.pop(key, None) is not None:
             self.acks["matched"] += 1
             self.acked.append(key)

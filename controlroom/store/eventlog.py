@@ -107,6 +107,7 @@ def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = N
         "snr": radio.snr if radio else None,
         "gateways": ",".join(radio.gateways) if radio and radio.gateways else None,
         "via": radio.via if radio else None,
+        "signals": radio.signals if radio else None,
         "timer_key": timer_key(event),
         "retracts": retracts(event),
     }
@@ -134,7 +135,7 @@ def _stored(m) -> StoredEvent:
     radio = None
     if m["device"] is not None:
         gws = tuple(m["gateways"].split(",")) if m["gateways"] else ()
-        radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws, m["via"])
+        radio = RadioMeta(m["device"], m["counter"], m["rssi"], m["snr"], gws, m["via"], m["signals"])
     return StoredEvent(m["seq"], Event(m["t"], m["type"], json.loads(m["payload"]), m["source"]), m["wall"], radio,
                        m["pos"])
 

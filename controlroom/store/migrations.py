@@ -192,6 +192,12 @@ def _v9_device_setup(op: Operations) -> None:
     )
 
 
+def _v10_signals(op: Operations) -> None:
+    """Each gateway's signal of a radio frame (rssi and snr per gateway), what the coverage layer is made of."""
+    with op.batch_alter_table("events") as batch:
+        batch.add_column(sa.Column("signals", sa.Text))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (1, "initial schema", _v1_initial),
     (2, "radio frames", _v2_radio_frames),
@@ -202,6 +208,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[Operations], None]], ...] = (
     (7, "staff invited to the web view", _v7_invites),
     (8, "TAK phones as devices", _v8_tak_phones),
     (9, "device setup: boards, marshals' badges, provisioning", _v9_device_setup),
+    (10, "each gateway's signal of a radio frame", _v10_signals),
 )
 LATEST = MIGRATIONS[-1][0]
 

@@ -114,6 +114,8 @@ class EventRow(SQLModel, table=True):
     gateways: str | None = Field(default=None, max_length=200)
     # How a radio report came when not as our own authenticated frame (game.devices.VIA_*): None for those.
     via: str | None = Field(default=None, max_length=32)
+    # Each gateway's signal of the frame, "gateway:rssi:snr,..." (RadioMeta.signals): the coverage layer's input.
+    signals: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     # Where the event folds when it happened before events stored earlier (a late report, a
     # correction): a position between two seqs.  None: it folds at its own seq.
     pos: float | None = Field(default=None, sa_column=Column(Float, nullable=True, index=True))

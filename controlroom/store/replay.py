@@ -16,8 +16,10 @@ from sqlalchemy.exc import DBAPIError
 
 from controlroom.game.seek import DEFAULT_EVERY, Seeker
 from controlroom.game.state import GameState
+from controlroom.geo.coverage import CoverageRows
 from controlroom.paths import data_dir
 from controlroom.rules.profile import RulesProfile
+from controlroom.store.coverage_log import coverage_rows
 from controlroom.store.devices import devices
 from controlroom.store.engine import database_url, describe, make_engine
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
@@ -71,6 +73,7 @@ class ReplayGame:
     map: StoredMap | None = None
     map_path: Path | None = None
     map_problem: str = ""
+    coverage: CoverageRows = field(default_factory=CoverageRows.empty)     # the radio coverage observed, all rows
 
 
 def open_replay(db: str | Path, every: int = DEFAULT_EVERY, profile: RulesProfile | None = None,
@@ -87,7 +90,7 @@ def open_replay(db: str | Path, every: int = DEFAULT_EVERY, profile: RulesProfil
         seeker = Seeker(base, store.log.rows(), store.retracted(), every=every, name=store.name)
         known = {d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine}
                  for d in devices(store).values()}
-        game = ReplayGame(seeker, store.name, store.where, known)
+        game = ReplayGame(seeker, store.name, store.where, known, coverage=coverage_rows(store))
         try:
             game.map = current_map(store)
             if game.map is not None:

@@ -71,7 +71,7 @@ class Spool:
         n = len(batch)
         for (event, radio), epoch, pos, token in zip(batch, epochs, positions or [None] * n, tokens or [None] * n):
             r = None if radio is None else [radio.device, radio.counter, radio.rssi, radio.snr, list(radio.gateways),
-                                            radio.via]
+                                            radio.via, radio.signals]
             rows.append((_dumps({"t": event.t, "type": event.type, "data": dict(event.data),
                                  "source": event.source, "radio": r, "epoch": epoch, "pos": pos,
                                  "token": token}),))
@@ -88,8 +88,9 @@ class Spool:
         for id_, text in self._db.execute("SELECT id, item FROM queued ORDER BY id"):
             d = json.loads(text)
             r = d["radio"]
-            # (spooled before the path was kept: five fields, our own frame)
-            radio = None if r is None else RadioMeta(r[0], r[1], r[2], r[3], tuple(r[4]), r[5] if len(r) > 5 else None)
+            # (spooled before the path was kept: five fields, our own frame; before the signals: six)
+            radio = None if r is None else RadioMeta(r[0], r[1], r[2], r[3], tuple(r[4]), r[5] if len(r) > 5 else None,
+                                                     r[6] if len(r) > 6 else None)
             out.append(Queued(id_, Event(d["t"], d["type"], d["data"], d["source"]), radio, d["epoch"],
                               d.get("pos"), d.get("token")))
         return out

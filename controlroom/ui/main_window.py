@@ -25,6 +25,7 @@ from controlroom.ui.panels.speech import SpeakAlarmsAction
 from controlroom.ui.panels.status_message import StatusMessage
 from controlroom.ui.panels.timer_owner import TimerOwnerLabel
 from controlroom.ui.theme import Theme
+from controlroom.ui.window_coverage import WindowCoverage
 from controlroom.ui.window_entries import WindowEntries
 from controlroom.ui.window_maps import WindowMaps
 
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.panels = Panels(self, core)
         self.entries = WindowEntries(self)
         self.maps = WindowMaps(self)
+        self.coverage = WindowCoverage(self)        # View, Radio coverage and Plan coverage
         self.alarm_list = None                      # the list of every alarm, opened from "+N more"
         self.panels.alarms.show_all_requested.connect(self.show_all_alarms)
         self._menus()
@@ -187,6 +189,7 @@ class MainWindow(QMainWindow):
             self.characters[c.badge] = c
         self.entries.note_entries(delta)
         self.layers.apply(delta)
+        self.coverage.apply(delta)
         self.panels.apply(delta)
         self.entries.update_cards(delta)
         first = not self._fitted
@@ -387,6 +390,7 @@ class MainWindow(QMainWindow):
         place = QAction(self.tr("&Place a map (image, GeoTIFF, MBTiles)…"), self)
         place.triggered.connect(self.maps.place_map_image)
         view.addAction(place)
+        self.coverage.add_menu(view)
         self.night_action = QAction(self.tr("&Night mode"), self, checkable=True, shortcut=QKeySequence("Ctrl+N"))
         self.night_action.toggled.connect(self.set_night_mode)
         view.addAction(self.night_action)

@@ -24,6 +24,14 @@
       <translation>; viimane: {detail}</translation>
     </message>
     <message>
+      <source>{who} in a weak spot ({where}): {n} of the last {of} reports needed retries</source>
+      <translation>{who} on nõrga levi kohas ({where}): {n} viimasest {of} teatest vajasid kordamist</translation>
+    </message>
+    <message>
+      <source>place not known</source>
+      <translation>koht teadmata</translation>
+    </message>
+    <message>
       <source>the game is being stored again</source>
       <translation>mängu salvestatakse jälle</translation>
     </message>
@@ -593,8 +601,8 @@
       <translation>Kontrolli kaardifaili (pilt world-failiga, GeoTIFF, MBTiles): selle koordinaatsüsteem, ulatus ja kuhu punkt langeb.</translation>
     </message>
     <message>
-      <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML), or the game as a TAK data package (map, places, Valhalla and HQ markers, server) for ATAK.</source>
-      <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML) või mäng TAK-andmepaketina (kaart, kohad, Valhalla ja staabi märgid, server) ATAK-i jaoks.</translation>
+      <source>Export a game's tracks, casualties, STOPPs and siege engines for QGIS or Google Earth (GeoJSON, GPX, KML), the game as a TAK data package (map, places, Valhalla and HQ markers, server) for ATAK, or its radio coverage (--format coverage: GeoJSON cells or a GeoTIFF).</source>
+      <translation>Ekspordi mängu teekonnad, kaotused, STOPP-id ja piiramismasinad QGIS-i või Google Earthi jaoks (GeoJSON, GPX, KML), mäng TAK-andmepaketina (kaart, kohad, Valhalla ja staabi märgid, server) ATAK-i jaoks või selle raadiolevi (--format coverage: GeoJSON-i ruudud või GeoTIFF).</translation>
     </message>
     <message>
       <source>Invite field staff to the station's web view (a link and a QR code per person), list or revoke invites.</source>
@@ -603,6 +611,10 @@
     <message>
       <source>Set what TAK clients see of a game: each side's affiliation (friend, hostile, neutral) and team colour, the TAK server for the data package, how often an object is sent (docs/tak.md).</source>
       <translation>Määra, mida TAK-kliendid mängust näevad: iga poole kuuluvus (sõber, vaenlane, neutraalne) ja meeskonna värv, andmepaketi TAK-server, kui tihti objekti saadetakse (docs/tak.md).</translation>
+    </message>
+    <message>
+      <source>Plan the gateways' radio coverage over the field before the game (Longley-Rice over a DEM, or free space).</source>
+      <translation>Planeeri lüüside raadiolevi väljal enne mängu (Longley-Rice kõrgusmudeli järgi või vaba ruum).</translation>
     </message>
     <message>
       <source>scenario script: roster lines, then timed events (docs/replay-script.md)</source>
@@ -925,6 +937,14 @@
       <translation>kaartide keel (vaikimisi: kasutatav keel)</translation>
     </message>
     <message>
+      <source>propagation</source>
+      <translation>levi</translation>
+    </message>
+    <message>
+      <source>With --gateway or --dem the gateways hear each frame by the coverage plan's model (Longley-Rice over the DEM, or free space) instead of at random: frames from a radio shadow are lost, acknowledgements may not reach the handset, and it retries.</source>
+      <translation>Võtmega --gateway või --dem kuulevad lüüsid iga kaadrit levi plaani mudeli järgi (Longley-Rice kõrgusmudeli järgi või vaba ruum), mitte juhuslikult: raadiovarjust saadetud kaadrid kaovad, kinnitused ei pruugi käsiseadmeni jõuda ja see saadab uuesti.</translation>
+    </message>
+    <message>
       <source>create one pseudo-terminal per gateway (Linux, macOS)</source>
       <translation>loo iga lüüsi jaoks pseudoterminal (Linux, macOS)</translation>
     </message>
@@ -999,6 +1019,30 @@
     <message>
       <source>print only the first line (the ports)</source>
       <translation>trüki ainult esimene rida (pordid)</translation>
+    </message>
+    <message>
+      <source>where each gateway stands, once per port (default: on a circle of 350 m, 2 m high)</source>
+      <translation>kus iga lüüs seisab, üks iga pordi kohta (vaikimisi 350 m raadiusega ringil, 2 m kõrgusel)</translation>
+    </message>
+    <message>
+      <source>the ground's heights (GeoTIFF, any coordinate system)</source>
+      <translation>maapinna kõrgused (GeoTIFF, ükskõik millises koordinaatsüsteemis)</translation>
+    </message>
+    <message>
+      <source>the spreading factor, 7 to 12 (default 9)</source>
+      <translation>laotustegur, 7 kuni 12 (vaikimisi 9)</translation>
+    </message>
+    <message>
+      <source>transmit power, dBm (default 14)</source>
+      <translation>saatevõimsus, dBm (vaikimisi 14)</translation>
+    </message>
+    <message>
+      <source>loss the terrain model does not know, dB (default 10)</source>
+      <translation>kadu, mida maastikumudel ei tea, dB (vaikimisi 10)</translation>
+    </message>
+    <message>
+      <source>slow fading drawn for each frame and gateway, standard deviation in dB (default 4)</source>
+      <translation>iga kaadri ja lüüsi aeglane hääbumine, standardhälve dB-des (vaikimisi 4)</translation>
     </message>
     <message>
       <source>phones and trackers report through one fake stock Meshtastic node on a pty instead (with --pty; the first line is its port, meshtastic:/dev/pts/N; needs the meshtastic extra)</source>
@@ -1085,12 +1129,16 @@
       <translation>kaardi koordinaatsüsteem, kui ükski kõrvalfail seda ei nimeta</translation>
     </message>
     <message>
-      <source>geojson for QGIS, kml for Google Earth, gpx for GPS tools, tak for a TAK data package (a .zip ATAK imports in one step)</source>
-      <translation>geojson QGIS-i jaoks, kml Google Earthi jaoks, gpx GPS-tööriistade jaoks, tak TAK-andmepaketi jaoks (.zip, mille ATAK impordib ühe sammuga)</translation>
+      <source>geojson for QGIS, kml for Google Earth, gpx for GPS tools, tak for a TAK data package (a .zip ATAK imports in one step); coverage: the radio coverage observed, as cells (--out FILE.geojson) or a GeoTIFF (--out FILE.tif)</source>
+      <translation>geojson QGIS-i jaoks, kml Google Earthi jaoks, gpx GPS-tööriistade jaoks, tak TAK-andmepaketi jaoks (.zip, mille ATAK impordib ühe sammuga); coverage: mõõdetud raadiolevi ruutudena (--out FAIL.geojson) või GeoTIFF-ina (--out FAIL.tif)</translation>
     </message>
     <message>
       <source>the file to write</source>
       <translation>kirjutatav fail</translation>
+    </message>
+    <message>
+      <source>coverage: the spreading factor whose demodulation floor the margins are over (default 9)</source>
+      <translation>coverage: laotustegur, mille demoduleerimispiiri suhtes varu arvestatakse (vaikimisi 9)</translation>
     </message>
     <message>
       <source>one scenario only (default: the whole game)</source>
@@ -1171,6 +1219,69 @@
     <message>
       <source>the ground each fighter of a group covers, for the group's footprint (default 20 m²)</source>
       <translation>maa-ala, mille iga grupi võitleja katab, grupi jalajälje jaoks (vaikimisi 20 m²)</translation>
+    </message>
+    <message>
+      <source>predict the margin over the map for gateways placed so</source>
+      <translation>ennusta nii paigutatud lüüside varu kogu kaardil</translation>
+    </message>
+    <message>
+      <source>Predict each gateway's coverage over the map: margin in dB per cell.</source>
+      <translation>Ennusta iga lüüsi levi kaardil: varu dB-des iga ruudu kohta.</translation>
+    </message>
+    <message>
+      <source>the field's map (an image with its world file, a GeoTIFF or MBTiles): the area planned</source>
+      <translation>välja kaart (pilt koos maailmafailiga, GeoTIFF või MBTiles): planeeritav ala</translation>
+    </message>
+    <message>
+      <source>the ground's heights as a GeoTIFF in any coordinate system (without it: free space)</source>
+      <translation>maapinna kõrgused GeoTIFF-ina ükskõik millises koordinaatsüsteemis (ilma selleta: vaba ruum)</translation>
+    </message>
+    <message>
+      <source>a gateway: WGS84 degrees and its antenna's height above the ground; repeat for each</source>
+      <translation>lüüs: WGS84 kraadid ja selle antenni kõrgus maapinnast; korda iga lüüsi jaoks</translation>
+    </message>
+    <message>
+      <source>the spreading factor the gateways use, 7 to 12 (default 9)</source>
+      <translation>lüüside laotustegur, 7 kuni 12 (vaikimisi 9)</translation>
+    </message>
+    <message>
+      <source>the handsets' transmit power in dBm (default 14)</source>
+      <translation>käsiseadmete saatevõimsus dBm-des (vaikimisi 14)</translation>
+    </message>
+    <message>
+      <source>loss the terrain model does not know (trees, tents, bodies), dB (default 10)</source>
+      <translation>kadu, mida maastikumudel ei tea (puud, telgid, inimesed), dB (vaikimisi 10)</translation>
+    </message>
+    <message>
+      <source>the cells' side (default 25 m)</source>
+      <translation>ruudu külg (vaikimisi 25 m)</translation>
+    </message>
+  </context>
+  <context>
+    <name>coverage</name>
+    <message>
+      <source>{cells} cells of {cell:g} m; heard (margin 0 dB or more) in {share:.0f} % of them</source>
+      <translation>{cells} ruutu küljega {cell:g} m; kuuldav (varu 0 dB või rohkem) {share:.0f} % neist</translation>
+    </message>
+    <message>
+      <source>model: {model}</source>
+      <translation>mudel: {model}</translation>
+    </message>
+    <message>
+      <source>written: {files}</source>
+      <translation>kirjutatud: {files}</translation>
+    </message>
+    <message>
+      <source>  gateway {n} ({where}): {share:.0f} %</source>
+      <translation>  lüüs {n} ({where}): {share:.0f} %</translation>
+    </message>
+    <message>
+      <source>one more gateway would help most near {lat:.5f}, {lon:.5f}</source>
+      <translation>üks lüüs veel aitaks kõige rohkem koha {lat:.5f}, {lon:.5f} lähedal</translation>
+    </message>
+    <message>
+      <source>{game}: {cells} cells of radio coverage from {frames:.0f} frames ({marked} where frames needed retries or went missing) -&gt; {path}</source>
+      <translation>{game}: {cells} raadiolevi ruutu {frames:.0f} kaadrist ({marked} ruudus vajasid kaadrid kordamist või jäid kuulmata) -&gt; {path}</translation>
     </message>
   </context>
   <context>
@@ -1451,6 +1562,26 @@
       <translation>anna --sf N (LoRa laotustegur) või --meshtastic PRESET</translation>
     </message>
     <message>
+      <source>--out must end in .tif or .png, not {name}</source>
+      <translation>--out peab lõppema .tif või .png, mitte {name}</translation>
+    </message>
+    <message>
+      <source>--cell is 5 to 500 metres, not {value:g}</source>
+      <translation>--cell on 5 kuni 500 meetrit, mitte {value:g}</translation>
+    </message>
+    <message>
+      <source>gateway {n} ({lat:.5f}, {lon:.5f}) is outside the map {map}: give its latitude first, then its longitude, in WGS84 degrees</source>
+      <translation>lüüs {n} ({lat:.5f}, {lon:.5f}) on väljaspool kaarti {map}: anna kõigepealt laius, siis pikkus, WGS84 kraadides</translation>
+    </message>
+    <message>
+      <source>{name} could not be written: {why}</source>
+      <translation>{name} ei õnnestunud kirjutada: {why}</translation>
+    </message>
+    <message>
+      <source>--scenario is not for --format coverage: the coverage is the whole game's</source>
+      <translation>--scenario ei käi --format coverage juurde: levi on kogu mängu oma</translation>
+    </message>
+    <message>
       <source>--speed must be above 0</source>
       <translation>--speed peab olema üle 0</translation>
     </message>
@@ -1525,6 +1656,10 @@
     <message>
       <source>cannot open the ports: {problem}</source>
       <translation>porte ei saa avada: {problem}</translation>
+    </message>
+    <message>
+      <source>{n} --gateway for {ports} gateways: give one --gateway per gateway</source>
+      <translation>{n} --gateway {ports} lüüsi jaoks: anna iga lüüsi kohta üks --gateway</translation>
     </message>
     <message>
       <source>cannot write {path}: {problem}</source>
@@ -1700,6 +1835,10 @@
     <message>
       <source>alarm acknowledged</source>
       <translation>häire kinnitatud</translation>
+    </message>
+    <message>
+      <source>radio retried</source>
+      <translation>raadio kordas</translation>
     </message>
   </context>
   <context>
@@ -2200,6 +2339,34 @@
     <message>
       <source>{side}: {deaths} deaths</source>
       <translation>{side}: surmi {deaths}</translation>
+    </message>
+    <message>
+      <source>not heard</source>
+      <translation>ei kuulnud</translation>
+    </message>
+    <message>
+      <source>Gateway</source>
+      <translation>Lüüs</translation>
+    </message>
+    <message>
+      <source>Cells heard</source>
+      <translation>Kuuldud ruute</translation>
+    </message>
+    <message>
+      <source>Frames heard</source>
+      <translation>Kuuldud kaadreid</translation>
+    </message>
+    <message>
+      <source>Mean margin</source>
+      <translation>Keskmine varu</translation>
+    </message>
+    <message>
+      <source>Radio coverage observed</source>
+      <translation>Mõõdetud raadiolevi</translation>
+    </message>
+    <message>
+      <source>Each cell of {cell} m is coloured by the best gateway's mean SNR margin over the SF{sf} demodulation floor, from {frames} frames sent from {cells} cells; crossed cells are where frames needed retries ({retried}) or went missing ({missed}). {weak} cells have less than 5 dB of margin.</source>
+      <translation>Iga {cell} m ruut on värvitud parima lüüsi keskmise SNR-varu järgi SF{sf} demoduleerimispiiri suhtes, {cells} ruudust saadetud {frames} kaadri põhjal; ristiga ruutudes vajasid kaadrid kordamist ({retried}) või jäid kuulmata ({missed}). {weak} ruudus on varu alla 5 dB.</translation>
     </message>
     <message>
       <source>Casualties on the field map</source>

@@ -1202,6 +1202,97 @@
     </message>
 </context>
 <context>
+    <name>PlanDialog</name>
+    <message>
+        <source>Plan radio coverage</source>
+        <translation>Raadiolevi planeerimine</translation>
+    </message>
+    <message>
+        <source>one more gateway here</source>
+        <translation>üks lüüs veel siia</translation>
+    </message>
+    <message>
+        <source>none: free space, hills cast no shadow</source>
+        <translation>puudub: vaba ruum, künkad varju ei heida</translation>
+    </message>
+    <message>
+        <source>&amp;DEM…</source>
+        <translation>&amp;Kõrgusmudel…</translation>
+    </message>
+    <message>
+        <source>Terrain (GeoTIFF)</source>
+        <translation>Maastik (GeoTIFF)</translation>
+    </message>
+    <message>
+        <source>Spreading factor</source>
+        <translation>Laotustegur</translation>
+    </message>
+    <message>
+        <source>Handsets&apos; power</source>
+        <translation>Käsiseadmete võimsus</translation>
+    </message>
+    <message>
+        <source>Clutter loss</source>
+        <translation>Takistuste kadu</translation>
+    </message>
+    <message>
+        <source>Cells</source>
+        <translation>Ruudud</translation>
+    </message>
+    <message>
+        <source>The best gateway</source>
+        <translation>Parim lüüs</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Näita</translation>
+    </message>
+    <message>
+        <source>&amp;Add a gateway</source>
+        <translation>&amp;Lisa lüüs</translation>
+    </message>
+    <message>
+        <source>&amp;Remove the last</source>
+        <translation>&amp;Eemalda viimane</translation>
+    </message>
+    <message>
+        <source>Add gateways and drag them on the map.</source>
+        <translation>Lisa lüüsid ja lohista need kaardil paika.</translation>
+    </message>
+    <message>
+        <source>gateway {n}</source>
+        <translation>lüüs {n}</translation>
+    </message>
+    <message>
+        <source>Gateway {n}</source>
+        <translation>Lüüs {n}</translation>
+    </message>
+    <message>
+        <source>Elevation model (DEM)</source>
+        <translation>Kõrgusmudel (DEM)</translation>
+    </message>
+    <message>
+        <source>GeoTIFF (*.tif *.tiff)</source>
+        <translation>GeoTIFF (*.tif *.tiff)</translation>
+    </message>
+    <message>
+        <source>the map</source>
+        <translation>kaart</translation>
+    </message>
+    <message>
+        <source>Planning: {model}</source>
+        <translation>Planeerin: {model}</translation>
+    </message>
+    <message>
+        <source>{share:.0f} % of the field is heard (margin 0 dB or more). {model}</source>
+        <translation>{share:.0f} % väljast on kuuldav (varu 0 dB või rohkem). {model}</translation>
+    </message>
+    <message>
+        <source>The star marks where one more gateway would help most.</source>
+        <translation>Täht näitab, kus üks lüüs veel aitaks kõige rohkem.</translation>
+    </message>
+</context>
+<context>
     <name>PlayerCard</name>
     <message>
         <source>Time</source>
@@ -1609,6 +1700,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>&amp;View</source>
         <translation>&amp;Vaade</translation>
+    </message>
+    <message>
+        <source>Radio &amp;coverage</source>
+        <translation>Raadio&amp;levi</translation>
     </message>
     <message>
         <source>The whole game</source>
@@ -2421,6 +2516,41 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     </message>
 </context>
 <context>
+    <name>WindowCoverage</name>
+    <message>
+        <source>Radio &amp;coverage</source>
+        <translation>Raadio&amp;levi</translation>
+    </message>
+    <message>
+        <source>Where the gateways heard the handsets: cells coloured by the SNR margin, crossed where reports needed retries or went missing</source>
+        <translation>Kus lüüsid käsiseadmeid kuulsid: ruudud on värvitud SNR-varu järgi, ristiga seal, kus teated vajasid kordamist või jäid kuulmata</translation>
+    </message>
+    <message>
+        <source>Radio coverage &amp;shows</source>
+        <translation>Raadiolevi &amp;näitab</translation>
+    </message>
+    <message>
+        <source>&amp;Plan coverage…</source>
+        <translation>Pla&amp;neeri levi…</translation>
+    </message>
+    <message>
+        <source>The radio coverage before the opening could not be read: {why}</source>
+        <translation>Raadiolevi enne avamist ei õnnestunud lugeda: {why}</translation>
+    </message>
+    <message>
+        <source>The best gateway in each cell</source>
+        <translation>Iga ruudu parim lüüs</translation>
+    </message>
+    <message>
+        <source>Gateway {name}</source>
+        <translation>Lüüs {name}</translation>
+    </message>
+    <message>
+        <source>Margins over SF{sf}&apos;s floor ({floor:g} dB)</source>
+        <translation>Varu SF{sf} piiri ({floor:g} dB) suhtes</translation>
+    </message>
+</context>
+<context>
     <name>WindowEntries</name>
     <message>
         <source>Nothing to undo: no entry of yours is waiting.</source>
@@ -2726,6 +2856,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>Gateway lost</source>
         <translation>Lüüs kadunud</translation>
+    </message>
+    <message>
+        <source>Weak radio spot</source>
+        <translation>Nõrga levi koht</translation>
     </message>
     <message>
         <source>Marshal silent</source>
@@ -3302,6 +3436,10 @@ Elupunktid {hp}/{max_hp} · turvisepunktid {ap}/{max_ap} · surmi:&#xa0;{deaths}
     <message>
         <source>message</source>
         <translation>sõnum</translation>
+    </message>
+    <message>
+        <source>report needed radio retries</source>
+        <translation>teade vajas raadios kordamist</translation>
     </message>
     <message>
         <source>looted</source>

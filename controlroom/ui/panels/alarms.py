@@ -30,6 +30,7 @@ ALARM_KINDS = {
     "rejected_replay": QT_TRANSLATE_NOOP("panels", "Replayed radio frame"),
     "rejected_unknown_device": QT_TRANSLATE_NOOP("panels", "Unknown radio device"),
     "gateway_lost": QT_TRANSLATE_NOOP("panels", "Gateway lost"),
+    "weak_spot": QT_TRANSLATE_NOOP("panels", "Weak radio spot"),
     "marshal_silent": QT_TRANSLATE_NOOP("panels", "Marshal silent"),
     "storage": QT_TRANSLATE_NOOP("panels", "Storage"),
 }

@@ -57,6 +57,7 @@ EVENT_TYPES = {
     "headcount": QT_TRANSLATE_NOOP("panels", "headcount"),
     "siege_status": QT_TRANSLATE_NOOP("panels", "siege engine status"),
     "message": QT_TRANSLATE_NOOP("panels", "message"),
+    "radio_retried": QT_TRANSLATE_NOOP("panels", "report needed radio retries"),
     "looted": QT_TRANSLATE_NOOP("panels", "looted"),
     "returned": QT_TRANSLATE_NOOP("panels", "returned"),
 }

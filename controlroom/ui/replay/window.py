@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from controlroom.game.clock import format_time
 from controlroom.geo.frame import MapFrame
+from controlroom.ui.map.coverage_layer import CoverageLayer
 from controlroom.ui.map.view import MapView
 from controlroom.ui.panels.deadlines import DeadlinePanel
 from controlroom.ui.panels.sides import SideSummaryBar
@@ -71,6 +72,7 @@ class ReplayWindow(QMainWindow):
         self.map = MapView()
         self.map.setBackground("w")
         self.layers = ReplayLayers(self.map)
+        self.coverage = CoverageLayer(self.map, self)
         self.setCentralWidget(self._centre())
         self.sides = SideSummaryBar()
         self.status = QLabel(self.tr("Reading the game…"))
@@ -179,6 +181,10 @@ class ReplayWindow(QMainWindow):
         replay.addAction(close)
         view = bar.addMenu(self.tr("&View"))
         view.addAction(self.map.fit_action)
+        self.coverage_action = QAction(self.tr("Radio &coverage"), self, checkable=True,
+                                       shortcut=QKeySequence("Ctrl+R"))
+        self.coverage_action.toggled.connect(self.show_coverage)
+        view.addAction(self.coverage_action)
         for dock in self.findChildren(QDockWidget):
             view.addAction(dock.toggleViewAction())
 
@@ -254,6 +260,14 @@ class ReplayWindow(QMainWindow):
         self.map.getViewBox().setRange(xRange=(x0 - pad, x1 + pad), yRange=(y0 - pad, y1 + pad), padding=0)
         self._fitted = True
 
+    @Slot(bool)
+    def show_coverage(self, on: bool) -> None:
+        """View, Radio coverage: the coverage observed up to the moment shown (the cells' best gateway)."""
+        self.worker.worker.coverage = on
+        self.coverage.show(on)
+        if on and self.facts is not None:
+            self.seek(self.t)
+
     # -- moments ------------------------------------------------------------------------
     def moment_time(self) -> int:
         """The game time the panels count down from: the moment shown."""
@@ -278,6 +292,8 @@ class ReplayWindow(QMainWindow):
         t0 = time.perf_counter()
         self.moment = moment
         self.layers.show_moment(moment)
+        if moment.coverage is not None:
+            self.coverage.set_cells(moment.coverage)
         delta = moment.delta
         for name in ("deadlines", "valhalla", "sides"):
             self.panels[name].apply_delta(delta)

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from controlroom.collecting import no_collection
 from controlroom.game.views import StateDelta, StoredView, make_delta
+from controlroom.geo.coverage_cells import Cells
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ class Moment(NamedTuple):
     trails: dict[str, list[tuple[int, float, float]]]   # source -> (t, lat, lon) of its last minutes
     seek_ms: float                                      # the fold's time (the state at t)
     build_ms: float                                     # making the views of it
+    coverage: object = None                             # geo.coverage_cells.Cells up to t (None: not asked for)
 
 
 class GameFacts(NamedTuple):
@@ -54,8 +56,9 @@ class GameFacts(NamedTuple):
     extent: tuple                                       # (lats, lons) of every place the game reported
 
 
-def moment_of(seeker, t: int, trail_ms: int = TRAIL_MS) -> Moment:
-    """The views of the game at ``t`` (pure: also what the exports draw, without a window)."""
+def moment_of(seeker, t: int, trail_ms: int = TRAIL_MS, coverage=None) -> Moment:
+    """The views of the game at ``t`` (pure: also what the exports draw, without a window); with ``coverage``
+    (the game's CoverageRows), the radio coverage as it stood at ``t``."""
     with no_collection():  # thousands of views made and dropped: a collection would walk every checkpoint
         t0 = time.perf_counter()
         state = seeker.state_at(t)
@@ -63,8 +66,9 @@ def moment_of(seeker, t: int, trail_ms: int = TRAIL_MS) -> Moment:
         delta = make_delta(state, (), (), full=True)
         events = tuple(StoredView(seq, wall, ev) for seq, wall, ev in seeker.stored_before(t, TIMELINE_ROWS))
         trails = {source: seeker.trail(source, t, trail_ms) for source in delta.field.get("positions", {})}
+        cells = Cells.of(coverage.until(t)) if coverage is not None else None
         t2 = time.perf_counter()
-    return Moment(t, delta, events, trails, (t1 - t0) * 1000, (t2 - t1) * 1000)
+    return Moment(t, delta, events, trails, (t1 - t0) * 1000, (t2 - t1) * 1000, cells)
 
 
 class ReplayWorker(QObject):
@@ -80,6 +84,7 @@ class ReplayWorker(QObject):
         self._loader = loader
         self.game = None
         self.want: int | None = None     # the newest moment asked for (set by the window before it asks)
+        self.coverage = False            # the window shows the radio coverage: each moment brings it
 
     @Slot()
     def load(self) -> None:
@@ -120,12 +125,16 @@ class ReplayWorker(QObject):
         want = self.want
         if want is not None and want != t:
             return                      # a newer moment is wanted: this one would be shown for nothing
-        self.moment_ready.emit(moment_of(self.game.seeker, t))
+        self.moment_ready.emit(moment_of(self.game.seeker, t, TRAIL_MS, self._coverage()))
 
     @Slot(int)
     def frame(self, t: int) -> None:
         if self.game is not None:
-            self.frame_ready.emit(moment_of(self.game.seeker, t))
+            self.frame_ready.emit(moment_of(self.game.seeker, t, TRAIL_MS, self._coverage()))
+
+    def _coverage(self):
+        rows = getattr(self.game, "coverage", None)
+        return rows if self.coverage and rows is not None and len(rows) else None
 
 
 class WorkerThread(QObject):
