@@ -265,7 +265,7 @@ def run_suites(env: dict) -> int:
         others = run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
     finally:
         codes = [p.wait() for p in procs]
-    for (what, _files_, _extra, log_path), code in zip(beside, codes):
+    for what, _files, _extra, log_path in beside:
         say(f"{what} ran beside:")
         sys.stdout.write(log_path.read_text(encoding="utf-8", errors="replace"))
         sys.stdout.flush()

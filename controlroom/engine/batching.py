@@ -29,7 +29,10 @@ class Pending:
     radio: RadioMeta | None = None
     pos: float | None = None
     epoch: int | None = None         # a deadline: the timer lock's session it was fired under
-    token: int | None = None         # folded already (provisional in the fold): its token
+    # A deadline or correction: folded already (provisional in the fold), under this token.  A report: the
+    # token it is folded ahead under should the batch be kept on this laptop (the local queue keeps it, so
+    # that the fold knows the report as its own when the queue is delivered).
+    token: int | None = None
 
 
 @dataclass(slots=True)
@@ -118,7 +121,8 @@ class Batcher:
                                    happened(report.pressed_ms, now))
                 if place is not None:
                     pos, t = place
-            batch.add(Pending(Event(t, report.type, report.data, report.source), radio, pos), report)
+            batch.add(Pending(Event(t, report.type, report.data, report.source), radio, pos, token=fold.new_token()),
+                      report)
         if not batch.items:
             return None
         self._last_id = batch.id

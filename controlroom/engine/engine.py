@@ -34,7 +34,7 @@ from controlroom.engine.publisher import Publisher
 from controlroom.engine.reports import Report, form_verdict, try_report, verdict
 from controlroom.engine.roster import Additions, not_storing
 from controlroom.engine.storage import Committed, Logged
-from controlroom.engine.words import late_report_alarm, stopp_alarm, stopp_overdue_alarm
+from controlroom.engine.words import late_news, late_report_alarm, stopp_alarm, stopp_overdue_alarm
 from controlroom.game.alarms import Alarm
 from controlroom.game.devices import VIA_WEB, RadioMeta
 from controlroom.game.events import Event
@@ -202,7 +202,7 @@ class Engine:
                     self.intake.heard(report.source, now)
             if batch.refolded:          # deadlines fired late, folded in their place: the game was folded again
                 self.publisher.refolded(fold)
-                if any(c.kind == "retract" for c in batch.late):
+                if late_news(batch.late):
                     self._later.alarms.append(late_report_alarm(fold.state, batch.late, now))
         return batch
 
@@ -226,7 +226,7 @@ class Engine:
             verdicts: dict[int, list] = {}
             for i, (pending, report) in enumerate(zip(batch.items, batch.reports)):
                 if report is not None:
-                    pending.token, verdicts[i] = self.fold.prefold(pending.event)
+                    _token, verdicts[i] = self.fold.prefold(pending.event, pending.token)
             self._acknowledge(batch, range(len(batch.items)), verdicts, out)
             self._announce(Confirmed(applied=[p.event for p, r in zip(batch.items, batch.reports) if r]), out)
             if self.buffer:
@@ -241,18 +241,21 @@ class Engine:
             if result.doubled:          # deadlines another station had stored already: folded as its events
                 self.doubled_deadlines += len(result.doubled)
                 self._withdraw(batch, result.doubled)
-            items = self.buffer + [(s, None if i is None else batch.items[i].token) for s, i in result.logged]
+            # (A report stored at once was not folded ahead: the fold takes it as the log's new event.)
+            items = self.buffer + [(s, None if i is None or batch.reports[i] is not None else batch.items[i].token)
+                                   for s, i in result.logged]
             self.buffer = []
             confirmed = self._fold(items, out)
             index_of = {s.seq: i for s, i in result.logged if i is not None}
             stored = set(index_of.values())
             verdicts = {index_of[seq]: w for seq, w in confirmed.verdicts.items() if seq in index_of}
             self._acknowledge(batch, sorted(stored | set(result.duplicates)), verdicts, out, set(result.duplicates))
-            fired = [p.event for i, p in enumerate(batch.items) if i in stored and p.token]
+            fired = [p.event for i, p in enumerate(batch.items) if i in stored and p.token and batch.reports[i] is None]
             self._announce(None, out, batch, fired)
         for offer in self.additions.take_waiting():
             self._add_players(offer, out)
         self._swap_refold(out)
+        out.refold = out.refold or self._refold_due()     # a roster_added folded while this batch was on its way
         out.tick = True
         return out
 
@@ -305,7 +308,7 @@ class Engine:
         self._refolded(confirmed)
         if confirmed.corrections:
             self.batcher.correct(confirmed.corrections)
-            if confirmed.refolded or any(c.kind == "retract" for c in confirmed.corrections):
+            if late_news(confirmed.corrections, to_fold):
                 out.alarms.append(late_report_alarm(fold.state, confirmed.corrections, now))
         self._announce(confirmed, out)
         out.stored = max(s.seq for s, _t in items)
@@ -393,7 +396,7 @@ class Engine:
         if fired.corrections:
             self.batcher.correct(fired.corrections)
             self.publisher.refolded(self.fold)
-            if any(c.kind == "retract" for c in fired.corrections):
+            if late_news(fired.corrections):
                 out.alarms.append(late_report_alarm(self.fold.state, fired.corrections, self.clock.now_ms()))
             out.publish = out.tick = True
 

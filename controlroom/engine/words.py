@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from controlroom.game.alarms import Alarm
 from controlroom.game.clock import format_time
+from controlroom.game.events import SOURCE_TIMER
+from controlroom.game.fold import FIELD_TYPES
+from controlroom.game.fold_records import timer_id
 from controlroom.i18n import QT_TRANSLATE_NOOP, translate
 
 
@@ -62,3 +67,16 @@ def stopp_overdue_alarm(event) -> Alarm:
     sid = event.data["stopp"]
     return Alarm(f"stopp_overdue:{sid}", "stopp_overdue",
                  translate("alarms", "STOPP {stopp} has lasted too long").format(stopp=sid), event.t)
+
+
+def late_news(corrections: list, items: Iterable = ()) -> bool:
+    """Whether the deadlines a fold corrected are news to a game master: one is undone (it was announced), or a
+    report stored where it happened, before what was folded, changed when they fall due.  A deadline fired a
+    little late (a timer's tick, a station taking the timers over, the server away) and folded where it fell
+    due is not, nor one stored late and moved to where it fell due: its death or wake-up is the same.
+    ``items`` are the (stored event, token) folded."""
+    fired = {timer_id(c.about) for c in corrections if c.kind == "fire"}
+    if any(c.kind == "retract" and timer_id(c.about) not in fired for c in corrections):
+        return True
+    return any(s.pos is not None and s.event.source != SOURCE_TIMER and s.event.type not in FIELD_TYPES
+               for s, _tok in items)

@@ -195,17 +195,23 @@ class Fold:
                 first = entry.key
         return first
 
-    def prefold(self, event: Event) -> tuple[int, list]:
-        """Fold an event now that will be stored later (a report kept on this laptop): its token, and the rule
-        warnings it raised."""
+    def prefold(self, event: Event, token: int | None = None) -> tuple[int, list]:
+        """Fold an event now that will be stored later (a report kept on this laptop): its token (``token``, one
+        of ``new_token``'s, if given), and the rule warnings it raised."""
         warnings = self.state.apply(event)
         self.schedule.sync(self.state, self.changes)
-        return self._note(event, None), list(warnings)
+        return self._note(event, None, token), list(warnings)
 
-    def _note(self, event: Event, pos: float | None) -> int:
+    def new_token(self) -> int:
+        """A token no provisional event of this fold has: what a report is folded ahead under, should it be kept
+        on this laptop (the local queue keeps it, and gives it back when the report is delivered)."""
         self._token += 1
-        self.provisional.append(_Provisional(self._token, event, pos))
         return self._token
+
+    def _note(self, event: Event, pos: float | None, token: int | None = None) -> int:
+        token = self.new_token() if token is None else token
+        self.provisional.append(_Provisional(token, event, pos))
+        return token
 
     def next_due(self) -> int | None:
         return self.schedule.next_due()

@@ -121,8 +121,12 @@ class _Provisional(NamedTuple):
     pos: float | None           # None: at the end of the log
 
 
-def _timer_id(event: Event) -> tuple:
+def timer_id(event: Event) -> tuple:
+    """A deadline's identity: its kind, whom (badge or STOPP) and when it fell due."""
     return (event.type, event.data.get("badge"), event.data.get("stopp"), event.t)
+
+
+_timer_id = timer_id
 
 
 def _between(a: float, b: float) -> float:

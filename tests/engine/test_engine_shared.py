@@ -6,9 +6,14 @@ import uuid
 import psycopg
 import pytest
 
+from controlroom.engine import commands as cmds
 from controlroom.engine.authority import OWNER
 from controlroom.game.clock import VirtualClock
+from controlroom.game.events import make_event
+from controlroom.game.roster_csv import read_roster_entries
+from controlroom.rules.profile import default_profile
 from controlroom.store.engine import make_engine
+from controlroom.store.errors import ServerUnreachable
 from controlroom.store.game import GameStore
 from controlroom.store.pg import conninfo
 from tests.support.engine_pump import ROSTER, Pump
@@ -49,3 +54,82 @@ def test_a_deadline_fired_at_two_stations_is_stored_once(shared, tmp_path):
     finally:
         a.close()
         b.close()
+
+
+LATE = "Nr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n150;Õie Tamm;North;Wolves;Sõdalane;jah;;\r\n"
+
+
+def test_reports_kept_while_the_server_is_away_are_settled_once_delivered(shared, tmp_path, monkeypatch):
+    """(The game day's missing deadlines.)  A report kept on this laptop while the server is away is folded
+    ahead; once the queue is delivered it is the log's, and nothing stays provisional: so a roster import
+    later folds the game again, and a late registration's deadline that fell due is fired, once."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        def away(*_args, **_kwargs):
+            raise ServerUnreachable("the server is away")
+        monkeypatch.setattr(a.writer.store.log, "append", away)
+        a.clock.advance_to(10_000)
+        a.submit("down", {"badge": 2}, "marshal:7")                      # kept on this laptop, acknowledged
+        assert a.writer.spooled == 1 and a.state.characters[2].condition == "unconscious"
+        monkeypatch.undo()                                               # the server is back
+        a.clock.advance_to(20_000)
+        # Another station stores a knock-out of badge 150, not registered yet (the desk's file comes later).
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(20_000, "knocked_out", "marshal:8", badge=150)])
+        a.submit("down", {"badge": 3}, "marshal:7")                      # the queue is delivered first
+        assert not a.writer.spooled
+        assert not a.engine.fold.provisional                            # the kept report is the log's now
+        assert [(e.type, e.data["badge"]) for e in a.events()].count(("down", 2)) == 1
+        a.clock.advance_to(30_000)
+        out = a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE, default_profile())), True))
+        assert out.refold and 150 in a.state.characters                  # folded again over the new roster
+        a.at(400_000)
+        woke = [e for e in a.events() if e.type == "woke" and e.data["badge"] == 150]
+        assert len(woke) == 1 and a.state.characters[150].condition == "active"
+        assert not a.engine.fold.provisional
+    finally:
+        a.close()
+
+
+def late_alarms(out):
+    return [a for a in out.alarms if a.kind == "late_report"]
+
+
+def test_a_deadline_folded_where_it_fell_due_a_little_late_is_no_alarm(shared, tmp_path, monkeypatch):
+    """Another station's report comes before this owner's timer fired a wake-up due just before it (a tick
+    late, with a report of its own still kept on this laptop): the wake-up is folded and stored where it fell
+    due, once, and that is no news for the game master."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        a.submit("knocked_out", {"badge": 1}, "marshal:7")              # wakes up at 300,000
+        monkeypatch.setattr(a.writer.store.log, "append", lambda *_a, **_k: (_ for _ in ()).throw(
+            ServerUnreachable("the server is away")))
+        a.clock.advance_to(290_000)
+        a.submit("down", {"badge": 2}, "marshal:7")                      # kept on this laptop
+        monkeypatch.undo()
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(300_500, "down", "marshal:8", badge=3)])
+        a.clock.advance_to(300_500)                                      # the timer has not ticked yet
+        out = a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        assert not late_alarms(out)
+        woke = [e for e in a.events() if e.type == "woke"]
+        assert [(e.t, e.data["badge"]) for e in woke] == [(300_000, 1)]
+        assert a.state.characters[1].condition == "active" and not a.engine.fold.provisional
+    finally:
+        a.close()
+
+
+def test_a_late_report_that_changes_the_deadlines_is_an_alarm(shared, tmp_path):
+    """A report stored where it happened, long ago, brings a wake-up into the past: fired there, and said."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        a.clock.advance_to(350_000)
+        a.submit("down", {"badge": 2}, "marshal:7")
+        with GameStore.open(shared, create=False) as other:                # placed before everything folded
+            other.log.append([(make_event(1_000, "knocked_out", "marshal:8", badge=3), None, 0.5)])
+        out = a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        (alarm,) = late_alarms(out)
+        assert "woke at 00:05:01" in alarm.message
+        assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "woke"] == [(301_000, 3)]
+    finally:
+        a.close()
