@@ -1,8 +1,9 @@
-"""ruff finds nothing in the repository, and the check really catches a finding.
+"""ruff finds nothing in the repository, mypy nothing in the layers it checks, and each check really catches a finding.
 
-The rules are pyproject.toml's [tool.ruff]; ruff is in the test extra.  The second
-test lints a small module under the same configuration, adds an unused import, and
-checks that ruff refuses it, naming it: a check that cannot fail would prove nothing.
+The rules are pyproject.toml's [tool.ruff] and [tool.mypy]; ruff and mypy are in the
+test extra.  The second test of each runs it over a small module under the same
+configuration with a finding put in, and checks that it is refused, named: a check
+that cannot fail would prove nothing.
 """
 
 from __future__ import annotations
@@ -37,3 +38,25 @@ def test_ruff_catches_an_unused_import(tmp_path):
     done = ruff_check(tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "controlroom/words.py:4:8: F401" in done.stdout, done.stdout
+
+
+def mypy_check(where: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--no-error-summary", *args],
+                          cwd=where, capture_output=True, text=True, timeout=600)
+
+
+def test_mypy_finds_nothing_in_the_layers_it_checks():
+    done = mypy_check(ROOT)
+    assert done.returncode == 0, "mypy found:\n" + done.stdout + done.stderr
+
+
+def test_mypy_catches_a_wrong_type(tmp_path):
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    module = tmp_path / "words.py"
+    clean = '"""Words."""\n\n\ndef said(count: int) -> str:\n    return str(count)\n'
+    module.write_text(clean, encoding="utf-8")
+    assert mypy_check(tmp_path, "words.py").returncode == 0, mypy_check(tmp_path, "words.py").stdout
+    module.write_text(clean + "\n\nWORDS: str = said(4) + 1\n", encoding="utf-8")
+    done = mypy_check(tmp_path, "words.py")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "words.py:8: error" in done.stdout, done.stdout

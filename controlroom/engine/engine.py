@@ -21,6 +21,7 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from controlroom.engine import commands as cmds
@@ -319,7 +320,7 @@ class Engine:
         return confirmed
 
     def _acknowledge(self, batch: Batch, indexes: Iterable[int], verdicts: dict[int, list], out: Output,
-                     again: set[int] = frozenset()) -> None:
+                     again: AbstractSet[int] = frozenset()) -> None:
         for i in indexes:
             report = batch.reports[i]
             if report is None:

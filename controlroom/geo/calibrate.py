@@ -50,7 +50,7 @@ def calibrate(pixels: Sequence[Sequence[float]], latlons: Sequence[Sequence[floa
     crs = utm_crs_for(float(np.mean(ll[:, 0])), float(np.mean(ll[:, 1])))
     forward = Transformer.from_crs(4326, crs, always_xy=True)
     east, north = forward.transform(ll[:, 1], ll[:, 0])
-    world = affine_from_control_points(pixels, np.column_stack([east, north]))
+    world = affine_from_control_points(pixels, np.column_stack([east, north]).tolist())
     px = np.asarray(pixels, dtype=float)
     fx, fy = world.pixel_to_world(px[:, 0], px[:, 1])
     lon, lat = Transformer.from_crs(crs, 4326, always_xy=True).transform(fx, fy)

@@ -96,6 +96,7 @@ class CoverageFold:
         """The cell (column east, row north) of a GPS position; the first position anchors the grid."""
         if self.tm is None:
             self._anchor(*anchor_for(lat, lon))
+        assert self.tm is not None
         x, y = self.tm.forward(lat, lon)
         return math.floor(x / CELL_M), math.floor(y / CELL_M)
 

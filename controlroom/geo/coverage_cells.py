@@ -94,8 +94,10 @@ class Cells:
         r = rows.rows
         # Each set of rows numbers its gateways in its own table (the live fold's, the log's): by name here.
         names = list(self.gateways)
-        remap = np.array([names.index(g) if g in names else names.append(g) or len(names) - 1
-                          for g in rows.gateways] or [0], dtype=np.int64)
+        for g in rows.gateways:
+            if g not in names:
+                names.append(g)
+        remap = np.array([names.index(g) for g in rows.gateways] or [0], dtype=np.int64)
         self.gateways = tuple(names)
         if not len(r):
             self._grow(len(self.ix), len(self.gateways))

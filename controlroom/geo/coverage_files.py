@@ -85,6 +85,8 @@ def write_cells(cells: Cells, path: str | os.PathLike, sf: int = 9, game: str = 
 
 def _geojson(cells: Cells, sf: int, game: str) -> dict:
     frame = cells.frame
+    if frame is None or cells.anchor is None:
+        raise ValueError("the game has no coverage to write: no radio frame came from a known position")
     best = cells.view(sf, BEST)
     per = {name: cells.view(sf, name) for name in cells.gateways}
     x0, y0 = best.ix * CELL_M, best.iy * CELL_M

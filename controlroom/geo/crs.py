@@ -126,7 +126,7 @@ def read_aux_xml(path: str | os.PathLike) -> tuple[CRS | None, WorldFile | None]
     gt = root.find("GeoTransform")
     if gt is not None and (gt.text or "").strip():
         try:
-            values = [float(v) for v in gt.text.replace(",", " ").split()]
+            values = [float(v) for v in (gt.text or "").replace(",", " ").split()]
             if len(values) != 6:
                 raise ValueError
             world = WorldFile.from_geotransform(values)

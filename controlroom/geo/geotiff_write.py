@@ -94,6 +94,7 @@ def write_geotiff(path: str | os.PathLike, data: np.ndarray, placement, crs: CRS
     entries, doubles, text = _keys(crs)
     entries.sort()
     directory = [1, 1, 0, len(entries)] + [v for e in entries for v in e]
+    tags: list[tuple]
     if rx == 0.0 and ry == 0.0 and sy < 0 < sx:
         tags = [(MODEL_PIXEL_SCALE, _DOUBLE, 3, (sx, -sy, 0.0), False),
                 (MODEL_TIEPOINT, _DOUBLE, 6, (0.0, 0.0, 0.0, x0, y0, 0.0), False)]

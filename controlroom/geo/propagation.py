@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ DEFAULT_TX_DBM = 14.0           # EU868's limit for these bands (25 mW e.r.p.)
 PROFILE_STEP_M = 10.0           # the ground profile between two antennas: a height every so many metres
 MIN_DISTANCE_M = 10.0           # closer than this a handset is "next to" the gateway
 # ITM's ground and climate: average ground, continental temperate, vertical antennas.
-ITM_GROUND = {"eps": 15.0, "sgm": 0.005, "klim": 5, "ens0": 314.0, "ipol": 1}
+ITM_GROUND: dict[str, Any] = {"eps": 15.0, "sgm": 0.005, "klim": 5, "ens0": 314.0, "ipol": 1}
 
 
 def noise_floor_dbm(bandwidth_hz: float = BANDWIDTH_HZ, noise_figure_db: float = NOISE_FIGURE_DB) -> float:
@@ -74,7 +75,8 @@ def itm_loss(profile_m, distance_m: float, freq_mhz: float, heights_m: tuple[flo
     if n < 2:
         raise ValueError("a ground profile needs at least three heights")
     wn = freq_mhz / 47.7
-    prop = {"eps": eps, "sgm": sgm, "ipol": ipol, "fmhz": freq_mhz, "hg": [float(heights_m[0]), float(heights_m[1])],
+    prop: dict[str, Any] = {
+        "eps": eps, "sgm": sgm, "ipol": ipol, "fmhz": freq_mhz, "hg": [float(heights_m[0]), float(heights_m[1])],
             "klim": klim, "ens0": ens0, "pfl": [n, distance_m / n, *profile], "kwx": 0, "wn": wn, "ens": ens0,
             "lvar": 5, "gma": 157e-9, "klimx": 0, "mdvarx": 11}
     prop["gme"] = prop["gma"] * (1 - 0.04665 * math.exp(prop["ens"] / 179.3))
@@ -166,6 +168,7 @@ class RadioModel:
         return self._terrain_loss(gateway, frame, float(gx), float(gy), xs, ys, dist) + self.clutter_db
 
     def _terrain_loss(self, gateway: Gateway, frame: MapFrame, gx: float, gy: float, xs, ys, dist) -> np.ndarray:
+        assert self.dem is not None
         out = np.empty(dist.shape)
         steps = np.maximum(np.ceil(dist / PROFILE_STEP_M).astype(int), 2)
         # Every profile's points at once: one projection and one DEM sampling for the whole field.

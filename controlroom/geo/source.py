@@ -93,8 +93,8 @@ class MapSource:
             raise MapError(f"{self.path.name}: its coordinate system is not known")
         key = "inverse" if inverse else "forward"
         if key not in self._cache:
-            pair = (self.crs, 4326) if inverse else (4326, self.crs)
-            self._cache[key] = Transformer.from_crs(*pair, always_xy=True)
+            source, target = (self.crs, 4326) if inverse else (4326, self.crs)
+            self._cache[key] = Transformer.from_crs(source, target, always_xy=True)
         return self._cache[key]
 
     def locate(self, lat, lon):

@@ -40,7 +40,7 @@ class PieceCheck:
         if self.material == "chain":
             return translate("armour", "wire over {mm:g} mm").format(mm=self.minimum_mm)
         text = "over {mm:g} mm {material}" if self.strict else "at least {mm:g} mm {material}"
-        return translate("armour", text).format(mm=self.minimum_mm, material=translate("words", self.material))
+        return translate("armour", text).format(mm=self.minimum_mm, material=translate("words", self.material or ""))
 
     @property
     def message(self) -> str:

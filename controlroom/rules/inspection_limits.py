@@ -101,7 +101,7 @@ class InspectionLimits:
 
         def num(key: str, *path: str) -> float:
             value = table(*path).get(key)
-            if not _is_number(value) or value < 0:
+            if not isinstance(value, (int, float)) or not _is_number(value) or value < 0:
                 where = ".".join(("inspection",) + path)
                 raise ProfileError(f"ruleset [{where}]: '{key}' must be a number >= 0, not {value!r}")
             return float(value)

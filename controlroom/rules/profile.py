@@ -90,7 +90,7 @@ class RulesProfile:
                 name=repr(name), known=known)) from None
 
 
-def _seconds(table: Mapping[str, Any], key: str, where: str, low: float = 0, default: Any = REQUIRED) -> int:
+def _seconds(table: Mapping[str, Any], key: str, where: str, low: Any = 0, default: Any = REQUIRED) -> int:
     return int(round(_number(table, key, where, low, default) * 1000))
 
 

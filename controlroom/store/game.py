@@ -30,6 +30,7 @@ from controlroom.store.eventlog import EVENTS, EventLog
 from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401 - re-exported
 from controlroom.store.migrations import LATEST, migrate, schema_version
 from controlroom.store.models import CharacterRow, GameMeta, Group, Side
+from controlroom.store.station_lock import StationLock
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class GameStore(FoldKeeping):
         self.log = EventLog(engine, where)
         self._checkpointer: Checkpointer | None = None
         self.fold_unkeepable = False        # a fold snapshot could not be written (see _store_fold)
-        self.station_lock = None            # a station's lock on the game file (store.station_lock), let go at close
+        self.station_lock: StationLock | None = None    # a station's lock on the game file, let go at close
 
     def checkpoint_in_background(self, interval: float = 1.0) -> None:
         """For a long-running writer (the core): WAL checkpoints move to a thread of their own."""
