@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import sys
 
-from PySide6.QtCore import QEvent, QObject, QProcess, QSettings, Qt, QTimer, QUrl, Slot
+from PySide6.QtCore import QProcess, QSettings, Qt, QTimer, QUrl, Slot
 from PySide6.QtGui import QAction, QActionGroup, QDesktopServices, QFont, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMessageBox
 
 from controlroom import i18n
 from controlroom.core.thread import CoreThread
@@ -16,6 +16,7 @@ from controlroom.logs import log_dir
 from controlroom.ui.desks.switch import DeskSwitch
 from controlroom.ui.dialogs.games import ask_for_game, recent_games
 from controlroom.ui.docks import Panels
+from controlroom.ui.first_paint import AfterFirstPaint
 from controlroom.ui.language import save_language
 from controlroom.ui.map.layers import MapLayers
 from controlroom.ui.map.view import DIM_LEVELS, NIGHT_DIM, MapView
@@ -212,7 +213,7 @@ class MainWindow(QMainWindow):
             return
         viewport = self.map.viewport()
         if viewport.isVisible():
-            self._paint_watch = _AfterFirstPaint(viewport, painted)
+            self._paint_watch = AfterFirstPaint(viewport, painted)
             viewport.update()           # a paint comes even when the delta changed nothing the map shows
         else:
             painted()
@@ -481,26 +482,6 @@ class MainWindow(QMainWindow):
         s.setValue("window/dim", self.map.dim)
         s.setValue("window/large", self.large_action.isChecked())
         super().closeEvent(event)
-
-
-class _AfterFirstPaint(QObject):
-    """Calls ``then`` once ``widget`` has painted (after its next paint event is handled), then leaves it."""
-
-    def __init__(self, widget: QWidget, then) -> None:
-        super().__init__(widget)
-        self._then = then
-        widget.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Paint and self._then is not None:
-            then, self._then = self._then, None
-
-            def done() -> None:                     # after this paint: the filter sees it before it is done
-                obj.removeEventFilter(self)         # (not while Qt walks the widget's filters)
-                then()
-
-            QTimer.singleShot(0, done)
-        return False
 
 
 def open_log_folder() -> None:
