@@ -1,6 +1,6 @@
 """What the radio coverage layer costs per frame: the engine's fold and the window's sums, beside the bare ingest.
 
-    python benchmarks/bench_coverage.py [--frames 40000] [--devices 200]
+    .venv/bin/python -m benchmarks.bench_coverage [--frames 40000] [--devices 200]
 
 In one run, on the same frames (trackers' positions and heartbeats, each heard
 by two gateways, every tenth a marshal's report heard again 5 s later: a

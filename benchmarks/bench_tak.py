@@ -1,6 +1,6 @@
 """Benchmark: what feeding TAK costs a station, and that acknowledgements do not wait for a TAK server.
 
-    .venv/bin/python benchmarks/bench_tak.py [--mode cpu|outage|all] [--seconds 30]
+    .venv/bin/python -m benchmarks.bench_tak [--mode cpu|outage|all] [--seconds 30]
 
 The station is the one the window and headless run (``core.wiring.Station``),
 its gateway a pseudo-terminal written by a process of its own (a gateway is a
@@ -124,9 +124,9 @@ class Gateway:
         self.path = os.ttyname(self.slave)
         lines_file = folder / f"lines-{time.monotonic_ns()}.txt"
         lines_file.write_text("\n".join(lines))
-        self.proc = subprocess.Popen([sys.executable, __file__, "--gateway", str(self.master), str(lines_file),
-                                      str(rate)], pass_fds=(self.master,), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.bench_tak", "--gateway", str(self.master),
+                                      str(lines_file), str(rate)], pass_fds=(self.master,), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
         self.identified = threading.Event()
         self.result: dict = {}
         threading.Thread(target=self._watch, daemon=True).start()

@@ -1,6 +1,6 @@
 """Benchmark: the web view under load: 50 phones on the stream while a gateway sends 200 frames/s, 8,000 players.
 
-    .venv/bin/python benchmarks/bench_web.py [--seconds 30] [--phones 50]
+    .venv/bin/python -m benchmarks.bench_web [--seconds 30] [--phones 50]
 
 The real window (1366x768) on the real core, on bench_map's game of 8,000
 players in 400 groups (a tracker each), 100 marshals and 2,000 casualties; a
@@ -40,8 +40,6 @@ import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-BENCH = Path(__file__).resolve().parents[1] / "tests" / "bench"
-sys.path.insert(0, str(BENCH))
 
 RATE = 200.0
 SPEED = 60.0
@@ -103,10 +101,10 @@ def phones_main(url: str, tokens_file: str, out_file: str, seconds: float, wrong
 
 # -- the station with its window (this process) ---------------------------------------------------------------
 def run_window(app, path: str, lines: list[str], seconds: float, phones: int, wrong: int) -> dict:
-    from bench_ingest import FakeGateway
-    from bench_map import FIELD, rss_mb
     from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 
+    from benchmarks.bench_ingest import FakeGateway
+    from benchmarks.bench_map import FIELD, rss_mb
     from controlroom.core.web_feed import serve_web
     from controlroom.core.wiring import Station
     from controlroom.geo.frame import MapFrame
@@ -145,8 +143,9 @@ def run_window(app, path: str, lines: list[str], seconds: float, phones: int, wr
     if phones:
         tokens_file, out_file = Path(path).with_suffix(".tokens"), Path(path).with_suffix(".phones.json")
         tokens_file.write_text(json.dumps(tokens))
-        phone_proc = subprocess.Popen([sys.executable, __file__, "--phones-of", f"http://127.0.0.1:{server.port}",
-                                       str(tokens_file), str(out_file), str(seconds), str(wrong)])
+        phone_proc = subprocess.Popen([sys.executable, "-m", "benchmarks.bench_web", "--phones-of",
+                                       f"http://127.0.0.1:{server.port}", str(tokens_file), str(out_file),
+                                       str(seconds), str(wrong)], cwd=Path(__file__).resolve().parents[1])
     gateway.send(str(lines_file), RATE, expect_acks=-1)
     late: list[float] = []
     clock = QElapsedTimer()
@@ -242,10 +241,10 @@ def main() -> int:
     ap.add_argument("--phones", type=int, default=50)
     ap.add_argument("--wrong", type=int, default=1000, help="requests with wrong tokens in the third run")
     args = ap.parse_args()
-    from bench_map import make_game, radio_lines
     from figures import below, pct
     from PySide6.QtWidgets import QApplication
 
+    from benchmarks.bench_map import make_game, radio_lines
     from controlroom.ui.app import share_the_interpreter
 
     app = QApplication(sys.argv[:1])

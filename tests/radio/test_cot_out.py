@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 
 import pytest
-from cot_schema import check, problems, round_trip
 
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -19,6 +18,7 @@ from controlroom.radio import tak_objects as objs
 from controlroom.radio.cot import to_xml
 from controlroom.radio.tak_feed import FeedInbox, Pending, TakFeed
 from controlroom.radio.tak_link import LatestQueue
+from tests.support.cot_schema import check, problems, round_trip
 
 ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves"),
           Member(3, "Carl", "North", "Wolves"), Member(11, "Gerd", "South", "Ravens"),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -13,10 +12,6 @@ import tifffile
 from PIL import Image
 from pyproj import CRS, Transformer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "geo"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "radio"))
-from cot_schema import check
-
 from controlroom.cli import main
 from controlroom.game.roster import Member
 from controlroom.game.tak_settings import SETTINGS_KEY, TakSettings
@@ -26,6 +21,7 @@ from controlroom.geo.source import open_map
 from controlroom.radio.tak_objects import uid_part
 from controlroom.store.game import GameStore
 from controlroom.store.maps import save_map, save_places
+from tests.support.cot_schema import check
 from tests.support.gdal_helpers import latlon_of, make_geotiff, srs_of
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +15,6 @@ from controlroom.web.forms import FormError, command_for
 from controlroom.web.hub import QUEUE_MAX, Client, Hub
 from controlroom.web.invites import WEB_DEVICE_BASE, hash_token, new_token, parse_address, parse_expires
 from controlroom.web.words import choose_language, words
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
 from tests.support.engine_pump import Pump, new_game
 
 
