@@ -205,6 +205,7 @@ def ensure_taky() -> None:
 
 
 OUTAGE_PG_ENV, OUTAGE_DATA_ENV = "CONTROLROOM_TEST_PG_OUTAGE", "CONTROLROOM_TEST_PG_OUTAGE_DATA"
+BESIDE_THE_OUTAGE = ("installer", "hardware", "micropython", "web")     # test folders run with the outage's
 
 
 def _files(folder: Path) -> list[Path]:
@@ -222,15 +223,15 @@ def suites(outage_server: bool) -> tuple[list[str], list[str], list[str]]:
     The window's: tests/ui files that use no PostgreSQL server.  The
     outage's, when a second server is there for it: files whose tests stop
     the server (a station's outage, for up to a minute: ``pg_control``),
-    with the installer's bundle tests (bound by building, not by the
-    server); without a second server they run with the rest.
+    with the installer's, the firmware's and the web view's (of about the
+    rest's length in all); without a second server they run with the rest.
     """
     window, outage, rest = [], [], []
     for f in _files(ROOT / "tests"):
         name = str(f.relative_to(ROOT))
         if f.parent == ROOT / "tests" / "ui" and not _mentions(f, ("pg_url", "game_db", "_pg_admin")):
             window.append(name)
-        elif outage_server and (_mentions(f, ("pg_control",)) or f.parent.name == "installer"):
+        elif outage_server and (_mentions(f, ("pg_control",)) or f.parent.name in BESIDE_THE_OUTAGE):
             outage.append(name)
         else:
             rest.append(name)
@@ -260,9 +261,10 @@ def run_suites(env: dict) -> int:
     try:
         for _what, files, extra, log_path in beside:
             with open(log_path, "w", encoding="utf-8") as log:
-                procs.append(subprocess.Popen([str(PY), "-m", "pytest", "-p", "no:cacheprovider", *files], cwd=ROOT,
-                                              env={**env, **extra}, stdout=log, stderr=subprocess.STDOUT))
-        others = run([PY, "-m", "pytest", *rest], cwd=ROOT, env=env)
+                procs.append(subprocess.Popen([str(PY), "-m", "pytest", "-p", "no:cacheprovider", "--durations=15",
+                                               *files], cwd=ROOT, env={**env, **extra}, stdout=log,
+                                              stderr=subprocess.STDOUT))
+        others = run([PY, "-m", "pytest", "--durations=15", *rest], cwd=ROOT, env=env)
     finally:
         codes = [p.wait() for p in procs]
     for what, _files, _extra, log_path in beside:
