@@ -150,9 +150,10 @@ def test_the_station_feeds_taky_hears_a_phone_and_finds_taky_again_after_an_outa
             qtbot.wait(100)
             gw.poll()
             longest_queue = max(longest_queue, len(link.queue))
+        # Every report acknowledged while taky is still away: acks never wait for the TAK server (how fast they
+        # are meanwhile, p99 against the 50 ms, is benchmarks/bench_tak.py --mode outage's figure).
         qtbot.waitUntil(lambda: gw.poll() and all(n in gw.acked for n in casualties), timeout=10_000)
-        latencies = sorted(gw.acked[n] - gw.sent[n] for n in casualties)
-        assert latencies[int(0.99 * (len(latencies) - 1))] < 0.5, latencies[-5:]
+        assert link.state != "connected" and link.connects == 1
         assert longest_queue <= len(station.tak.feed.entries) and link.queue.dropped == 0
 
         back_at = taky.start()
