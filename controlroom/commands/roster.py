@@ -139,7 +139,7 @@ def _announce(store, before: set[int], members, change) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     from controlroom.commands.errors import CliError
-    from controlroom.game.roster_csv import RosterImportError, read_roster_csv
+    from controlroom.game.roster_csv import NO_MAPPING, RosterImportError, read_roster_csv
     from controlroom.rules.profile import ProfileError
     from controlroom.store.errors import StoreError
     from controlroom.store.game import GameStore
@@ -154,7 +154,8 @@ def _import(args: argparse.Namespace) -> int:
                 raise CliError(translate("errors", "{game}: the game's ruleset cannot be read: {problem}").format(
                     game=store.where, problem=exc)) from None
             try:
-                members = read_roster_csv(args.file, profile, *([mapping] if mapping else []))
+                kept = store.roster() if args.keep_missing else []      # counted in the healer quota too
+                members = read_roster_csv(args.file, profile, mapping or NO_MAPPING, kept)
             except RosterImportError as exc:
                 n = len(exc.problems)
                 head = translate("roster", "{file}: {problems}, nothing was imported:").format(

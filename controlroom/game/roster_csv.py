@@ -244,11 +244,14 @@ def healer_problem(excess, lines: list[int]) -> str:
 
 
 def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
-                        mapping: RosterMapping = NO_MAPPING) -> list[tuple[int, Member]]:
+                        mapping: RosterMapping = NO_MAPPING, kept: Iterable[Member] = ()) -> list[tuple[int, Member]]:
     """(line, member) of every player of a roster CSV, in file order, checked against ``profile``.
 
     ``path_or_text`` is a path, the file's bytes, or its text (a str with a
-    line break); ``mapping`` what the user said of its columns and names.
+    line break); ``mapping`` what the user said of its columns and names;
+    ``kept``: the players the game keeps beside the file's (late registrations
+    added to a game: ``roster import --keep-missing``), counted in the groups'
+    healer quota with the file's, unless the file names their badge.
     Raises RosterImportError listing every problem.
     """
     problems: list[str] = []
@@ -287,7 +290,9 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
     for line, m in quota:
         if profile.character_class(m.cls).healer_touches > 0:
             healer_lines[m.group].append(line)
-    for excess in healer_excess([m for _line, m in quota], profile):
+    in_file = {m.badge for _line, m in entries}
+    others = [m for m in kept if m.badge not in in_file]
+    for excess in healer_excess([m for _line, m in quota] + others, profile):
         problems.append(healer_problem(excess, healer_lines[excess.group]))
     if problems:
         raise RosterImportError(sorted(problems, key=problem_order), questions)
@@ -295,9 +300,9 @@ def read_roster_entries(path_or_text: str | os.PathLike | bytes, profile: RulesP
 
 
 def read_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesProfile,
-                    mapping: RosterMapping = NO_MAPPING) -> list[Member]:
+                    mapping: RosterMapping = NO_MAPPING, kept: Iterable[Member] = ()) -> list[Member]:
     """The members of a roster CSV, in file order, checked against ``profile`` (``read_roster_entries``)."""
-    return [m for _line, m in read_roster_entries(path_or_text, profile, mapping)]
+    return [m for _line, m in read_roster_entries(path_or_text, profile, mapping, kept)]
 
 
 @dataclass(frozen=True)

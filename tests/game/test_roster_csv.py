@@ -130,6 +130,19 @@ def test_too_many_healers_names_the_group_and_the_healers_lines():
     ]
 
 
+def test_late_registrations_count_the_players_the_game_keeps_in_the_healer_quota():
+    """roster import --keep-missing: a late healer joins a group whose paid members are in the game already."""
+    late = HEADER + "41,Late Healer,South,Bears,healer,yes,,\n"
+    kept = [Member(badge=b, name=f"B{b}", side="South", group="Bears", cls="warrior", paid=True) for b in range(1, 6)]
+    assert [m.badge for m in read_roster_csv(late, default_profile(), kept=kept)] == [41]
+    with pytest.raises(RosterImportError):                       # alone, the file's healer has no paid members
+        read_roster_csv(late, default_profile())
+    # A kept player the file names again counts once, as the file says (here: no longer paid).
+    again = late + "1,B1,South,Bears,warrior,no,,\n"
+    with pytest.raises(RosterImportError, match="4 paid members allow at most 0"):
+        read_roster_csv(again, default_profile(), kept=kept[:4])
+
+
 def test_bom_semicolons_case_spaces_aliases_and_extra_columns(tmp_path):
     text = (" Badge ; NAME ;Side;Group;Class;Paid;Helmet;Armor;e-mail\n"
             "1;Õie Tamm;Põhja;Hundid;Warrior;jah;;;oie@example.ee\n\n"
