@@ -224,7 +224,7 @@ def update_latency(reached: list[tuple[int, float]], seen: list[list]) -> dict:
                 lat.append((times[i] - reached_at) * 1000)
             else:
                 missed += 1              # the run ended before a view with it came
-    from figures import pct
+    from benchmarks.figures import pct
 
     return {"update_ms": lat, "update_p50_ms": pct(lat, 0.5), "update_p99_ms": pct(lat, 0.99),
             "update_missed_at_end": missed, "phones_heard": len(by_phone)}
@@ -241,7 +241,7 @@ def main() -> int:
     ap.add_argument("--phones", type=int, default=50)
     ap.add_argument("--wrong", type=int, default=1000, help="requests with wrong tokens in the third run")
     args = ap.parse_args()
-    from figures import below, pct
+    from benchmarks.figures import below, pct
     from PySide6.QtWidgets import QApplication
 
     from benchmarks.bench_map import make_game, radio_lines
