@@ -241,10 +241,10 @@ def main() -> int:
     ap.add_argument("--phones", type=int, default=50)
     ap.add_argument("--wrong", type=int, default=1000, help="requests with wrong tokens in the third run")
     args = ap.parse_args()
-    from benchmarks.figures import below, pct
     from PySide6.QtWidgets import QApplication
 
     from benchmarks.bench_map import make_game, radio_lines
+    from benchmarks.figures import below, pct
     from controlroom.ui.app import share_the_interpreter
 
     app = QApplication(sys.argv[:1])
