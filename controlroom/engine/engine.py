@@ -193,7 +193,7 @@ class Engine:
     def next_batch(self) -> Batch | None:
         """The next batch to store (None: one is on its way, or nothing is due): corrections, deadlines, reports."""
         fold, clock = self.fold, self.clock
-        now = max(clock.now_ms(), fold.state.t)
+        now = max(clock.now_ms(), fold.state.latest)
         batch = self.batcher.take(fold, now, may_fire=self.authority.may_fire, epoch=self.authority.epoch or None,
                                   best=self.intake.ingest.best, happened=self.happened,
                                   real_ms=clock.real_ms)

@@ -52,7 +52,8 @@ from controlroom.game.state import GameState
 # Field reports are superseded by the next one of the same kind; folded late, they change nothing
 # of the rules, so they never make the game fold again.
 FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message", "radio_retried"})
-CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
+CHECKPOINT_EVERY, KEEP = 2000, 16
+END_T = 1 << 62      # later than any game time   # a fold's checkpoints: every so many events, so many kept
 
 
 History = Callable[[], tuple[GameState, Iterable]]
@@ -312,7 +313,15 @@ class Fold:
         if confirmed_end != at_end[:len(confirmed_end)] or any(t not in prov for t in tokens):
             return False
         last = self.last_key
-        for stored, tok in ordered:
+        # Reports of ours folded at the end, by where the log puts them: the earliest time of those after each.
+        later_report = [END_T] * (len(ordered) + 1)
+        for i in range(len(ordered) - 1, -1, -1):
+            stored, tok = ordered[i]
+            own_report = (tok is not None and prov[tok].pos is None and stored.event.source != SOURCE_TIMER
+                          and stored.event.type not in FIELD_TYPES)
+            later_report[i] = min(later_report[i + 1], stored.event.t) if own_report else later_report[i + 1]
+        ours = 0                    # events of ours folded at the end, met so far in the log's order
+        for i, (stored, tok) in enumerate(ordered):
             k = key_of(stored)
             placed = tok is not None and prov[tok].pos is not None
             if placed:
@@ -322,11 +331,19 @@ class Fold:
                     continue        # a late field report changes no rule: folded in place
                 return False
             last = k
-            if tok is None:
+            if tok is not None:
+                ours += 1
+                continue
+            if len(at_end) > ours:
+                # Another station's event that the log puts before events of ours folded already: a rule event
+                # must be folded before them; a field report only matters if it is later than a report of ours
+                # after it (which would count from the field report's time).
+                if stored.event.type not in FIELD_TYPES or stored.event.t > later_report[i]:
+                    return False
                 if len(at_end) > len(confirmed_end):
-                    return False    # folded after events of ours that the log will put after it
-                if stored.event.type == "retracted" and stored.event.data["seq"] not in self.retracted:
-                    return False    # a correction of an event folded already
+                    return False    # folded after events of ours that this batch does not store
+            if stored.event.type == "retracted" and stored.event.data["seq"] not in self.retracted:
+                return False        # a correction of an event folded already
         return True
 
     def _apply(self, event: Event) -> list:

@@ -46,6 +46,7 @@ def replay_script(script: Script, until: int | None = None) -> ReplayResult:
     result.log += fired
     if until is not None:
         state.t = max(state.t, until)
+        state.latest = max(state.latest, until)
     schedule.sync(state)
     return result
 
@@ -67,4 +68,5 @@ def replay_log(state: GameState, events, until: int | None = None) -> ReplayResu
         schedule.rebuild(state)
         result.fired += fire_due(state, schedule, until)
         state.t = max(state.t, until)
+        state.latest = max(state.latest, until)
     return result

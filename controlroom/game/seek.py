@@ -140,7 +140,7 @@ class Seeker:
     @property
     def end(self) -> int:
         """The game's last moment: its last event, or a rule deadline the game's end still had pending."""
-        return max(self.reach[-1] if self.reach else 0, self.end_state.t)
+        return max(self.reach[-1] if self.reach else 0, self.end_state.latest)
 
     # -- seeking -----------------------------------------------------------------
     def count_at(self, t: int) -> int:
@@ -174,6 +174,7 @@ class Seeker:
             _rebuild(schedule, state)
             fire_due(state, schedule, t)
             state.t = max(state.t, t)
+            state.latest = max(state.latest, t)
             state.take_dirty()
         return state
 

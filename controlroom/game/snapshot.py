@@ -38,7 +38,8 @@ exec(f"def _set_all(ch, row):\n    {', '.join('ch.' + name for name in _SLOTS)},
 _set_all = _namespace["_set_all"]
 
 # Attributes copied as they are (immutable, or shared on purpose).
-SHARED = frozenset({"profile", "roster", "t", "events_applied", "inspection_count", "_inspection_limits", "_event"})
+SHARED = frozenset({"profile", "roster", "t", "latest", "_floor", "events_applied", "inspection_count",
+                    "_inspection_limits", "_event"})
 # Lists of immutable records: a shallow copy is a full copy.
 LISTS = frozenset({"deaths", "valhalla", "warnings", "retractions", "messages", "loot_log"})
 # Dicts of immutable values, and sets of immutable members.

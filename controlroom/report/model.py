@@ -448,7 +448,7 @@ def _build(game, members, profile, items, scenario, marshals, engine_sides, tota
         known = ", ".join(repr(s) for s in dict.fromkeys(scenarios)) or "none"
         raise UnknownScenario(f"the game has no scenario {scenario!r} (its scenarios: {known})")
     rep.scenarios = list(dict.fromkeys(scenarios))
-    rep.t_end = state.t
+    rep.t_end = state.latest
     for b, p in players.items():
         p.condition = chars[b].condition
     rep.players = [players[b] for b in sorted(players)]

@@ -133,3 +133,25 @@ def test_a_late_report_that_changes_the_deadlines_is_an_alarm(shared, tmp_path):
         assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "woke"] == [(301_000, 3)]
     finally:
         a.close()
+
+
+def test_another_stations_report_stored_before_a_deadline_folded_ahead_is_folded_at_its_own_time(shared, tmp_path):
+    """(The game day's deadlines a few ms off the rules'.)  This owner folds a wake-up ahead of storing it;
+    meanwhile another station stores a report that happened just before it.  The log has the report first,
+    so the report's bleeding-out counts from its own time, not from the wake-up's."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        a.submit("knocked_out", {"badge": 1}, "marshal:7")              # wakes up at 300,000
+        a.clock.advance_to(300_076)
+        a.engine.command(cmds.Poll())
+        batch = a.engine.next_batch()                                    # folded ahead; not stored yet
+        assert a.state.characters[1].condition == "active"
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(299_924, "down", "marshal:8", badge=2)])
+        a.settle(a.engine.committed(batch.id, a.writer.write(batch.items)))
+        assert [e.type for e in a.events()] == ["knocked_out", "down", "woke"]
+        (dies,) = [d for d in a.state.deadlines_of(2) if d.kind == "dies"]
+        assert dies.due == 299_924 + 600_000
+        assert not a.engine.fold.provisional
+    finally:
+        a.close()

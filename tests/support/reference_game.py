@@ -41,8 +41,15 @@ def digest(state: GameState) -> str:
 # The digest of the final state, recorded at commit 56b4d93 (before the fold's fast paths):
 # e078e49a5a512d823edc1b349a2c38746ecb4ef45afe5cacf0aed4e9f723b22d.  Issue 37 added one rule warning, a report
 # during a STOPP that covers the character (stopp_in_force): the battle has 30 of them, and without them its
-# state still digests to the one recorded (checked when this was changed); with them, to this:
-EXPECTED = "d206591eb603acdf2f9c0bac888c0107f1feeeef78adcd1a68ed4045a22ba1e9"
+# state still digests to the one recorded (checked when this was changed); with them, to
+# d206591eb603acdf2f9c0bac888c0107f1feeeef78adcd1a68ed4045a22ba1e9.  Issue 40: a deadline counts at its own time,
+# not at the latest time folded before it (GameState.apply): two deaths of this log (badges 621 and 628, each
+# folded after a report with a later time) now count at their own times, 7,771,742 and 13,224,451 ms, where they
+# counted 624 and 136 ms later; 621 then respawns earlier, checks in to Valhalla once more and bleeds out once
+# more before the end, and six rule warnings of the old times go (3 target_dead, 2 stale_timer, 1
+# already_in_valhalla).  The state also keeps the latest time folded and the latest report's (``latest``,
+# ``_floor``).  Nothing else moved (compared field by field).
+EXPECTED = "5cb28578047e444820b0a142eade37f787dcb743dc0744cda2e38a70a25bb372"
 
 
 def _items(n_reports: int = 40_000):
