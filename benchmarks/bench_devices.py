@@ -99,7 +99,7 @@ def raw_copy(folder: Path, baud: int | None) -> float:
     """The firmware and a device file copied to a new board through mpremote's transport, nothing else."""
     from mpremote.transport_serial import SerialTransport
 
-    files = {**firmware_files(), "device.json": b"{" + b" " * 400 + b"}"}
+    files = {**firmware_files(slimmed=False), "device.json": b"{" + b" " * 400 + b"}"}
     with FakeBoard(folder / "raw-flash", baud=baud) as board:
         start = time.perf_counter()
         t = SerialTransport(board.port, baudrate=115200, timeout=5)

@@ -23,6 +23,7 @@ from controlroom.game.devices import BOARDS as BOARD_CHIPS
 from controlroom.game.devices import DEFAULT_BOARD, RADIO_DEFAULTS, DeviceInfo, key_fingerprint
 from controlroom.i18n import translate
 from controlroom.radio.board import BoardError, Confirmation, provision_board
+from controlroom.radio.slim import slim
 from controlroom.store.device_setup import FAILED, PROVISIONED, next_unprovisioned, record_provisioning
 from controlroom.store.devices import devices
 from controlroom.store.game import GameStore
@@ -99,12 +100,13 @@ def firmware_dir() -> Path:
                                              "controlroom source): set {env} to their folder").format(env=FIRMWARE_ENV))
 
 
-def firmware_files() -> dict[str, bytes]:
-    """The files every board gets: the firmware and the app's own codec as codec.py (hardware/README.md)."""
+def firmware_files(slimmed: bool = True) -> dict[str, bytes]:
+    """The files every board gets: the firmware and the app's own codec as codec.py (hardware/README.md);
+    ``slimmed``: without comments and docstrings, as a board is sent them (``radio.slim``)."""
     folder = firmware_dir()
     files = {p.name: p.read_bytes() for p in sorted(folder.glob("*.py"))}
     files["codec.py"] = (Path(__file__).resolve().parent.parent / "radio" / "codec.py").read_bytes()
-    return files
+    return {name: slim(data) for name, data in files.items()} if slimmed else files
 
 
 def provision(store: GameStore, device_id: int | None, port: str, plan: dict | None = None,

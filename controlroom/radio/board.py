@@ -9,6 +9,10 @@ mode): every file under a temporary name first, checked by the board's
 SHA-256 of it, then renamed, so that a cable pulled mid-copy never leaves a
 half-written file under its real name; a file the board has already is not
 sent again, and a file not named (the frame ``counter``) is never touched.
+A board with MicroPython's ``deflate`` module (1.21 and later) is sent each
+file compressed (zlib, a 1 KiB window) in base64, and unpacks it itself: a
+third of the bytes on a line of 115,200 baud, where mpremote's own copy
+sends a file as Python bytes literals.
 The board then reads its device file back through the firmware's own
 config.py (its version, the key's fingerprint, never the key) and is reset.
 """
@@ -16,9 +20,11 @@ config.py (its version, the key's fingerprint, never the key) and is reset.
 from __future__ import annotations
 
 import ast
+import base64
 import contextlib
 import hashlib
 import io
+import zlib
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -34,6 +40,8 @@ USB_BOARDS = {
 DEVICE_FILE = "device.json"
 NEW = ".new"                    # the temporary name's ending
 CHUNK = 1024                    # bytes of a file in one piece of code sent to the board
+PACKED_CHUNK = 2048             # base64 characters of a packed file in one piece of code
+WBITS = 10                      # the compression window: 1 KiB of the board's memory while it unpacks
 TIMEOUT_S = 5.0                 # the most the board may stay silent in the middle of an answer
 
 _HASHES = """import hashlib
@@ -51,6 +59,19 @@ def _h(n):
     f.close()
     return h.digest()
 print(repr([_h(n) for n in %r]))
+"""
+_UNPACK = """import deflate, os
+s = open(%(z)r, 'rb')
+d = open(%(new)r, 'wb')
+g = deflate.DeflateIO(s, deflate.ZLIB)
+while True:
+    b = g.read(512)
+    if not b:
+        break
+    d.write(b)
+d.close()
+s.close()
+os.remove(%(z)r)
 """
 _RENAME = """import os
 try:
@@ -129,9 +150,11 @@ class _Session:
 
 
 def provision_board(port: str, files: dict[str, bytes], device_file: bytes, chip: str | None = None,
-                    progress: Callable[[int, int], object] | None = None, timeout: float = TIMEOUT_S) -> Confirmation:
+                    progress: Callable[[int, int], object] | None = None, timeout: float = TIMEOUT_S,
+                    pack: bool = True) -> Confirmation:
     """Write ``files`` and then ``device_file`` (as device.json) to the board on ``port``, have the board read
     them back, and reset it.  ``chip``: the chip the device's board has ("esp32", "esp32s3"); another refuses.
+    ``pack``: send the files compressed when the board can unpack them (False: mpremote's own copy always).
     BoardError says where it stopped; nothing half written is left under a file's own name."""
     from mpremote.transport import TransportError, TransportExecError
 
@@ -143,7 +166,8 @@ def provision_board(port: str, files: dict[str, bytes], device_file: bytes, chip
         with contextlib.redirect_stdout(session.said):
             session.t.enter_raw_repl(soft_reset=True)
         session.stage = translate("board", "while asking what it is")
-        machine = session.value("import sys\nprint(repr(sys.implementation._machine))")
+        machine, packs = session.value("import sys\ntry:\n    import deflate\n    p = True\nexcept ImportError:\n"
+                                       "    p = False\nprint(repr((sys.implementation._machine, p)))")
         found = chip_of(machine)
         if chip is not None and found is not None and found != chip:
             raise BoardError(translate("board", "the board on {port} is an {found} ({machine}), but the device is to "
@@ -158,8 +182,11 @@ def provision_board(port: str, files: dict[str, bytes], device_file: bytes, chip
         for name in todo:                        # device.json last: the firmware that reads it is there first
             session.stage = translate("board", "while {file} was copied").format(file=name)
             data = wanted[name]
-            with contextlib.redirect_stdout(session.said):
-                session.t.fs_writefile(name + NEW, data, chunk_size=CHUNK)
+            if packs and pack:
+                _write_packed(session, name, data)
+            else:
+                with contextlib.redirect_stdout(session.said):
+                    session.t.fs_writefile(name + NEW, data, chunk_size=CHUNK)
             if session.value(_HASHES % [name + NEW])[0] != hashlib.sha256(data).digest():
                 raise BoardError(translate("board", "{file} arrived damaged on the board (its checksum differs): "
                                                     "try another USB cable").format(file=name))
@@ -191,6 +218,18 @@ def provision_board(port: str, files: dict[str, bytes], device_file: bytes, chip
         if session is not None:
             with contextlib.suppress(Exception):
                 session.t.close()
+
+
+def _write_packed(session: _Session, name: str, data: bytes) -> None:
+    """``data`` to ``name`` + NEW on the board, sent compressed in base64 and unpacked there."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, WBITS)
+    text = base64.b64encode(packer.compress(data) + packer.flush())
+    packed = name + NEW + ".z"
+    session.run("from binascii import a2b_base64 as a\nf = open(%r, 'wb')\nw = f.write" % packed)
+    for i in range(0, len(text), PACKED_CHUNK):
+        session.run("w(a(%r))" % text[i:i + PACKED_CHUNK])
+    session.run("f.close()")
+    session.run(_UNPACK % {"z": packed, "new": name + NEW})
 
 
 def _stopped(session: _Session | None, port: str, why: str) -> str:
