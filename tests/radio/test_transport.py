@@ -250,10 +250,16 @@ def test_a_stations_link_puts_what_it_hears_into_the_queue(pty):
         wait_until(lambda: lk.state == "identified")
         gw.write(rx_line(1, 7))
         gw.write(rx_line(2, 9))                      # a line claiming another gateway on this link
-        wait_until(lambda: len(queue) >= 4)
+        items: list = []
+
+        def both_said() -> bool:                     # the frame heard, and the other gateway's line refused
+            items.extend(queue.take())
+            return (any(isinstance(i, FrameHeard) for i in items)
+                    and any(getattr(i, "reason", "") == "gateway_id" for i in items))
+        wait_until(both_said)
     finally:
         lk.stop()
-    items = queue.take()
+    items += queue.take()
     heard = [i for i in items if isinstance(i, FrameHeard)]
     assert [(h.gateway, int.from_bytes(h.frame[3:7], "big")) for h in heard] == [(7, 1)]
     assert any(getattr(i, "reason", "") == "gateway_id" for i in items)
