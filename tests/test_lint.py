@@ -3,7 +3,8 @@
 The rules are pyproject.toml's [tool.ruff] and [tool.mypy]; ruff and mypy are in the
 test extra.  The second test of each runs it over a small module under the same
 configuration with a finding put in, and checks that it is refused, named: a check
-that cannot fail would prove nothing.
+that cannot fail would prove nothing.  mypy's layers are the packages of
+[tool.mypy]: every layer below the core (CHECKED), each shown to be reached.
 """
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The packages whose types mypy checks in the test command: the layers below the core.
+CHECKED = ("controlroom.rules", "controlroom.geo", "controlroom.game", "controlroom.radio", "controlroom.store",
+           "controlroom.engine")
 
 
 def ruff_check(where: Path) -> subprocess.CompletedProcess:
@@ -48,6 +53,35 @@ def mypy_check(where: Path, *args: str) -> subprocess.CompletedProcess:
 def test_mypy_finds_nothing_in_the_layers_it_checks():
     done = mypy_check(ROOT)
     assert done.returncode == 0, "mypy found:\n" + done.stdout + done.stderr
+
+
+def test_mypy_checks_every_layer_below_the_core():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert sorted(config["packages"]) == sorted(CHECKED)
+    assert not {"ignore_errors", "disallow_untyped_defs"} & set(config), config
+    assert "overrides" not in config, "no package is let off: " + repr(config.get("overrides"))
+
+
+def test_mypy_reaches_each_checked_package(tmp_path):
+    # A tree of the checked packages, under the same configuration: run as in the test command (no
+    # arguments: the configuration's packages), a wrong type in any one of them is refused, named.
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "controlroom").mkdir()
+    (tmp_path / "controlroom" / "__init__.py").write_text('"""The package."""\n', encoding="utf-8")
+    clean = '"""Words."""\n\n\ndef said(count: int) -> str:\n    return str(count)\n'
+    for name in CHECKED:
+        package = tmp_path.joinpath(*name.split("."))
+        package.mkdir()
+        (package / "__init__.py").write_text('"""A layer."""\n', encoding="utf-8")
+        (package / "words.py").write_text(clean, encoding="utf-8")
+    assert mypy_check(tmp_path).returncode == 0, mypy_check(tmp_path).stdout
+    for name in CHECKED:
+        (tmp_path.joinpath(*name.split(".")) / "words.py").write_text(
+            clean + "\n\nWORDS: str = said(4) + 1\n", encoding="utf-8")
+    done = mypy_check(tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    for name in CHECKED:
+        assert f"{name.replace('.', '/')}/words.py:8: error" in done.stdout, done.stdout
 
 
 def test_mypy_catches_a_wrong_type(tmp_path):

@@ -33,7 +33,9 @@ class Alarm(NamedTuple):
     kind: str            # a key of KIND_CLASS
     message: str
     t: int
-    count: int = 1       # repeats merged into this one
+    # repeats merged into this one.  The field shadows tuple.count, which typeshed types as a method: the
+    # name is the alarm's readers' (ui, report), so it stays and mypy's refusal of the override is ignored.
+    count: int = 1  # type: ignore[assignment]
 
     @property
     def cls(self) -> str:
@@ -125,7 +127,7 @@ class AlarmRowState(NamedTuple):
     key: str
     cls: str
     latest: Alarm
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count (typeshed's method), as Alarm.count does
     ids: tuple[str, ...]
 
 
@@ -192,7 +194,7 @@ class AlarmBoard:
         """An alarm acknowledged elsewhere (another station, the log): take it out of its row."""
         key = self._where.get(alarm_id)
         row = self._rows.get(key) if key is not None else None
-        if row is None:
+        if key is None or row is None:
             return False
         ids = tuple(i for i in row.ids if i != alarm_id)
         if ids:

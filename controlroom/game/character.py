@@ -105,7 +105,11 @@ class Character:
         self.hp = self.max_hp
         self.ap = self.full_ap
         self.condition = ACTIVE
-        self.dying_at = self.wake_at = self.regen_at = self.respawn_at = None
+        # Deadlines on this character's clock (None: none pending).
+        self.dying_at: int | None = None
+        self.wake_at: int | None = None
+        self.regen_at: int | None = None
+        self.respawn_at: int | None = None
         self.regen_period = 0
         self.bound = False
         self.carer: int | None = None

@@ -14,7 +14,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from controlroom.game import snapshot
-from controlroom.game.fold_records import Entry
+from controlroom.game.fold_records import Entry, Key
 
 if TYPE_CHECKING:
     from controlroom.game.fold import Fold
@@ -126,14 +126,14 @@ def fill_checkpoints(fold: Fold, pause: Callable[[], None] | None = None) -> Non
     apply = state.apply
     gone = fold.retracted
     targets = iter(due)
-    target = next(targets)
+    target: Key | None = next(targets)
     for i, entry in enumerate(fold.entries[bisect.bisect_right(fold._keys, start):]):
         if not i & 255:
             breathe()
         if entry.seq in gone:
             continue
         apply(entry.event)
-        if entry.key == target:
+        if target is not None and entry.key == target:
             breathe()
             fold._checkpoint(target, state)
             target = next(targets, None)

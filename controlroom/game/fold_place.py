@@ -31,9 +31,9 @@ def place(fold: Fold, device: int | None, counter: int | None, arrival_t: int, h
         if i < len(frames):
             target = fold.index.find(frames[i][1])
     if happened_t is not None and happened_t < arrival_t - tolerance_ms:
-        i = fold.index.first_after(happened_t)
-        if i is not None and (target is None or i < target):
-            target = i
+        after = fold.index.first_after(happened_t)
+        if after is not None and (target is None or after < target):
+            target = after
     if target is None:
         return None
     target_key, target_t = fold.index.key(target), fold.index.t[target]

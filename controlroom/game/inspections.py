@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controlroom.game.events import Event
+from controlroom.game.fold_parts import StatePart
 from controlroom.i18n import QT_TRANSLATE_NOOP, wording
 from controlroom.rules.inspection_kinds import inspect_measures
 from controlroom.rules.inspection_limits import InspectionLimits
@@ -27,7 +28,7 @@ class Inspection:
     measures: Mapping[str, Any] = field(default_factory=dict)
 
 
-class InspectionLedger:
+class InspectionLedger(StatePart):
     """Mixed into GameState: ``inspections`` holds the latest inspection of each tag."""
 
     def _init_inspections(self) -> None:

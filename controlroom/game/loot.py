@@ -6,6 +6,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from controlroom.game.events import Event
+from controlroom.game.fold_parts import StatePart
 from controlroom.i18n import wording
 
 
@@ -16,7 +17,7 @@ class Owed(NamedTuple):
     without_consent: bool         # any of it taken without the player's permission
 
 
-class LootLedger:
+class LootLedger(StatePart):
     """GameState's part for looting: the looter is responsible for what they took, always.
 
     Even when the looter is looted in turn, they still owe the items to the

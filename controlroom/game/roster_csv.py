@@ -366,15 +366,15 @@ def preview_roster_csv(path_or_text: str | os.PathLike | bytes, profile: RulesPr
     choices = {"class": sorted(profile.classes), "helmet": sorted(profile.helmet_points),
                "armour": sorted(profile.body_points), "paid": ["yes", "no"], "inadequate": ["yes", "no"]}
     unknown = {}
-    for key, cells in seen.items():
+    for key, found in seen.items():
         names = set(choices[key])
         if key in FLAGS:
-            left = sorted(c for c in cells if yes_no(c) is None and yes_no(mapping.value(key, c) or "") is None)
+            left = sorted(c for c in found if yes_no(c) is None and yes_no(mapping.value(key, c) or "") is None)
         elif key == "helmet":
-            left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+            left = sorted(c for c in found if c not in names and mapping.value(key, c) is None
                           and c not in HELMET_NONE and VALUE_ALIASES[key].get(c) not in names)
         else:
-            left = sorted(c for c in cells if c not in names and mapping.value(key, c) is None
+            left = sorted(c for c in found if c not in names and mapping.value(key, c) is None
                           and VALUE_ALIASES[key].get(c) not in names)
         if left:
             unknown[key] = left

@@ -5,6 +5,7 @@ described in docs/roster-csv.md."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from controlroom.game.roster import RosterError
 from controlroom.game.roster_columns import REQUIRED
@@ -18,7 +19,7 @@ class RosterImportError(RosterError):
     """Every problem of a roster file, one sentence each; nothing was imported.  ``questions``: those of them
     that a mapping answers (``roster_csv.HelmetQuestion``: a helmet of a kind the file does not say)."""
 
-    def __init__(self, problems: list[str], questions: list = ()) -> None:
+    def __init__(self, problems: list[str], questions: Sequence = ()) -> None:
         self.problems = list(problems)
         self.questions = list(questions)
         super().__init__("\n".join(self.problems))

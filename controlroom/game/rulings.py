@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from controlroom.game.character import DEAD, Scenario
 from controlroom.game.events import Event
+from controlroom.game.fold_parts import StatePart
 from controlroom.game.words import who_text as _who
 from controlroom.i18n import joined, wording
 from controlroom.rules.armour import ArmourPoints, armour_points
 from controlroom.rules.armour_materials import check_armour, failures
 
 
-class Rulings:
+class Rulings(StatePart):
     """GameState's part for what a game master rules, and the bookkeeping events (notes, retractions, alarms)."""
 
     def _e_hp_set(self, ev: Event) -> None:

@@ -162,7 +162,7 @@ def fire_due(
     first: ten minutes unconscious is death, even if the healer arrives in
     that very second.
     """
-    fired = []
+    fired: list[Event] = []
     while True:
         schedule.sync(state, changed)
         due = schedule.next_due()

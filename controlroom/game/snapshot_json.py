@@ -49,17 +49,17 @@ FORMAT = 2
 LINE_ITEMS = 1000
 
 # The record types a state holds, by name: named tuples and dataclasses (their fields, in order).
-_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (RuleWarning, Deadline, Scenario, Stopp, Inspection,
-                                                           Event, ArmourPoints)}
+_DATACLASSES = (RuleWarning, Deadline, Scenario, Stopp, Inspection)
+_TUPLES = (Event, ArmourPoints)
+_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (*_DATACLASSES, *_TUPLES)}
 _FIELDS: dict[type, tuple[str, ...]] = {
-    cls: (cls._fields if issubclass(cls, tuple) else
-          tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("kept", True)))
-    for cls in _RECORDS.values()
+    **{cls: tuple(f.name for f in dataclasses.fields(cls) if f.metadata.get("kept", True)) for cls in _DATACLASSES},
+    **{cls: cls._fields for cls in _TUPLES},
 }
 # The fields a snapshot does not keep (``metadata={"kept": False}``), with the value they are read back with.
 _LEFT: dict[type, tuple[tuple[str, Any], ...]] = {
     cls: tuple((f.name, f.default) for f in dataclasses.fields(cls) if not f.metadata.get("kept", True))
-    for cls in _RECORDS.values() if not issubclass(cls, tuple)
+    for cls in _DATACLASSES
 }
 _SCALARS = (type(None), bool, int, float, str)
 _ATTRS_GIVEN = ("profile", "roster")          # not written: the game's own, given to ``loads``
@@ -109,9 +109,10 @@ class _Encoder:
         if t is Counter:
             return ["c", *[x for k, val in v.items() for x in (enc(k), enc(val))]]
         if t is Member:
-            if self.members.get(v.badge) is not v:
-                raise TypeError(f"member {v.badge} is not the roster's own")
-            return ["m", v.badge]
+            badge = v.badge
+            if self.members.get(badge) is not v:
+                raise TypeError(f"member {badge} is not the roster's own")
+            return ["m", badge]
         if t is InspectionLimits:
             return ["i"]            # made from the rules profile again when read
         name = t.__name__
@@ -131,7 +132,7 @@ def _plain_rows(rows: list, width: int | None = None) -> None:
 
 def _record(cls: type, values) -> Any:
     """A dataclass record made from its fields' values (no __init__: the values are the stored ones)."""
-    obj = object.__new__(cls)
+    obj: object = object.__new__(cls)
     setter = object.__setattr__
     for f, val in zip(_FIELDS[cls], values):
         setter(obj, f, val)

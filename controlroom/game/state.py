@@ -13,7 +13,8 @@ RuleWarning instead.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from controlroom.game.character import (  # noqa: F401  (re-exported: the state's vocabulary)
     ACTIVE,
@@ -52,6 +53,9 @@ NO_INTERACTION = QT_TRANSLATE_NOOP("warnings",
 
 class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
+
+    # Each event type's handler, set below the class.
+    _handlers: ClassVar[dict[str, Callable[[GameState, Event], None]]]
 
     def __init__(self, roster: Roster | Iterable[Member], profile: RulesProfile | None = None) -> None:
         self.profile = profile or default_profile()
@@ -447,7 +451,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         ch = self._char(ev)
         if ch.condition != KNOCKED_OUT:
             self._warn("stale_timer", wording("warnings", "{who} is not knocked out", who=_who(ch)))
-        elif ev.source == SOURCE_TIMER and ch.clock(self.t) < ch.wake_at:
+        elif ev.source == SOURCE_TIMER and (ch.wake_at is None or ch.clock(self.t) < ch.wake_at):
             self._warn("stale_timer", wording("warnings", "{who} is not due to wake at this time",
                 who=_who(ch)))
         else:
@@ -472,7 +476,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         """The pending rule deadlines of one character."""
         ch = self.characters[badge]
         c = ch.clock(self.t)
-        out = []
+        out: list[Deadline] = []
         for kind, at in ((DIES, ch.dying_at), (WAKES, ch.wake_at), (REGAINS_HP, ch.regen_at),
                          (RESPAWNS, ch.respawn_at)):
             if at is not None:

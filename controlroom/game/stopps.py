@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from controlroom.game.character import DEAD, STOPP_OVERDUE, Deadline, Stopp
 from controlroom.game.events import Event
+from controlroom.game.fold_parts import StatePart
 from controlroom.game.words import event_text, role_text, who_text
 from controlroom.i18n import wording
 
@@ -14,7 +15,7 @@ DURING_STOPP = {"strike": None, "knocked_out": None, "big_stone": None, "permane
                 "looted": "looter"}     # type -> the role of its actor ("by"), when the actor counts too
 
 
-class StoppRules:
+class StoppRules(StatePart):
     """GameState's part for STOPPs: called, lifted (perhaps ruled trivial), lasting too long."""
 
     def _during_stopp(self, ev: Event) -> None:

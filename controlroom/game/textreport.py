@@ -151,13 +151,13 @@ def parse(text: str) -> Command:
             raise TextError(wording("textreport", "LIFT takes one STOPP id at most, e.g. LIFT 12-ab01"))
         return Command("lift", stopp=rest[0] if rest else None)
     # headcount: H up [down [dead]] [group]
-    counts = []
+    counts: list[int] = []
     while rest and re.fullmatch(r"[0-9]{1,5}", rest[0]) and len(counts) < 3:
         counts.append(int(rest.pop(0)))
     if not counts:
         raise TextError(wording("textreport", "a headcount is a number: H 12 (up), H 12 3 1 (up, down, dead)"))
     counts += [0] * (3 - len(counts))
-    return Command("headcount", counts=tuple(counts), group=" ".join(rest) or None)
+    return Command("headcount", counts=(counts[0], counts[1], counts[2]), group=" ".join(rest) or None)
 
 
 def match_group(typed: str, groups: Iterable[str]) -> str:

@@ -163,9 +163,9 @@ class FieldSent:
     def changes(self, state: GameState, whole: bool = False) -> dict:
         """The field for the next delta: ``whole`` (after opening or a fold again), else what changed."""
         if whole:
-            field = field_of(state)
-            self.sent = {name: dict(part) for name, part in field.items()}
-            return field
+            whole_field = field_of(state)
+            self.sent = {name: dict(part) for name, part in whole_field.items()}
+            return whole_field
         field: dict = {"partial": True}
         for name in FIELD_PARTS:
             sent = self.sent[name]

@@ -205,6 +205,8 @@ def provision_board(port: str, files: dict[str, bytes], device_file: bytes, chip
         raise
     except TransportExecError as exc:
         lines = (exc.error_output or "").strip().splitlines()
+        if session is None:                 # (opening the port runs no code on the board)
+            raise BoardError(_stopped(session, port, lines[-1] if lines else str(exc))) from None
         raise BoardError(translate("board", "the board on {port} refused {stage}: {why}").format(
             port=port, stage=session.stage, why=lines[-1] if lines else exc)) from None
     except TransportError as exc:

@@ -106,6 +106,17 @@ class Frame:
 
     __slots__ = ("version", "code", "type", "device", "counter", "fields",
                  "tag", "signed", "needs_ack")
+    # The slots' types, for the station's type checker (annotations only: no
+    # class attribute is made; MicroPython parses and ignores them).
+    version: int
+    code: int
+    type: str
+    device: int
+    counter: int
+    fields: dict
+    tag: bytes
+    signed: bytes
+    needs_ack: bool
 
     def to_dict(self):
         """JSON-compatible dict (tag and signed as uppercase hex)."""
@@ -132,7 +143,7 @@ def hmac_sha256(key, msg):
 # copied state costs 40% of hmac.digest, and unlike hmac.digest (which
 # releases the GIL for every call, and so waits for it again behind the
 # reader and storage threads) a short update keeps the GIL.
-_PADS = {}
+_PADS = {}  # type: dict[bytes, tuple]
 _PADS_MAX = 4096
 
 

@@ -58,6 +58,8 @@ def _ms(text: str | None) -> int:
 
 
 def _number(text: str | None, low: float, high: float) -> float | None:
+    if text is None:
+        return None
     try:
         value = float(text)
     except (TypeError, ValueError):
@@ -79,8 +81,9 @@ def from_xml(data: bytes, link: str) -> CotHeard | None:
     contact = detail.find("contact") if detail is not None else None
     status = detail.find("status") if detail is not None else None
     battery = None
-    if status is not None and (status.get("battery") or "").strip().isdigit():
-        battery = min(100, int(status.get("battery")))
+    said = (status.get("battery") or "").strip() if status is not None else ""
+    if said.isdigit():
+        battery = min(100, int(said))
     lat = _number(point.get("lat"), -90, 90) if point is not None else None
     lon = _number(point.get("lon"), -180, 180) if point is not None else None
     return CotHeard(link, uid[:100], type_[:64], (contact.get("callsign") or "")[:64] if contact is not None else "",

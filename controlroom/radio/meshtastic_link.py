@@ -99,11 +99,17 @@ class MeshtasticLink:
                  connect_timeout_s: int = CONNECT_TIMEOUT_S, *, queue: HeardQueue | None = None) -> None:
         self.name = url
         self.kind, self.target, self.port = parse_url(url)
-        if queue is None and (on_packet is None or on_state is None):
-            raise ValueError("a Meshtastic link reports to callbacks or to a station's queue")
         self._queue = queue
-        self.on_packet = on_packet or (lambda _link, heard: queue.put(heard))
-        self.on_state = on_state or (lambda link, state, detail: queue.put(LinkState(link, state, str(detail or ""))))
+        self.on_packet: Callable[[str, MeshHeard], None]
+        self.on_state: Callable[[str, str, object], None]
+        if queue is None:
+            if on_packet is None or on_state is None:
+                raise ValueError("a Meshtastic link reports to callbacks or to a station's queue")
+            self.on_packet, self.on_state = on_packet, on_state
+        else:
+            self.on_packet = on_packet or (lambda _link, heard: queue.put(heard))
+            self.on_state = on_state or (lambda link, state, detail: queue.put(LinkState(link, state,
+                                                                                          str(detail or ""))))
         self.retry_s = retry_s
         self.connect_timeout_s = connect_timeout_s
         self.gateway = ""                   # the node's id once connected ("!0a1b2c3d")

@@ -178,8 +178,11 @@ class TakFeed:
         return max(fixes, key=lambda f: f[0]) if fixes else None
 
     def _make(self, key: tuple) -> list[tuple[str, Cot]]:
-        kind, name = key[0], key[1] if len(key) > 1 else None
+        kind = key[0]
         p, s = self.prefix, self.settings
+        if kind == "valhalla":
+            return [("valhalla", objs.valhalla_cot(p, self.valhalla, self.sides))] if self.valhalla else []
+        name: str = key[1]          # every other kind names its group, engine, marshal or STOPP
         if kind == "group":
             fix = self._fix_of(self.sources_of.get(key, ()))
             side = self.side_of.get(name, "")
@@ -188,15 +191,13 @@ class TakFeed:
         if kind == "engine":
             fix = self._fix_of(self.sources_of.get(key, ()))
             report = self.field["siege"].get(name)
-            where = (fix[1], fix[2]) if fix else (report[2], report[3]) if report and report[2] is not None else None
+            at = (fix[1], fix[2]) if fix else (report[2], report[3]) if report and report[2] is not None else None
             status = report[1] if report else "moved"
-            return [("engine", objs.engine_cot(p, name, where, status, s))] if where else []
+            return [("engine", objs.engine_cot(p, name, at, status, s))] if at else []
         if kind == "marshal":
             fix = self.field["positions"].get(name)
             info = self.devices.get(name, {})
             return [("marshal", objs.marshal_cot(p, name, info.get("label") or "", fix))] if fix else []
-        if kind == "valhalla":
-            return [("valhalla", objs.valhalla_cot(p, self.valhalla, self.sides))] if self.valhalla else []
         view = self.stopps[name]
         where = self._stopp_place(view)
         (self.unplaced.discard if where else self.unplaced.add)(name)

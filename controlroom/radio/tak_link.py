@@ -108,6 +108,12 @@ class TakConnection:
         self.sent = self.connects = self.errors = self.heard = 0
         self.last_error = ""
 
+    def woken(self) -> asyncio.Event:
+        """The event that wakes its sender: made in the link's loop (``_main``) before the connection is served."""
+        if self.wake is None:
+            raise RuntimeError(f"TAK connection {self.url} served before the link's loop made its wake event")
+        return self.wake
+
     @property
     def listens(self) -> bool:
         """Whether what the server passes on is read (a TCP or TLS server; udp:// only sends)."""
@@ -273,7 +279,7 @@ class TakLink:
             if self.feed is not None:       # everything again: the server (or a client) may have lost it all
                 for cot in self.feed.current():
                     conn.queue.put(cot.uid, conn.encode(to_xml(cot)))
-            conn.wake.set()
+            conn.woken().set()
             try:
                 await self._exchange(conn, pytak.TXWorker(asyncio.Queue(), conn.config(), writer), reader)
             except asyncio.CancelledError:
@@ -302,9 +308,10 @@ class TakLink:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _send(self, conn: TakConnection, tx) -> None:
+        wake = conn.woken()
         while True:
-            await conn.wake.wait()
-            conn.wake.clear()
+            await wake.wait()
+            wake.clear()
             while (item := conn.queue.pop()) is not None:
                 uid, data = item
                 try:

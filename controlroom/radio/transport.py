@@ -87,7 +87,8 @@ class _Tx:
         self.tries, self.sent_at, self.not_before = 0, None, born
 
 
-_in_use, _in_use_lock = set(), threading.Lock()    # ports open by a GatewayLink of this process
+_in_use: set[str] = set()           # ports open by a GatewayLink of this process
+_in_use_lock = threading.Lock()
 
 
 def ports_in_use():

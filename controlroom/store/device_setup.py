@@ -29,7 +29,7 @@ from controlroom.game.table_file import at_line
 from controlroom.i18n import translate
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
-from controlroom.store.models import Device, EventRow, Group, Marshal, ProvisioningRow, SiegeEngineRow
+from controlroom.store.models import Device, EventRow, Group, Marshal, ProvisioningRow, SiegeEngineRow, table_of
 
 KEY_BYTES = 16
 PROVISIONED, FAILED = "provisioned", "failed"
@@ -116,11 +116,11 @@ def _ids(conn, table, names: Iterable[str]) -> dict[str, int]:
 
 def import_devices(store: GameStore, entries: list[DeviceEntry]) -> ImportChange:
     """Store every device of the list in one transaction (DeviceImportError: nothing was stored)."""
-    d, m, e = Device.__table__, Marshal.__table__, SiegeEngineRow.__table__
+    d, m, e = table_of(Device), table_of(Marshal), table_of(SiegeEngineRow)
     added = updated = unchanged = 0
     try:
         with store.engine.begin() as conn:
-            groups = _ids(conn, Group.__table__, (x.group for x in entries if x.group))
+            groups = _ids(conn, table_of(Group), (x.group for x in entries if x.group))
             problems = [at_line(x.line, translate("devices", "unknown group {group}: import the roster with it "
                                                               "first").format(group=repr(x.group)))
                         for x in entries if x.group and x.group not in groups]
@@ -136,7 +136,7 @@ def import_devices(store: GameStore, entries: list[DeviceEntry]) -> ImportChange
                 raise DeviceImportError(problems)
             engines = _ids(conn, e, (x.engine for x in entries if x.engine))
             for name in sorted({x.engine for x in entries if x.engine} - set(engines)):
-                engines[name] = conn.execute(sa.insert(e).values(name=name).returning(e.c.id)).scalar()
+                engines[name] = conn.execute(sa.insert(e).values(name=name).returning(e.c.id)).scalar_one()
             marshals = {name: (mid, badge) for name, mid, badge in
                         conn.execute(sa.select(m.c.name, m.c.id, m.c.badge)).all()}
             for x in entries:
@@ -175,7 +175,7 @@ def import_devices(store: GameStore, entries: list[DeviceEntry]) -> ImportChange
 def record_provisioning(store: GameStore, device: int, state: str, firmware: str | None = None,
                         fingerprint: str | None = None, detail: str = "", port: str = "") -> Provisioning:
     """Keep what became of a device's provisioning (the last one replaces the one before)."""
-    p = ProvisioningRow.__table__
+    p = table_of(ProvisioningRow)
     kept = Provisioning(state, firmware, fingerprint, detail, port, int(time.time() * 1000))
     try:
         with store.engine.begin() as conn:
@@ -187,7 +187,7 @@ def record_provisioning(store: GameStore, device: int, state: str, firmware: str
 
 
 def _heard(conn, seqs: list[int]) -> dict[int, tuple]:
-    ev = EventRow.__table__.c
+    ev = table_of(EventRow).c
     if not seqs:
         return {}
     q = sa.select(ev.seq, ev.device, ev.t, ev.wall, ev.rssi, ev.snr, ev.gateways, ev.payload).where(ev.seq.in_(seqs))
@@ -196,9 +196,9 @@ def _heard(conn, seqs: list[int]) -> dict[int, tuple]:
 
 def device_status(store: GameStore) -> list[DeviceStatus]:
     """Every device, by id, with what the record knows of its readiness."""
-    d, g, s, m, p = (Device.__table__, Group.__table__, SiegeEngineRow.__table__, Marshal.__table__,
-                     ProvisioningRow.__table__)
-    ev = EventRow.__table__.c
+    d, g, s, m, p = (table_of(Device), table_of(Group), table_of(SiegeEngineRow), table_of(Marshal),
+                     table_of(ProvisioningRow))
+    ev = table_of(EventRow).c
     q = (sa.select(d.c.id, d.c.role, d.c.label, g.c.name, s.c.name, m.c.name, m.c.badge, d.c.board, d.c.meshtastic,
                    d.c.key_hex, p.c.state, p.c.firmware, p.c.fingerprint, p.c.detail, p.c.port, p.c.at)
          .select_from(d).outerjoin(g, d.c.group_id == g.c.id).outerjoin(s, d.c.siege_engine_id == s.c.id)
@@ -218,7 +218,7 @@ def device_status(store: GameStore) -> list[DeviceStatus]:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
 
     def heard(seq: int | None) -> Heard | None:
-        row = found.get(seq)
+        row = found.get(seq) if seq is not None else None
         if row is None:
             return None
         _seq, _device, t, wall, rssi, snr, gateways, _payload = row

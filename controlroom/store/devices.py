@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 from controlroom.game.devices import BOARDS, ROLES, DeviceInfo, node_id
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
-from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow
+from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow, table_of
 
 KEY_BYTES = 16
 
@@ -24,14 +24,14 @@ def _check(device_id: int, role: str) -> None:
 
 def devices(store: GameStore) -> dict[int, DeviceInfo]:
     """Every device of the game, by id, with keys (for the radio ingest only)."""
-    d, g, s, m = Device.__table__.c, Group.__table__.c, SiegeEngineRow.__table__.c, Marshal.__table__.c
+    d, g, s, m = table_of(Device).c, table_of(Group).c, table_of(SiegeEngineRow).c, table_of(Marshal).c
     q = (
         sa.select(d.id, d.role, d.label, g.name, s.name, m.name, d.key_hex, d.meshtastic, d.tak_uid, d.tak_callsign,
                   d.board)
-        .select_from(Device.__table__)
-        .outerjoin(Group.__table__, d.group_id == g.id)
-        .outerjoin(SiegeEngineRow.__table__, d.siege_engine_id == s.id)
-        .outerjoin(Marshal.__table__, d.marshal_id == m.id)
+        .select_from(table_of(Device))
+        .outerjoin(table_of(Group), d.group_id == g.id)
+        .outerjoin(table_of(SiegeEngineRow), d.siege_engine_id == s.id)
+        .outerjoin(table_of(Marshal), d.marshal_id == m.id)
         .order_by(d.id)
     )
     with store.engine.connect() as conn:
@@ -66,12 +66,13 @@ def register_device(
     """
     _check(device_id, role)
     tak_uid, tak_callsign = _tak_names(role, tak_uid, tak_callsign)
+    node: str | None = None             # the Meshtastic node, in its usual spelling
     if meshtastic is not None:
         if role == "gateway":
             raise StoreError("a Meshtastic node is registered as a marshal or a tracker; a node plugged into "
                              "the laptop needs no registration (--port meshtastic:PORT)")
         try:
-            meshtastic = node_id(meshtastic)
+            node = node_id(meshtastic)
         except ValueError as exc:
             raise StoreError(str(exc)) from None
     if board is not None and board not in BOARDS:
@@ -82,32 +83,33 @@ def register_device(
         with store.engine.begin() as conn:
             group_id = engine_id = marshal_id = None
             if group is not None:
-                group_id = conn.execute(sa.select(Group.__table__.c.id).where(Group.__table__.c.name == group)).scalar()
+                t = table_of(Group)
+                group_id = conn.execute(sa.select(t.c.id).where(t.c.name == group)).scalar()
                 if group_id is None:
                     raise StoreError(f"no group {group!r} in the roster")
             if siege_engine is not None:
-                t = SiegeEngineRow.__table__
+                t = table_of(SiegeEngineRow)
                 engine_id = conn.execute(sa.select(t.c.id).where(t.c.name == siege_engine)).scalar()
                 if engine_id is None:
                     engine_id = conn.execute(sa.insert(t).values(name=siege_engine).returning(t.c.id)).scalar()
             if marshal is not None:
-                t = Marshal.__table__
+                t = table_of(Marshal)
                 marshal_id = conn.execute(sa.select(t.c.id).where(t.c.name == marshal)).scalar()
                 if marshal_id is None:
                     marshal_id = conn.execute(sa.insert(t).values(name=marshal).returning(t.c.id)).scalar()
-            t = Device.__table__
+            t = table_of(Device)
             row = conn.execute(sa.select(t.c.key_hex, t.c.meshtastic, t.c.tak_uid, t.c.tak_callsign, t.c.board)
                                .where(t.c.id == device_id)).first()
             old = row[0] if row else None
             if key is None:
                 key = bytes.fromhex(old) if old and not replace_key else secrets.token_bytes(KEY_BYTES)
-            if meshtastic is None and row is not None:
-                meshtastic = row[1]
-            elif meshtastic is not None:
-                other = conn.execute(sa.select(t.c.id).where(t.c.meshtastic == meshtastic,
+            if node is None and row is not None:
+                node = row[1]
+            elif node is not None:
+                other = conn.execute(sa.select(t.c.id).where(t.c.meshtastic == node,
                                                              t.c.id != device_id)).scalar()
                 if other is not None:
-                    raise StoreError(f"Meshtastic node {meshtastic} is device {other} already")
+                    raise StoreError(f"Meshtastic node {node} is device {other} already")
             if row is not None:
                 tak_uid = tak_uid if tak_uid is not None else row[2]
                 tak_callsign = tak_callsign if tak_callsign is not None else row[3]
@@ -119,7 +121,7 @@ def register_device(
                     if other is not None:
                         raise StoreError(f"{what} {value!r} is device {other} already")
             values = dict(role=role, label=label, group_id=group_id, siege_engine_id=engine_id,
-                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=meshtastic, tak_uid=tak_uid,
+                          marshal_id=marshal_id, key_hex=key.hex(), meshtastic=node, tak_uid=tak_uid,
                           tak_callsign=tak_callsign, board=board)
             if old is None:
                 conn.execute(sa.insert(t).values(id=device_id, **values))
@@ -127,13 +129,13 @@ def register_device(
                 conn.execute(sa.update(t).where(t.c.id == device_id).values(**values))
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
-    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, meshtastic, tak_uid, tak_callsign,
+    return DeviceInfo(device_id, role, label, group, siege_engine, marshal, key, node, tak_uid, tak_callsign,
                       board)
 
 
 def _tak_names(role: str, uid: str | None, callsign: str | None) -> tuple[str | None, str | None]:
     """The TAK uid and callsign as stored (trimmed), or StoreError saying what is wrong with them."""
-    out = []
+    out: list[str | None] = []
     for value, what, most in ((uid, "a TAK uid", 100), (callsign, "a TAK callsign", 64)):
         if value is None:
             out.append(None)

@@ -6,7 +6,7 @@ import heapq
 import json
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -19,12 +19,12 @@ from controlroom.game.devices import RadioMeta
 from controlroom.game.events import Event
 from controlroom.store import pg
 from controlroom.store.errors import StoreError, error_for, explain
-from controlroom.store.models import EventRow
+from controlroom.store.models import EventRow, table_of
 from controlroom.store.timer_keys import live_keys, retracts, timer_key
 
-EVENTS = EventRow.__table__
+EVENTS = table_of(EventRow)
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-_scan_once = json.JSONDecoder().scan_once
+_scan_once = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # typeshed lacks it (set by __init__)
 _loads = json.JSONDecoder().decode
 _ONLY_OBJECTS = {dict}
 # Named tuples made without their Python-level __new__: opening a game makes one of each per event.
@@ -79,7 +79,7 @@ class LogRow(NamedTuple):
 
     @property
     def radio(self) -> RadioMeta | None:
-        return None if self.device is None else RadioMeta(self.device, self.counter)
+        return None if self.device is None or self.counter is None else RadioMeta(self.device, self.counter)
 
 
 @dataclass(slots=True)
@@ -212,11 +212,11 @@ class EventLog:
                     for k in [k for k, s in live.items() if s == taken_back]:
                         del live[k]                     # a deadline taken back may fire again at its new place
                 if radio is not None:
-                    key = (radio.device, radio.counter)
-                    if key in seen:
+                    frame = (radio.device, radio.counter)
+                    if frame in seen:
                         result.duplicates.append(i)
                         continue
-                    seen.add(key)
+                    seen.add(frame)
                 rows.append(_row(event, radio, wall, pos))
                 kept.append((i, event, radio, pos))
             if rows:
@@ -286,7 +286,8 @@ class EventLog:
             for row in self.rows(after):
                 yield row.seq, row.event
 
-    def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None) -> Iterator[LogRow]:
+    def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None
+             ) -> Generator[LogRow, None, None]:
         """Every event after ``after`` in fold order, with what a fold needs (the fast path).
 
         Most events fold at their own seq; the few placed earlier (late
@@ -426,7 +427,8 @@ class EventLog:
         A station that starts again uses them so that a frame heard before the
         restart is still known as heard.
         """
-        highest, recent = {}, set()
+        highest: dict[int, int] = {}
+        recent: set[tuple[int, int]] = set()
         for device, counter, _key, _t in self.recent_frames(window):
             highest[device] = max(highest.get(device, -1), counter)
             recent.add((device, counter))
@@ -436,7 +438,7 @@ class EventLog:
         """(device, counter, fold key, t) of each device's frames within ``window`` of its highest counter."""
         c = EVENTS.c
         with self.engine.connect() as conn:
-            highest = dict(conn.execute(
+            highest: dict[int, int] = dict(conn.execute(
                 sa.select(c.device, sa.func.max(c.counter)).where(c.device.is_not(None)).group_by(c.device)
             ).all())
             out = []

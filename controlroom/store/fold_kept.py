@@ -26,9 +26,11 @@ from controlroom.game.state import GameState
 from controlroom.rules.profile import RulesProfile
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.eventlog import EVENTS
-from controlroom.store.models import GameMeta
+from controlroom.store.models import GameMeta, table_of
 
 if TYPE_CHECKING:
+    from sqlalchemy.dialects.postgresql import Insert as PgInsert
+    from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
     from sqlalchemy.engine import Engine
 
     from controlroom.store.eventlog import EventLog
@@ -52,6 +54,15 @@ class FoldKeeping:
     where: str
     log: EventLog
     fold_unkeepable: bool
+
+    if TYPE_CHECKING:           # GameStore's own, named here for the type checker
+        def meta(self, key: str, default: str | None = None) -> str | None: ...
+
+        def roster(self) -> list[Member]: ...
+
+        def profile(self) -> RulesProfile: ...
+
+        def retracted(self) -> set[int]: ...
 
     def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,
                   **options) -> Fold:
@@ -297,12 +308,15 @@ def _point(info: dict) -> dict:
 def _put_meta(conn, key: str, value: str, replace: bool = True) -> None:
     """Set ``key`` in game_meta in one statement (an insert, or an update of the row there): stations doing it
     at the same moment do not fail.  Without ``replace``, a row already there is left as it is."""
-    table = GameMeta.__table__
+    table = table_of(GameMeta)
+    stmt: PgInsert | SqliteInsert
     if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        stmt = pg_insert(table)
     else:
-        from sqlalchemy.dialects.sqlite import insert
-    stmt = insert(table).values(key=key, value=value)
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        stmt = sqlite_insert(table)
+    stmt = stmt.values(key=key, value=value)
     if replace:
         stmt = stmt.on_conflict_do_update(index_elements=[table.c.key], set_={"value": stmt.excluded.value})
     else:

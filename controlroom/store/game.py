@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
@@ -29,7 +30,7 @@ from controlroom.store.eventlog import EVENTS, EventLog
 # The fold snapshot's keys are named from here too (the tests, the benchmarks).
 from controlroom.store.fold_kept import FOLD_POINT_KEY, FOLD_SNAPSHOT_KEY, FoldKeeping  # noqa: F401 - re-exported
 from controlroom.store.migrations import LATEST, migrate, schema_version
-from controlroom.store.models import CharacterRow, GameMeta, Group, Side
+from controlroom.store.models import CharacterRow, GameMeta, Group, Side, table_of
 from controlroom.store.station_lock import StationLock
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,13 @@ def _existing_game_file(path: Path, where: str) -> None:
     if path.is_file() and path.stat().st_size == 0:
         raise StoreError(f"{where} is empty (0 bytes): it is not a game. Check that you chose the right file; "
                          "a copy interrupted before it finished leaves such a file.")
+
+
+def _flushed_id(row: Side) -> int:
+    """The id the database gave a row written by the flush before."""
+    if row.id is None:
+        raise StoreError(f"the database gave side {row.name!r} no id")
+    return row.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +102,16 @@ class GameStore(FoldKeeping):
             create = False
         engine = make_engine(db)
         where = describe(str(engine.url))
-        if engine.url.get_backend_name() == "sqlite" and not create:
+        # A game file's path (make_engine refuses a SQLite URL without one); None for a server.
+        game_file = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+        if game_file is not None and not create:
             try:
-                _existing_game_file(Path(engine.url.database), where)
+                _existing_game_file(Path(game_file), where)
             except StoreError:
                 engine.dispose()
                 raise
-        elif engine.url.get_backend_name() == "sqlite":
-            private_file(engine.url.database)   # a new game file: its user's alone (it holds the devices' keys)
+        elif game_file is not None:
+            private_file(game_file)   # a new game file: its user's alone (it holds the devices' keys)
         try:
             before, _after = migrate(engine, where=where)
         except DBAPIError as exc:
@@ -187,7 +197,7 @@ class GameStore(FoldKeeping):
                 return found
             try:
                 with self.engine.begin() as conn:
-                    conn.execute(sa.insert(GameMeta.__table__).values(key=key, value=value))
+                    conn.execute(sa.insert(table_of(GameMeta)).values(key=key, value=value))
                 return value
             except IntegrityError:
                 continue
@@ -201,7 +211,7 @@ class GameStore(FoldKeeping):
         The block ``value - size + 1 .. value`` is then this caller's alone: stations opening one shared game
         at the same moment each get their own (a read and a write would give both the same block).
         """
-        table = GameMeta.__table__
+        table = table_of(GameMeta)
         self.meta_once(key, "0")
         bumped = sa.cast(sa.cast(table.c.value, sa.BigInteger) + int(size), sa.String)
         try:
@@ -240,12 +250,12 @@ class GameStore(FoldKeeping):
     # -- roster -----------------------------------------------------------
     def roster(self) -> list[Member]:
         """Every registered character, by badge (a plain query: opening a game reads thousands)."""
-        c, g, sd = CharacterRow.__table__.c, Group.__table__.c, Side.__table__.c
+        c, g, sd = table_of(CharacterRow).c, table_of(Group).c, table_of(Side).c
         q = (
             sa.select(c.badge, c.name, sd.name, g.name, c["class"], c.paid, c.helmet, c.armour, c.hp, c.ap,
                       c.inadequate)
-            .join_from(CharacterRow.__table__, Group.__table__, c.group_id == g.id)
-            .join(Side.__table__, g.side_id == sd.id)
+            .join_from(table_of(CharacterRow), table_of(Group), c.group_id == g.id)
+            .join(table_of(Side), g.side_id == sd.id)
             .order_by(c.badge)
         )
         with self.engine.connect() as conn:
@@ -282,16 +292,17 @@ class GameStore(FoldKeeping):
                 s.flush()
                 for m in members:
                     g = groups.get(m.group)
+                    side_id = _flushed_id(sides[m.side])
                     if g is None:
-                        g = groups[m.group] = Group(name=m.group, side_id=sides[m.side].id)
+                        g = groups[m.group] = Group(name=m.group, side_id=side_id)
                         s.add(g)
-                    elif g.side_id != sides[m.side].id:
-                        g.side_id = sides[m.side].id
+                    elif g.side_id != side_id:
+                        g.side_id = side_id
                         s.add(g)
                 s.flush()
                 existing = {row.badge: row for row in s.exec(select(CharacterRow))}
                 for m in members:
-                    values = dict(
+                    values: dict[str, Any] = dict(     # (a column's value of each type)
                         name=m.name, group_id=groups[m.group].id, char_class=m.cls, paid=m.paid, helmet=m.helmet,
                         armour="+".join(m.armour), hp=m.hp, ap=m.ap, inadequate=m.inadequate,
                     )
@@ -322,11 +333,11 @@ class GameStore(FoldKeeping):
                 s.flush()
                 # Groups and sides nobody belongs to any more (a renamed group) go too,
                 # unless a radio device or a siege engine still names them.
-                s.exec(sa.text(
+                s.connection().execute(sa.text(
                     "DELETE FROM groups WHERE id NOT IN (SELECT group_id FROM characters) "
                     "AND id NOT IN (SELECT group_id FROM devices WHERE group_id IS NOT NULL)"
                 ))
-                s.exec(sa.text(
+                s.connection().execute(sa.text(
                     "DELETE FROM sides WHERE id NOT IN (SELECT side_id FROM groups) "
                     "AND id NOT IN (SELECT side_id FROM siege_engines WHERE side_id IS NOT NULL)"
                 ))

@@ -15,10 +15,10 @@ from sqlalchemy.exc import DBAPIError
 
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
-from controlroom.store.models import InviteRow
+from controlroom.store.models import InviteRow, table_of
 
 ROLES = ("viewer", "safety", "valhalla", "marshal")
-INVITES = InviteRow.__table__
+INVITES = table_of(InviteRow)
 NAME_MAX = 40
 
 

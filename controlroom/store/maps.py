@@ -14,12 +14,12 @@ from sqlalchemy.exc import DBAPIError
 
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
-from controlroom.store.models import MapRow
+from controlroom.store.models import MapRow, table_of
 
 __all__ = ["StoredMap", "save_map", "current_map", "map_file", "save_ports", "stored_ports", "save_places",
            "stored_places", "MAX_MAP_BYTES"]
 
-MAPS = MapRow.__table__
+MAPS = table_of(MapRow)
 PORTS_KEY = "gateway_ports"
 #: SQLite and PostgreSQL both refuse a single value of a gigabyte: a map must stay below this.
 MAX_MAP_BYTES = 900 * 2**20
@@ -64,7 +64,10 @@ def save_map(store: GameStore, path: str | os.PathLike, kind: str, crs_wkt: str,
             new_id = conn.execute(sa.insert(MAPS).values(**values).returning(MAPS.c.id)).scalar_one()
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc
-    return current_map(store) if new_id is not None else None
+    saved = current_map(store)
+    if new_id is None or saved is None:     # (the map just stored is the current one)
+        raise StoreError(f"{path.name}: the map was not kept in {store.where}")
+    return saved
 
 
 def current_map(store: GameStore) -> StoredMap | None:

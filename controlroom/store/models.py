@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Float, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 from sqlmodel import Field, SQLModel
 
 
@@ -158,3 +169,8 @@ class InviteRow(SQLModel, table=True):
     created: int = Field(sa_column=Column(BigInteger, nullable=False))      # unix ms
     expires: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     revoked: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The Core table of a table model: SQLModel sets ``__table__`` when it makes the class."""
+    return model.__table__  # type: ignore[attr-defined]  # sqlmodel's types do not declare __table__

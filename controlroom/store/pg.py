@@ -17,9 +17,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+if TYPE_CHECKING:
+    import psycopg
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +45,7 @@ def conninfo(engine: Engine) -> str:
     return engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def _connect(dsn: str):
+def _connect(dsn: str) -> psycopg.Connection:
     import psycopg
 
     # Keepalives: a server that vanished without closing the connection is noticed in seconds.
@@ -64,7 +68,7 @@ class TimerLock:
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
-        self._conn = None
+        self._conn: psycopg.Connection | None = None
         self.held = False
         self.pid = 0                 # the server process of our session while we hold the lock
 
@@ -86,7 +90,7 @@ class TimerLock:
                 self._conn.execute("SELECT 1")
             else:
                 row = self._conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, TIMER_LOCK)).fetchone()
-                self.held = bool(row[0])
+                self.held = row is not None and bool(row[0])
                 self.pid = self._conn.info.backend_pid if self.held else 0
         except Exception as exc:       # psycopg.Error, OSError: the server is gone for now
             log.info("timer lock: %s", exc)

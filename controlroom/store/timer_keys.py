@@ -17,9 +17,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from controlroom.game.events import SOURCE_TIMER, Event
-from controlroom.store.models import EventRow
+from controlroom.store.models import EventRow, table_of
 
-EVENTS = EventRow.__table__
+EVENTS = table_of(EventRow)
 
 
 def timer_key(event: Event) -> str | None:
@@ -53,6 +53,6 @@ def live_keys(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
     taken_back: set[int] = set()
     seqs = sorted(found)
     for i in range(0, len(seqs), 500):
-        q = sa.select(c.retracts).where(c.retracts.in_(seqs[i:i + 500]))
-        taken_back.update(r for (r,) in conn.execute(q))
+        back = sa.select(c.retracts).where(c.retracts.in_(seqs[i:i + 500]))
+        taken_back.update(r for (r,) in conn.execute(back))
     return {key: seq for seq, key in found.items() if seq not in taken_back}
