@@ -123,7 +123,8 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
         # A fast simulated game starts where its log ends; a real one counts real time, and so does a
         # shared one at any speed, so that every station keeps the same game time.
         fast = bool(speed) and not store.log.shared
-        clock = WallClock(fold.state.latest, speed or 1.0) if fast else persistent_clock(store, fold.state.latest, speed or 1.0)
+        latest = fold.state.latest
+        clock = WallClock(latest, speed or 1.0) if fast else persistent_clock(store, latest, speed or 1.0)
     info = game_info(store, db, fold, clock, ports, remember_ports)._replace(last_seq=last_seq)
     return OpenedGame(store, fold, ingest, mesh, tak, clock, spool, last_seq, events, info, coverage_anchor(store))
 

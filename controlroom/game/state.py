@@ -73,9 +73,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
                 got = points[kind] = (m.max_hp(profile), m.armour_points(profile))
             characters[b] = Character(m, profile, *got)
         self.characters = characters
-        self.t = 0              # the time of the event folded last, as its rules count it
-        self.latest = 0         # the latest time of any event folded
-        self._floor = 0         # the latest time of a report (not a deadline) folded
+        # The time the event folded last counts at; the latest time of any event, and of a report (not a deadline).
+        self.t = self.latest = self._floor = 0
         self.events_applied = 0
         self.scenario = Scenario()
         self.scenarios: list[Scenario] = []
@@ -97,21 +96,17 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
     def apply(self, event: Event) -> list[RuleWarning]:
         """Fold one event.  Returns the rule warnings it raised (also kept in ``warnings``).
 
-        A report older than the last report folded counts at that one's time:
-        the log's order is the order of the game.  A deadline counts at its own
-        time (the rules fire it there, whenever a station did), and sets no
-        floor for the reports after it: a report stored after a deadline that
-        fell due a moment later counts from its own time.
+        A report older than the last report folded counts at that one's time (the log's order is the game's).
+        A deadline counts at its own time, where the rules fire it, and moves no report after it.
         """
         t, type_, data, source = event
         if t > self.latest:
             self.latest = t
-        if source == SOURCE_TIMER:      # a deadline: at its own time, as the rules fire it
-            self.t = t
-        else:
+        if source != SOURCE_TIMER:
             if t > self._floor:
                 self._floor = t
-            self.t = self._floor
+            t = self._floor
+        self.t = t
         self._event = event
         quiet = QUIET.get(type_)
         if quiet is not None:           # a position or a heartbeat: no character, no warning
