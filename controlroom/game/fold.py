@@ -32,6 +32,7 @@ from controlroom.game import fold_load, fold_place, fold_rerun, snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
     END,
+    FIELD_TYPES,
     UNDONE,
     Confirmed,
     Correction,
@@ -49,9 +50,6 @@ from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what ca
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
-# Field reports are superseded by the next one of the same kind; folded late, they change nothing
-# of the rules, so they never make the game fold again.
-FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message", "radio_retried"})
 CHECKPOINT_EVERY, KEEP = 2000, 16
 END_T = 1 << 62      # later than any game time   # a fold's checkpoints: every so many events, so many kept
 

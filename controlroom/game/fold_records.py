@@ -13,9 +13,12 @@ from typing import NamedTuple
 
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 
+# Field reports are superseded by the next one of the same kind; folded late, they change nothing
+# of the rules, so they never make the game fold again.
+FIELD_TYPES = frozenset({"position", "heartbeat", "headcount", "siege_status", "message", "radio_retried"})
+
 Key = tuple[float, int]
 END: Key = (float("inf"), 0)
-
 
 
 def key_of(stored) -> Key:

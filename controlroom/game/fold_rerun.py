@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING
 
 from controlroom.game import snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
-from controlroom.game.fold_records import Correction, Entry, Key, LogIndex, _between, _Provisional, _timer_id, _undo
+from controlroom.game.fold_records import (
+    FIELD_TYPES,
+    Correction,
+    Entry,
+    Key,
+    LogIndex,
+    _between,
+    _Provisional,
+    _timer_id,
+    _undo,
+)
 
 if TYPE_CHECKING:
     from controlroom.game.fold import Fold
@@ -65,7 +75,10 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key) -> list[Co
     prev = start
     fold._since_checkpoint = 0
     for i, entry in enumerate(live):
-        if may_fire:
+        if may_fire and entry.event.type not in FIELD_TYPES:
+            # Before a rule event (or a deadline): what fell due by its time.  Not before a field report: a
+            # deadline counts at its own time wherever it stands among them (GameState.apply), so one fired
+            # after positions of a later time (as ``Fold.fire`` places a late one) is where it belongs.
             prev = _fire_before(fold, entry, live, i, prev, stored_timers, consumed, corrections)
         if entry.seq in consumed:
             prev = entry.key

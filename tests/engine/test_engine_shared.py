@@ -155,3 +155,27 @@ def test_another_stations_report_stored_before_a_deadline_folded_ahead_is_folded
         assert not a.engine.fold.provisional
     finally:
         a.close()
+
+
+def test_a_deadline_fired_after_positions_of_a_later_time_stays_where_it_is_when_the_game_folds_again(shared, tmp_path):
+    """(The game day's corrections by the hundred.)  A wake-up fired a little late stands after positions of a later
+    time; a late report folds the game again from before it: the wake-up is where it belongs (a deadline counts at
+    its own time among field reports), so nothing is taken back and fired again."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        a.clock.advance_to(10_000)
+        a.submit("knocked_out", {"badge": 1}, "marshal:7")              # wakes up at 310,000
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(310_100, "position", "tracker:301", device=301, lat=58.38, lon=26.72),
+                              make_event(310_200, "position", "tracker:302", device=302, lat=58.38, lon=26.72)])
+        a.clock.advance_to(310_300)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]), a.engine.command(cmds.Poll()))
+        with GameStore.open(shared, create=False) as other:                # placed before everything folded
+            other.log.append([(make_event(1_000, "down", "marshal:8", badge=3), None, 0.5)])
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        types = [e.type for e in a.events()]
+        assert "retracted" not in types, types
+        assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "woke"] == [(310_000, 1)]
+        assert a.state.characters[1].condition == "active" and not a.engine.fold.provisional
+    finally:
+        a.close()
