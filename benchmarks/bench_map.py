@@ -46,11 +46,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from benchmarks.bench_ingest import FakeGateway
 from benchmarks.figures import below, pct
+from benchmarks.gui_late import LateProbe
 from controlroom.core.wiring import Station
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
@@ -171,27 +172,9 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
         lines_file = Path(path).with_suffix(f".{int(rate)}.lines")
         lines_file.write_text("\n".join(lines[: int(seconds * rate) + 100]) + "\n", encoding="ascii")
         gateway.send(str(lines_file), rate, expect_acks=-1)
-    late: list[float] = []
-    clock = QElapsedTimer()
-    clock.start()
-    last = {"t": clock.nsecsElapsed()}
-
-    def tick():
-        now = clock.nsecsElapsed()
-        late.append(max(0.0, (now - last["t"]) / 1e6 - 10.0))
-        last["t"] = now
-
-    probe = QTimer()
-    probe.setInterval(10)
-    probe.timeout.connect(tick)
-    probe.start()
-    end = QTimer()
-    end.setSingleShot(True)
-    end.timeout.connect(app.quit)
-    end.start(int(seconds * 1000))
+    probe = LateProbe(app, seconds)
     cpu_gui, cpu_all, wall = time.thread_time(), time.process_time(), time.perf_counter()
     app.exec()
-    end.stop()
     # How busy the threads were: the GUI thread's own CPU, and the process's other threads' (core, storage,
     # gateway readers), as shares of the time: whether the window waits for its own work or for the others'.
     wall = time.perf_counter() - wall
@@ -205,7 +188,7 @@ def latency_and_memory(app, path: str, lines: list[str], rate: float, seconds: f
     gateway.close()
     window.close()
     app.processEvents()
-    return {"late": late[10:], "rss_mb": memory, "game_minutes": game_minutes, "wall_s": round(wall, 1),
+    return {"late": probe.late[10:], "rss_mb": memory, "game_minutes": game_minutes, "wall_s": round(wall, 1),
             "gui_cpu_share": round(cpu_gui / wall, 3), "other_threads_cpu_share": round(cpu_others / wall, 3)}
 
 

@@ -101,10 +101,11 @@ def phones_main(url: str, tokens_file: str, out_file: str, seconds: float, wrong
 
 # -- the station with its window (this process) ---------------------------------------------------------------
 def run_window(app, path: str, lines: list[str], seconds: float, phones: int, wrong: int) -> dict:
-    from PySide6.QtCore import QElapsedTimer, Qt, QTimer
+    from PySide6.QtCore import Qt
 
     from benchmarks.bench_ingest import FakeGateway
     from benchmarks.bench_map import FIELD, rss_mb
+    from benchmarks.gui_late import LateProbe
     from controlroom.core.web_feed import serve_web
     from controlroom.core.wiring import Station
     from controlroom.geo.frame import MapFrame
@@ -147,24 +148,7 @@ def run_window(app, path: str, lines: list[str], seconds: float, phones: int, wr
                                        f"http://127.0.0.1:{server.port}", str(tokens_file), str(out_file),
                                        str(seconds), str(wrong)], cwd=Path(__file__).resolve().parents[1])
     gateway.send(str(lines_file), RATE, expect_acks=-1)
-    late: list[float] = []
-    clock = QElapsedTimer()
-    clock.start()
-    last = {"t": clock.nsecsElapsed()}
-
-    def tick():
-        now = clock.nsecsElapsed()
-        late.append(max(0.0, (now - last["t"]) / 1e6 - 10.0))
-        last["t"] = now
-
-    probe = QTimer()
-    probe.setInterval(10)
-    probe.timeout.connect(tick)
-    probe.start()
-    end = QTimer()
-    end.setSingleShot(True)
-    end.timeout.connect(app.quit)
-    end.start(int(seconds * 1000))
+    probe = LateProbe(app, seconds)
     for _ in range(20):
         app.processEvents()
     rss_start = rss_mb()
@@ -187,7 +171,7 @@ def run_window(app, path: str, lines: list[str], seconds: float, phones: int, wr
     window.close()
     app.processEvents()
     window_ms = [(when - emitted[t]) * 1000 for t, when in reached if t in emitted]
-    out = {"late": late[10:], "window_delta_ms": window_ms, "cpu_share": round(cpu / wall, 3),
+    out = {"late": probe.late[10:], "window_delta_ms": window_ms, "cpu_share": round(cpu / wall, 3),
            "rss_growth_mb": round(rss_end - rss_start, 1), "rss_mb": round(rss_end, 1),
            "game_minutes": round(game_minutes, 1)}
     if phones_out is not None:
