@@ -50,8 +50,9 @@ from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what ca
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
-CHECKPOINT_EVERY, KEEP = 2000, 16
-END_T = 1 << 62      # later than any game time   # a fold's checkpoints: every so many events, so many kept
+CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
+END_T = 1 << 62                     # later than any game time
+LOOK_BACK_MS = 600_000              # how far back (game time) a report may stand among those folded after it
 
 
 History = Callable[[], tuple[GameState, Iterable]]
@@ -185,13 +186,25 @@ class Fold:
         return out
 
     def _first_rule_after(self, t: int) -> Key | None:
-        """The fold key of the first rule event folded that happened after ``t`` (None: none did)."""
+        """The fold key of the first report of a rule folded that happened at ``t`` or later (None: none did): where
+        a deadline due at ``t`` belongs, as the rules fire it before any report of its time or later.
+
+        Deadlines (each counts at its own time wherever it stands) and field
+        reports are passed over.  Reports are not folded in time order (each
+        station stores what it heard in its own batches; a gateway delivers
+        what it kept while unplugged), so the search goes back to a report
+        ``LOOK_BACK_MS`` older than ``t``; starting a refold too early costs
+        time only, since the refold fires each deadline where it falls due.
+        """
         first = None
         for entry in reversed(self.entries):
-            if entry.event.t <= t:
-                break
-            if entry.event.type not in FIELD_TYPES and entry.seq not in self.retracted:
+            event = entry.event
+            if event.source == SOURCE_TIMER or event.type in FIELD_TYPES or entry.seq in self.retracted:
+                continue
+            if event.t >= t:
                 first = entry.key
+            elif event.t < t - LOOK_BACK_MS:
+                break
         return first
 
     def prefold(self, event: Event, token: int | None = None) -> tuple[int, list]:

@@ -8,9 +8,11 @@ import pytest
 
 from controlroom.engine import commands as cmds
 from controlroom.engine.authority import OWNER
+from controlroom.engine.output import Output
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
 from controlroom.game.roster_csv import read_roster_entries
+from controlroom.game.state import GameState
 from controlroom.rules.profile import default_profile
 from controlroom.store.engine import make_engine
 from controlroom.store.errors import ServerUnreachable
@@ -177,5 +179,39 @@ def test_a_deadline_fired_after_positions_of_a_later_time_stays_where_it_is_when
         assert "retracted" not in types, types
         assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "woke"] == [(310_000, 1)]
         assert a.state.characters[1].condition == "active" and not a.engine.fold.provisional
+    finally:
+        a.close()
+
+
+def test_a_station_taking_the_timers_over_fires_a_lost_death_before_the_valhalla_checkin_after_it(shared, tmp_path):
+    """(The game day's Valhalla check-ins refused.)  The owner fired a death and was killed before storing it; the
+    marshal checks the dead in at Valhalla meanwhile, and a gateway's buffered position of long ago comes last.
+    The station that takes the timers over fires the death where it fell due, before the check-in, which then
+    counts: the folded log and the rules agree."""
+    a = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "a.queue")})       # standby
+    try:
+        with GameStore.open(shared, create=False) as other:           # the owner before (its death never stored)
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=2),                          # bleeds out at 610,000
+                make_event(20_000, "knocked_out", "marshal:8", badge=3),                   # wakes up at 320,000
+                make_event(320_000, "woke", "timer", badge=3),
+                make_event(620_000, "valhalla_checkin", "marshal:9", badge=2),
+                make_event(5_000, "position", "tracker:301", device=301, lat=58.38, lon=26.72))])
+        a.clock.advance_to(625_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        assert a.state.characters[2].condition == "unconscious" and not a.state.characters[2].in_valhalla
+        a.engine.authority.state = OWNER                               # the timer lock taken: fire from now on
+        took = Output()
+        a.engine.take_timers(took)
+        a.settle(took, a.engine.command(cmds.Poll()))
+        assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "died"] == [(610_000, 2)]
+        assert a.state.characters[2].in_valhalla and not a.engine.fold.provisional
+        with GameStore.open(shared, create=False) as store:            # the log folded by itself says the same
+            folded = GameState(store.roster(), store.profile())
+            gone = store.retracted()
+            for seq, ev in store.log.events():
+                if seq not in gone:
+                    folded.apply(ev)
+        assert folded.characters[2].in_valhalla and folded.characters[2].condition == "dead"
     finally:
         a.close()
