@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import operator
 import time
 from array import array
 from collections.abc import Generator, Iterator, Sequence
@@ -113,6 +114,11 @@ def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = N
     }
 
 
+ROW_COLUMNS = ("t", "wall", "source", "type", "pos", "payload", "device", "counter", "rssi", "snr", "gateways", "via",
+               "signals", "timer_key", "retracts")
+_values = operator.itemgetter(*ROW_COLUMNS)     # a row's values in ROW_COLUMNS' order
+
+
 def _fold_key(row: LogRow) -> tuple[float, int]:
     return (row.pos if row.pos is not None else float(row.seq), row.seq)
 
@@ -149,6 +155,10 @@ class EventLog:
         self.path = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
         self.shared = pg.is_shared(engine)
         self._insert = sa.insert(EVENTS).returning(EVENTS.c.seq, sort_by_parameter_order=True)
+        # SQLite: the driver's own executemany, the seqs from the last rowid (one writer holds the transaction,
+        # and AUTOINCREMENT gives the rows of one statement consecutive seqs): a fifth of the statement's cost.
+        self._sqlite_insert = (f"INSERT INTO {EVENTS.name} ({', '.join(ROW_COLUMNS)}) "
+                               f"VALUES ({', '.join('?' for _ in ROW_COLUMNS)})") if self.path is not None else None
         self._driver_errors = getattr(engine.dialect.dbapi, "Error", DBAPIError)
 
     def append(self, items: Sequence[Item], wall_ms: int | None = None, *,
@@ -220,12 +230,27 @@ class EventLog:
                 rows.append(_row(event, radio, wall, pos))
                 kept.append((i, event, radio, pos))
             if rows:
-                seqs = [r[0] for r in conn.execute(self._insert, rows)]
+                seqs = self._insert_rows(conn, rows)
                 result.stored = [StoredEvent(s, e, wall, r, p) for s, (_i, e, r, p) in zip(seqs, kept)]
                 result.indexes = [i for i, *_rest in kept]
                 if self.shared:
                     pg.notify_appended(conn, seqs[-1])
         return result
+
+    def _insert_rows(self, conn, rows: list[dict]) -> list[int]:
+        """Insert ``rows`` in ``conn``'s transaction; their seqs, in order."""
+        if self._sqlite_insert is None:
+            return [r[0] for r in conn.execute(self._insert, rows)]
+        cursor = conn.connection.cursor()
+        try:
+            cursor.executemany(self._sqlite_insert, [_values(r) for r in rows])
+            last = cursor.execute("SELECT last_insert_rowid()").fetchone()[0]
+        except self._driver_errors as exc:          # as SQLAlchemy says them (a frame stored already, a full disk)
+            wrap = IntegrityError if isinstance(exc, conn.dialect.dbapi.IntegrityError) else DBAPIError
+            raise wrap(self._sqlite_insert, None, exc) from exc
+        finally:
+            cursor.close()
+        return list(range(last - len(rows) + 1, last + 1))
 
     @staticmethod
     def _stored_keys(conn, keys: set[tuple[int, int]]) -> set[tuple[int, int]]:

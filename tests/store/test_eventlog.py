@@ -325,3 +325,12 @@ def test_a_damaged_event_is_named_and_the_events_before_it_are_read(game, late, 
         game.load_state()
     with pytest.raises(StoreError, match="event 8 is damaged"):
         game.open_fold()
+
+
+def test_the_sqlite_insert_names_every_column_of_a_row_and_of_the_table():
+    """The fast SQLite insert lists its columns by name: a column added to the table or to a row is not lost."""
+    from controlroom.game.devices import RadioMeta
+    from controlroom.store.eventlog import EVENTS, ROW_COLUMNS, _row
+
+    row = _row(make_event(1, "down", "marshal:1", badge=1), RadioMeta(1, 2), 0)
+    assert set(row) == set(ROW_COLUMNS) == {c.name for c in EVENTS.columns} - {"seq"}
