@@ -32,12 +32,10 @@ def slim(source: bytes) -> bytes:
     for i, col in cut.items():
         lines[i] = lines[i][:col].rstrip()
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) or not body:
+        doc = _docstring(node)
+        if doc is None:
             continue
-        doc = body[0]
-        if not (isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
-            continue
+        body = node.body                         # type: ignore[attr-defined]  # (a node with a docstring has one)
         first, last = doc.lineno - 1, (doc.end_lineno or doc.lineno) - 1
         if lines[first][:doc.col_offset].strip() or lines[last].rstrip()[doc.end_col_offset or 0:].strip():
             continue                             # shares a line with other code: left as it is
@@ -56,12 +54,20 @@ def slim(source: bytes) -> bytes:
 def _without_docstrings(tree: ast.Module) -> ast.Module:
     """``tree`` with every docstring made ``pass`` (what ``slim`` does to them), to compare code with code."""
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
-            doc = body[0]
-            if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
-                if len(body) == 1:
-                    body[0] = ast.Pass()
-                else:
-                    del body[0]
+        if _docstring(node) is not None:
+            body = node.body                     # type: ignore[attr-defined]
+            if len(body) == 1:
+                body[0] = ast.Pass()
+            else:
+                del body[0]
     return tree
+
+
+def _docstring(node: ast.AST) -> ast.Expr | None:
+    """The docstring statement of a module, class or function (None: it has none)."""
+    if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) or not node.body:
+        return None
+    doc = node.body[0]
+    if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
+        return doc
+    return None
