@@ -111,8 +111,8 @@ def test_a_failed_board_says_why_and_the_filters_pick_what_needs_a_look(qtbot, s
     desk = window.desk_switch.desks["devices"]
     qtbot.waitUntil(lambda: len(desk.table.rows) == 3, timeout=20_000)
 
-    def pull(code):
-        return b"device.json.new" in code and code.startswith(b"f=open")
+    def pull(code):         # at the opening of device.json's temporary file (FILE.new, or packed FILE.new.z)
+        return b"'device.json.new" in code and b"open(" in code and b"'wb')" in code
 
     with FakeBoard(tmp_path / "flash", pull_cable=pull) as board:
         desk.board.setCurrentText(board.port)
