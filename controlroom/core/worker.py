@@ -363,6 +363,8 @@ class CoreWorker(WorkerFacts):
 
     @Slot(object)
     def _on_refolded(self, fold) -> None:
+        if self._refold_thread is not None:
+            self._refold_thread.join()  # (it ends as it emits: another refold may be asked for at once)
         if self.engine is not None:
             self._apply(self.engine.refolded(fold))
 

@@ -314,8 +314,7 @@ class Engine:
         self._announce(confirmed, out)
         out.stored = max(s.seq for s, _t in items)
         out.publish = True
-        if any(s.event.type == "roster_added" for s, _t in items):
-            self.additions.stale = True
+        self.additions.note(s.event for s, _t in items)
         out.refold = self._refold_due()
         return confirmed
 
@@ -423,15 +422,10 @@ class Engine:
                 and self.batcher.in_flight is None and not self.batcher.corrections and not self.fold.provisional)
 
     def refold_job(self) -> Callable[[], Fold]:
-        """The refold over the stored roster, to run in another thread; its fold goes to ``refolded``.
-
-        It reads the roster and the whole log on the store's own connections,
-        while this engine goes on folding what comes; the events it folds
-        meanwhile are folded into the new fold at the swap.
-        """
-        self.additions.stale = False
+        """The refold over the stored roster, run in another thread on the store's own connections, its fold to
+        ``refolded``; this engine folds on meanwhile, and what it folds goes into the new fold at the swap."""
         self.refolding = []
-        return self.store.open_fold
+        return self.additions.job(self.store.open_fold, self.authority.may_fire)
 
     def refolded(self, fold: Fold | BaseException) -> Output:
         """The refold's result (a fold, or what went wrong): swapped in as soon as nothing is on its way."""
@@ -452,8 +446,14 @@ class Engine:
         upto = max(fold.index.seq, default=0)
         since = [(s, None) for s, _t in (self.refolding or ()) if s.seq > upto]
         self._new_fold, self.refolding = None, None
+        rerun, fold.rerun = fold.rerun, []
+        if rerun and not self.authority.may_fire:   # its timers ran under a lock lost since: again, without
+            self.additions.ran_without_lock(rerun)
+            out.refold = self._refold_due()
+            return
         gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
         confirmed = fold.confirm(since, self.authority.may_fire) if since else Confirmed()
+        confirmed.corrections = rerun + confirmed.corrections
         self.fold = fold
         self.folded_upto = upto         # the storage writer may still deliver events the new fold has read
         gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)

@@ -14,12 +14,14 @@ lists them by line.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from controlroom.engine.commands import AddPlayers
 from controlroom.engine.output import RosterAnswer
 from controlroom.engine.reports import Report, report
-from controlroom.game.fold import Fold
+from controlroom.game.events import Event
+from controlroom.game.fold import Correction, Fold
 from controlroom.game.roster_addition import plan_addition
 from controlroom.i18n import translate
 from controlroom.store.errors import StoreError
@@ -37,6 +39,7 @@ class Additions:
 
     waiting: list[AddPlayers] = field(default_factory=list)
     stale: bool = False              # a roster_added was folded: fold the game again over the stored roster
+    added: set[int] = field(default_factory=set)   # the badges those added: their timers run again then
 
     def offer(self, cmd: AddPlayers, *, fold: Fold, store: GameStore, storage_error: str | None,
               busy: bool) -> tuple[RosterAnswer | None, Report | None]:
@@ -68,6 +71,33 @@ class Additions:
             return answer([str(exc)]), None
         # Stored: the players are in the game file.  The event says when, to the log and to every station.
         return answer((), plan, True), report("roster_added", {"added": [m.badge for m in plan.new]})
+
+    def note(self, events: Iterable[Event]) -> None:
+        """Events stored: a ``roster_added`` among them calls for the refold, and names the players it added."""
+        for event in events:
+            if event.type == "roster_added":
+                self.stale = True
+                self.added.update(event.data.get("added", ()))
+
+    def job(self, open_fold: Callable[[], Fold], may_fire: bool) -> Callable[[], Fold]:
+        """The refold over the stored roster (``Engine.refold_job``).  Under the timer lock it also runs the
+        timers of the players added since the last refold again (``Fold.rerun_timers_of``): no station could
+        fire their deadlines before they were on the roster."""
+        self.stale = False
+        badges, self.added = frozenset(self.added), set()
+
+        def job() -> Fold:
+            fold = open_fold()
+            if may_fire and badges:
+                fold.rerun = fold.rerun_timers_of(badges)     # the corrections go out at the swap
+            return fold
+        return job
+
+    def ran_without_lock(self, rerun: list[Correction]) -> None:
+        """A refold ran the added players' timers under a timer lock lost before its swap: it is done again
+        (without firing, unless the lock is this station's again by then)."""
+        self.stale = True
+        self.added.update(c.about.data["badge"] for c in rerun)
 
     def take_waiting(self) -> list[AddPlayers]:
         waiting, self.waiting = self.waiting, []

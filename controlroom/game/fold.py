@@ -85,6 +85,7 @@ class Fold:
         self._index_pending: tuple[Callable[[], tuple], int] | None = None   # load's index_head, for complete
         self.saved_point: tuple[Key, int] | None = None     # (key, rows) of the kept snapshot it was opened from
         self.retractions_known: int | None = None           # the seq up to which its corrections were read
+        self.rerun: list[Correction] = []                 # corrections of ``rerun_timers_of``, not sent yet
         self._watch: dict[int, dict] = {}                   # while folding again: seqs whose warnings are wanted
         # device -> sorted [(counter, key, t)] of its recent frames: where a late frame of it belongs
         self.frames: dict[int, list[tuple[int, Key, int]]] = {}
@@ -185,6 +186,12 @@ class Fold:
             out.refolded = True
         return out
 
+    def rerun_timers_of(self, badges: frozenset[int]) -> list[Correction]:
+        """Fold the whole log again, firing the deadlines of ``badges`` where the rules fire them (late
+        registrations: what they did before they were on the roster counts now, and no station could fire
+        their deadlines); those corrections are folded and provisional, for the timer owner to store."""
+        return fold_rerun.deep_refold(self, True, badges)
+
     def _first_rule_after(self, t: int) -> Key | None:
         """The fold key of the first report of a rule folded that happened at ``t`` or later (None: none did): where
         a deadline due at ``t`` belongs, as the rules fire it before any report of its time or later.
@@ -206,6 +213,16 @@ class Fold:
             elif event.t < t - LOOK_BACK_MS:
                 break
         return first
+
+    def _overdue(self) -> Key | None:
+        """Where the fold must go again from to fire a deadline that fell due before a rule event folded
+        already (None: none did).  It happens when the game was folded without its timers: a refold over a new
+        roster, whose late registrations' deadlines no station could fire before; firing such a deadline
+        before the next stored event (``_fire_before_event``) would put it after reports of a later time."""
+        due = self.schedule.next_due()
+        if due is None or due > self.state.latest:
+            return None
+        return self._first_rule_after(due)
 
     def prefold(self, event: Event, token: int | None = None) -> tuple[int, list]:
         """Fold an event now that will be stored later (a report kept on this laptop): its token (``token``, one
@@ -250,7 +267,8 @@ class Fold:
         warnings_before = len(self.state.warnings)
         deaths_before = list(self.state.deaths)
         ordered = sorted(items, key=lambda it: key_of(it[0]))
-        consistent = self._consistent(ordered)
+        overdue = self._overdue() if may_fire else None
+        consistent = overdue is None and self._consistent(ordered)
         own = {tok for _s, tok in items if tok is not None}
         self.provisional = [p for p in self.provisional if p.token not in own]
         if consistent:
@@ -282,6 +300,8 @@ class Fold:
             if stored.event.type == "retracted":
                 self.retracted.add(stored.event.data["seq"])
         first = min(key_of(s) for s, _t in items)
+        if overdue is not None:
+            first = min(first, overdue)
         for s, _t in items:
             if s.event.type == "retracted":
                 target = s.event.data["seq"]

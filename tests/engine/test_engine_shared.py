@@ -7,7 +7,7 @@ import psycopg
 import pytest
 
 from controlroom.engine import commands as cmds
-from controlroom.engine.authority import OWNER
+from controlroom.engine.authority import OWNER, STANDBY
 from controlroom.engine.output import Output
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
@@ -213,5 +213,105 @@ def test_a_station_taking_the_timers_over_fires_a_lost_death_before_the_valhalla
                 if seq not in gone:
                     folded.apply(ev)
         assert folded.characters[2].in_valhalla and folded.characters[2].condition == "dead"
+    finally:
+        a.close()
+
+
+def test_a_late_registrations_death_before_the_import_is_fired_before_its_valhalla_checkin(shared, tmp_path):
+    """(The game day's 24 refused Valhalla check-ins.)  A player not on the roster yet is downed and, after he bled
+    out by the rules, checked in at Valhalla; the desk imports him later.  The refold over the new roster runs the
+    rule timers again: his death is fired where it fell due, before the check-in, which then counts."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        with GameStore.open(shared, create=False) as other:           # what the stations stored before the import
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=150),                        # bleeds out at 610,000
+                make_event(620_000, "valhalla_checkin", "marshal:9", badge=150),
+                make_event(630_000, "knocked_out", "marshal:8", badge=3))])
+        a.clock.advance_to(640_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        assert 150 not in a.state.characters
+        job_of = a.engine.refold_job
+
+        def refold_job():                 # while the refold reads the log, another station stores a knock-out
+            job = job_of()
+
+            def run():
+                fold = job()
+                with GameStore.open(shared, create=False) as other:
+                    other.log.append([make_event(641_000, "knocked_out", "marshal:8", badge=4)])
+                a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+                return fold
+            return run
+
+        a.engine.refold_job = refold_job
+        out = a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE, default_profile())), True))
+        assert out.refold and 150 in a.state.characters
+        a.settle(a.engine.command(cmds.Poll()))
+        died = [e for e in a.events() if e.type == "died" and e.data["badge"] == 150]
+        assert [e.t for e in died] == [610_000]
+        assert a.state.characters[150].in_valhalla and not a.engine.fold.provisional
+        with GameStore.open(shared, create=False) as store:            # the log folded by itself says the same
+            folded = GameState(store.roster(), store.profile())
+            gone = store.retracted()
+            for seq, ev in store.log.events():        # (in fold order)
+                if seq not in gone:
+                    folded.apply(ev)
+        assert folded.characters[150].in_valhalla and folded.characters[150].condition == "dead"
+    finally:
+        a.close()
+
+
+def test_the_refold_over_a_new_roster_runs_the_late_registrations_timers_from_their_first_event(shared, tmp_path):
+    """A late registration bled out by the rules before a marshal bound his wounds (too late); both were stored
+    before the desk imported him.  Folded without its timers, the game would have him bound and alive; the refold
+    over the new roster runs his timers from his first event: dead at the rules' time, the binding refused."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=150),                        # bleeds out at 610,000
+                make_event(700_000, "bound", "marshal:8", badge=150),
+                make_event(705_000, "knocked_out", "marshal:8", badge=3))])
+        a.clock.advance_to(710_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        out = a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE, default_profile())), True))
+        assert out.refold
+        a.settle(a.engine.command(cmds.Poll()))
+        assert [e.t for e in a.events() if e.type == "died" and e.data["badge"] == 150] == [610_000]
+        assert a.state.characters[150].condition == "dead" and not a.engine.fold.provisional
+        assert [e.t for e in a.events() if e.type == "woke"] == []          # badge 3 wakes at 1,005,000 only
+    finally:
+        a.close()
+
+
+def test_a_refold_whose_timers_ran_under_a_lock_lost_since_is_folded_again_without_them(shared, tmp_path):
+    """The refold over a new roster ran the late registrations' timers while this station held the lock; it lost
+    the lock before the swap: nothing of that run is stored, the game is folded again without firing."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=150),
+                make_event(700_000, "knocked_out", "marshal:8", badge=3))])
+        a.clock.advance_to(710_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        job_of, runs = a.engine.refold_job, []
+
+        def refold_job():
+            job = job_of()
+
+            def run():
+                fold = job()
+                runs.append(len(fold.rerun))
+                a.engine.authority.state = STANDBY          # the lock is lost while the refold ran
+                return fold
+            return run
+
+        a.engine.refold_job = refold_job
+        a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE, default_profile())), True))
+        assert runs == [1, 0]                           # the death fired under the lost lock, then a plain refold
+        assert [e for e in a.events() if e.type == "died"] == [] and not a.engine.fold.provisional
+        assert a.state.characters[150].condition == "unconscious"       # until the owner fires his death
     finally:
         a.close()

@@ -63,7 +63,7 @@ class Pump:
         """Store every batch due (and fold the game again when asked) until nothing is due; every effect merged."""
         done = list(outputs)
         while True:
-            if any(o.refold for o in done[-1:]):
+            while any(o.refold for o in done[-1:]):
                 done.append(self.engine.refolded(self.engine.refold_job()()))
             batch = self.engine.next_batch()
             if batch is None:
