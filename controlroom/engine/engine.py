@@ -293,6 +293,7 @@ class Engine:
         if not items:
             return Confirmed()
         fold = self.fold
+        fold.defer_deep = True          # a late event before its checkpoints: folded in the background (refold_job)
         now = self.clock.now_ms()
         for s, _tok in items:
             self.intake.logged(s, now)
@@ -314,7 +315,7 @@ class Engine:
         self._announce(confirmed, out)
         out.stored = max(s.seq for s, _t in items)
         out.publish = True
-        self.additions.note(s.event for s, _t in items)
+        self.additions.note((s.event for s, _t in items), fold.behind)
         out.refold = self._refold_due()
         return confirmed
 
@@ -422,8 +423,7 @@ class Engine:
                 and self.batcher.in_flight is None and not self.batcher.corrections and not self.fold.provisional)
 
     def refold_job(self) -> Callable[[], Fold]:
-        """The refold over the stored roster, run in another thread on the store's own connections, its fold to
-        ``refolded``; this engine folds on meanwhile, and what it folds goes into the new fold at the swap."""
+        """The refold (``Additions.job``) for another thread, its fold to ``refolded``: swapped in, and caught up."""
         self.refolding = []
         return self.additions.job(self.store.open_fold, self.authority.may_fire)
 

@@ -72,17 +72,19 @@ class Additions:
         # Stored: the players are in the game file.  The event says when, to the log and to every station.
         return answer((), plan, True), report("roster_added", {"added": [m.badge for m in plan.new]})
 
-    def note(self, events: Iterable[Event]) -> None:
-        """Events stored: a ``roster_added`` among them calls for the refold, and names the players it added."""
+    def note(self, events: Iterable[Event], behind: bool = False) -> None:
+        """Events stored: a ``roster_added`` among them calls for the refold, and names the players it added;
+        so does a fold ``behind`` (a late event before its checkpoints: ``game.fold_rerun.refold``)."""
+        self.stale = self.stale or behind
         for event in events:
             if event.type == "roster_added":
                 self.stale = True
                 self.added.update(event.data.get("added", ()))
 
     def job(self, open_fold: Callable[[], Fold], may_fire: bool) -> Callable[[], Fold]:
-        """The refold over the stored roster (``Engine.refold_job``).  Under the timer lock it also runs the
-        timers of the players added since the last refold again (``Fold.rerun_timers_of``): no station could
-        fire their deadlines before they were on the roster."""
+        """The game folded again from its whole log, over the stored roster, in the background.  Under the timer
+        lock it also runs the timers of the players added since the last refold again (``Fold.rerun_timers_of``):
+        no station could fire their deadlines before they were on the roster."""
         self.stale = False
         badges, self.added = frozenset(self.added), set()
 

@@ -85,6 +85,8 @@ class Fold:
         self._index_pending: tuple[Callable[[], tuple], int] | None = None   # load's index_head, for complete
         self.saved_point: tuple[Key, int] | None = None     # (key, rows) of the kept snapshot it was opened from
         self.retractions_known: int | None = None           # the seq up to which its corrections were read
+        self.defer_deep = False     # a late event before every checkpoint: ``behind``, not folded at once (fold_rerun)
+        self.behind = False         # such an event came: the whole log is to be folded again
         self.rerun: list[Correction] = []                 # corrections of ``rerun_timers_of``, not sent yet
         self._watch: dict[int, dict] = {}                   # while folding again: seqs whose warnings are wanted
         # device -> sorted [(counter, key, t)] of its recent frames: where a late frame of it belongs

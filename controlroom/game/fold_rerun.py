@@ -31,7 +31,19 @@ if TYPE_CHECKING:
 
 
 def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
-    """Fold again from the last checkpoint before ``first``; re-run the timers if this station fires them."""
+    """Fold again from the last checkpoint before ``first``; re-run the timers if this station fires them.
+
+    Before every checkpoint kept, the whole log is folded again; a station that
+    does not fire the timers and whose engine does that in the background
+    (``Fold.defer_deep``) marks the fold ``behind`` instead, and folds again
+    from its last checkpoint only: the event before them counts once the
+    background fold is swapped in.
+    """
+    if not may_fire and fold.defer_deep and fold.checkpoints[0][0] >= first:
+        fold.behind = True
+        cp_key, snap = fold.checkpoints[-1]
+        fold.state = snapshot.restore(snap)
+        return run(fold, fold.entries[bisect.bisect_right(fold._keys, cp_key):], False, cp_key)
     while len(fold.checkpoints) > 1 and fold.checkpoints[-1][0] >= first:
         fold.checkpoints.pop()
     cp_key, snap = fold.checkpoints[-1]

@@ -315,3 +315,34 @@ def test_a_refold_whose_timers_ran_under_a_lock_lost_since_is_folded_again_witho
         assert a.state.characters[150].condition == "unconscious"       # until the owner fires his death
     finally:
         a.close()
+
+
+def test_a_standby_folds_a_correction_before_its_checkpoints_in_the_background(shared, tmp_path, monkeypatch):
+    """The owner places a deadline far back in the game (a late registration's death, fired by the refold over the
+    new roster).  A standby station whose checkpoints do not reach back that far does not fold the whole log in
+    its core thread: it asks for the refold in the background, and its swap brings the death in."""
+    b = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "b.queue")})        # standby
+    try:
+        b.engine.fold.checkpoint_every, b.engine.fold.keep = 2, 2
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(1_000, "down", "marshal:8", badge=2),       # bleeds out at 601,000
+                              make_event(2_000, "knocked_out", "marshal:8", badge=1)] + [
+                make_event(600_000 + 1_000 * i, "position", "tracker:301", device=301, lat=58.38, lon=26.72)
+                for i in range(2, 9)])
+        b.clock.advance_to(609_000)
+        b.settle(b.engine.logged([(s, None) for s in b.writer.read_after()]))
+        with GameStore.open(shared, create=False) as other:          # the owner's correction, placed at the start
+            other.log.append([(make_event(601_000, "died", "timer", badge=2, cause="bled_out"), None, 3.5),
+                              make_event(609_500, "knocked_out", "marshal:8", badge=11)])
+
+        def whole_log(*_args):
+            raise AssertionError("the whole log folded again in the core thread")
+        monkeypatch.setattr("controlroom.game.fold_rerun.deep_refold", whole_log)
+        out = b.engine.logged([(s, None) for s in b.writer.read_after()])
+        assert out.refold and b.state.characters[11].condition == "knocked_out"     # folded on meanwhile
+        assert b.state.characters[2].condition != "dead"
+        b.settle(out)                                                 # the background refold, swapped in
+        assert b.state.characters[2].condition == "dead" and not b.engine.fold.behind
+        assert b.state.characters[11].condition == "knocked_out" and b.state.characters[1].condition == "knocked_out"
+    finally:
+        b.close()
