@@ -178,7 +178,11 @@ class Fold:
     def repair(self) -> Fired:
         """This station has just taken the rule timers over: fold again, firing, from the first rule event after
         the last deadline stored, so that a deadline that fell due meanwhile (while no station fired, or
-        fired late by the station before) is folded where it fell due, and the rules' time holds."""
+        fired late by the station before) is folded where it fell due, and the rules' time holds.  A fold
+        ``behind`` (a late event waits for the engine's background refold) folds the whole log again first."""
+        if self.behind:
+            self.behind = False
+            return Fired(corrections=fold_rerun.deep_refold(self, True), refolded=True)
         last = next((e.event.t for e in reversed(self.entries) if e.event.source == SOURCE_TIMER
                      and e.event.type != "retracted" and e.seq not in self.retracted), None)
         first = self._first_rule_after(last if last is not None else -1)

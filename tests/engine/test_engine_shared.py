@@ -317,32 +317,55 @@ def test_a_refold_whose_timers_ran_under_a_lock_lost_since_is_folded_again_witho
         a.close()
 
 
+def behind_standby(shared, tmp_path):
+    """A standby whose checkpoints reach back 4 events, and the owner's death of badge 2 placed before them."""
+    b = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "b.queue")})
+    b.engine.fold.checkpoint_every, b.engine.fold.keep = 2, 2
+    with GameStore.open(shared, create=False) as other:
+        other.log.append([make_event(1_000, "down", "marshal:8", badge=2),           # bleeds out at 601,000
+                          make_event(2_000, "knocked_out", "marshal:8", badge=1)] + [
+            make_event(600_000 + 1_000 * i, "position", "tracker:301", device=301, lat=58.38, lon=26.72)
+            for i in range(2, 9)])
+    b.clock.advance_to(609_000)
+    b.settle(b.engine.logged([(s, None) for s in b.writer.read_after()]))
+    with GameStore.open(shared, create=False) as other:              # the owner's correction, placed at the start
+        other.log.append([(make_event(601_000, "died", "timer", badge=2, cause="bled_out"), None, 3.5),
+                          make_event(609_500, "knocked_out", "marshal:8", badge=11)])
+    return b
+
+
 def test_a_standby_folds_a_correction_before_its_checkpoints_in_the_background(shared, tmp_path, monkeypatch):
     """The owner places a deadline far back in the game (a late registration's death, fired by the refold over the
     new roster).  A standby station whose checkpoints do not reach back that far does not fold the whole log in
     its core thread: it asks for the refold in the background, and its swap brings the death in."""
-    b = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "b.queue")})        # standby
+    b = behind_standby(shared, tmp_path)
     try:
-        b.engine.fold.checkpoint_every, b.engine.fold.keep = 2, 2
-        with GameStore.open(shared, create=False) as other:
-            other.log.append([make_event(1_000, "down", "marshal:8", badge=2),       # bleeds out at 601,000
-                              make_event(2_000, "knocked_out", "marshal:8", badge=1)] + [
-                make_event(600_000 + 1_000 * i, "position", "tracker:301", device=301, lat=58.38, lon=26.72)
-                for i in range(2, 9)])
-        b.clock.advance_to(609_000)
-        b.settle(b.engine.logged([(s, None) for s in b.writer.read_after()]))
-        with GameStore.open(shared, create=False) as other:          # the owner's correction, placed at the start
-            other.log.append([(make_event(601_000, "died", "timer", badge=2, cause="bled_out"), None, 3.5),
-                              make_event(609_500, "knocked_out", "marshal:8", badge=11)])
-
         def whole_log(*_args):
             raise AssertionError("the whole log folded again in the core thread")
         monkeypatch.setattr("controlroom.game.fold_rerun.deep_refold", whole_log)
         out = b.engine.logged([(s, None) for s in b.writer.read_after()])
         assert out.refold and b.state.characters[11].condition == "knocked_out"     # folded on meanwhile
-        assert b.state.characters[2].condition != "dead"
+        assert b.state.characters[2].condition != "dead" and b.engine.fold.behind
         b.settle(out)                                                 # the background refold, swapped in
         assert b.state.characters[2].condition == "dead" and not b.engine.fold.behind
         assert b.state.characters[11].condition == "knocked_out" and b.state.characters[1].condition == "knocked_out"
+    finally:
+        b.close()
+
+
+def test_a_standby_behind_that_takes_the_timers_over_folds_the_whole_log_first(shared, tmp_path):
+    """Should it take the timers over before the background refold is swapped in, the station folds the whole log
+    at once: it fires nothing from a game that misses the late event (the knock-out of badge 1 wakes on time)."""
+    b = behind_standby(shared, tmp_path)
+    try:
+        b.engine.logged([(s, None) for s in b.writer.read_after()])
+        assert b.engine.fold.behind
+        b.engine.authority.state = OWNER
+        took = Output()
+        b.engine.take_timers(took)
+        assert b.state.characters[2].condition == "dead" and not b.engine.fold.behind
+        b.settle(took)
+        assert [(e.type, e.t) for e in b.events() if e.source == "timer"] == [("woke", 302_000), ("died", 601_000)]
+        assert b.state.characters[1].condition == "active" and not b.engine.fold.provisional
     finally:
         b.close()
