@@ -118,6 +118,8 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
             fold._checkpoint(entry.key)
     if entries:
         fold.last_key = max(fold.last_key, entries[-1].key)
+    if only is not None:
+        fold.schedule.rebuild(state)    # the others' deadlines passed over and not stored yet: due still
     for p in fold.provisional:          # still to be stored: folded after everything stored
         if p.pos is not None or p.event.type == "retracted":
             continue                    # corrections, folded where they belong already

@@ -369,3 +369,25 @@ def test_a_standby_behind_that_takes_the_timers_over_folds_the_whole_log_first(s
         assert b.state.characters[1].condition == "active" and not b.engine.fold.provisional
     finally:
         b.close()
+
+
+def test_the_refold_over_a_new_roster_keeps_the_others_deadlines_due(shared, tmp_path):
+    """Running a late registration's timers passes over the other players' deadlines; one that fell due and was
+    not stored yet when the refold read the log is still due in the new fold, and fired once."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=150),
+                make_event(20_000, "knocked_out", "marshal:8", badge=3),              # wakes at 320,000
+                make_event(330_000, "knocked_out", "marshal:8", badge=1))])
+        a.engine.authority.state = STANDBY                              # (folded; nothing fired yet)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        a.engine.authority.state = OWNER
+        a.clock.advance_to(330_000)
+        a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE, default_profile())), True))
+        a.settle(a.engine.command(cmds.Poll()))
+        assert [(e.type, e.t) for e in a.events() if e.source == "timer"].count(("woke", 320_000)) == 1
+        assert a.state.characters[3].condition == "active" and not a.engine.fold.provisional
+    finally:
+        a.close()
