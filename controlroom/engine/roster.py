@@ -83,15 +83,15 @@ class Additions:
 
     def job(self, open_fold: Callable[[], Fold], may_fire: bool) -> Callable[[], Fold]:
         """The game folded again from its whole log, over the stored roster, in the background.  Under the timer
-        lock it also runs the timers of the players added since the last refold again (``Fold.rerun_timers_of``):
-        no station could fire their deadlines before they were on the roster."""
+        lock, when players were added since the last refold, it runs the timers again (``Fold.rerun_timers``):
+        no station could fire the deadlines of what they did before they were on the roster."""
         self.stale = False
         badges, self.added = frozenset(self.added), set()
 
         def job() -> Fold:
             fold = open_fold()
             if may_fire and badges:
-                fold.rerun = fold.rerun_timers_of(badges)     # the corrections go out at the swap
+                fold.rerun = fold.rerun_timers()     # the corrections go out at the swap
             return fold
         return job
 

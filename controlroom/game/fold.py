@@ -87,7 +87,7 @@ class Fold:
         self.retractions_known: int | None = None           # the seq up to which its corrections were read
         self.defer_deep = False     # a late event before every checkpoint: ``behind``, not folded at once (fold_rerun)
         self.behind = False         # such an event came: the whole log is to be folded again
-        self.rerun: list[Correction] = []                 # corrections of ``rerun_timers_of``, not sent yet
+        self.rerun: list[Correction] = []                 # corrections of ``rerun_timers``, not sent yet
         self._watch: dict[int, dict] = {}                   # while folding again: seqs whose warnings are wanted
         # device -> sorted [(counter, key, t)] of its recent frames: where a late frame of it belongs
         self.frames: dict[int, list[tuple[int, Key, int]]] = {}
@@ -192,11 +192,12 @@ class Fold:
             out.refolded = True
         return out
 
-    def rerun_timers_of(self, badges: frozenset[int]) -> list[Correction]:
-        """Fold the whole log again, firing the deadlines of ``badges`` where the rules fire them (late
-        registrations: what they did before they were on the roster counts now, and no station could fire
-        their deadlines); those corrections are folded and provisional, for the timer owner to store."""
-        return fold_rerun.deep_refold(self, True, badges)
+    def rerun_timers(self) -> list[Correction]:
+        """Fold the whole log again, firing every deadline where the rules fire it: after late registrations,
+        whose reports count only now, no station could fire their deadlines, nor those they changed of others
+        (a late healer's touch saves a player the log has bled out).  The corrections are folded and
+        provisional, for the timer owner to store."""
+        return fold_rerun.deep_refold(self, True)
 
     def _first_rule_after(self, t: int) -> Key | None:
         """The fold key of the first report of a rule folded that happened at ``t`` or later (None: none did): where

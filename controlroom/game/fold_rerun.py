@@ -54,8 +54,8 @@ def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
     return run(fold, fold.entries[start:], may_fire, cp_key)
 
 
-def deep_refold(fold: Fold, may_fire: bool, only: frozenset[int] | None = None) -> list[Correction]:
-    """The late event lies before every checkpoint kept: fold the whole log again (``only``: see ``run``)."""
+def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
+    """The late event lies before every checkpoint kept: fold the whole log again."""
     if fold.history is None:
         raise RuntimeError("a late event lies before the oldest checkpoint and the log cannot be read again")
     state, stored = fold.history()
@@ -69,17 +69,11 @@ def deep_refold(fold: Fold, may_fire: bool, only: frozenset[int] | None = None) 
             fold.retracted.add(s.event.data["seq"])
     start_key = (0.0, 0)
     fold.checkpoints = [(start_key, snapshot.take(state))]
-    return run(fold, list(fold.entries), may_fire, start_key, only)
+    return run(fold, list(fold.entries), may_fire, start_key)
 
 
-def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
-        only: frozenset[int] | None = None) -> list[Correction]:
-    """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes.
-
-    ``only``: the deadlines of these characters only are re-run (the late
-    registrations a new roster brings, whose deadlines no station could
-    fire); the others' stored deadlines stand as stored.
-    """
+def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key) -> list[Correction]:
+    """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes."""
     state = fold.state
     fold.schedule.rebuild(state)
     corrections: list[Correction] = []
@@ -87,8 +81,7 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
     stored_timers: dict[tuple, Entry] = {}
     if may_fire:
         for e in live:
-            if e.event.source == SOURCE_TIMER and e.event.type != "retracted" and (
-                    only is None or e.event.data.get("badge") in only):
+            if e.event.source == SOURCE_TIMER and e.event.type != "retracted":
                 stored_timers.setdefault(_timer_id(e.event), e)
     consumed: set[int] = set()
     prev = start
@@ -98,7 +91,7 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
             # Before a rule event (or a deadline): what fell due by its time.  Not before a field report: a
             # deadline counts at its own time wherever it stands among them (GameState.apply), so one fired
             # after positions of a later time (as ``Fold.fire`` places a late one) is where it belongs.
-            prev = _fire_before(fold, entry, live, i, prev, stored_timers, consumed, corrections, only)
+            prev = _fire_before(fold, entry, live, i, prev, stored_timers, consumed, corrections)
         if entry.seq in consumed:
             prev = entry.key
             continue
@@ -118,8 +111,6 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
             fold._checkpoint(entry.key)
     if entries:
         fold.last_key = max(fold.last_key, entries[-1].key)
-    if only is not None:
-        fold.schedule.rebuild(state)    # the others' deadlines passed over and not stored yet: due still
     for p in fold.provisional:          # still to be stored: folded after everything stored
         if p.pos is not None or p.event.type == "retracted":
             continue                    # corrections, folded where they belong already
@@ -139,17 +130,14 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key,
 
 
 def _fire_before(fold: Fold, entry: Entry, live: list[Entry], i: int, prev: Key, stored_timers: dict,
-                 consumed: set[int], corrections: list[Correction], only: frozenset[int] | None) -> Key:
+                 consumed: set[int], corrections: list[Correction]) -> Key:
     """Fire the deadlines due by ``entry``'s time (at the same time: first), matching stored ones."""
     state = fold.state
     while True:
         due = fold.schedule.next_due()
         if due is None or due > entry.event.t:
             return prev
-        deadline = fold.schedule.pop()
-        if only is not None and deadline.badge not in only:
-            continue                    # not re-run: its stored deadline stands where it is
-        event = state.deadline_event(deadline)
+        event = state.deadline_event(fold.schedule.pop())
         match = stored_timers.pop(_timer_id(event), None)
         if match is not None and match.key >= entry.key:
             consumed.add(match.seq)

@@ -391,3 +391,35 @@ def test_the_refold_over_a_new_roster_keeps_the_others_deadlines_due(shared, tmp
         assert a.state.characters[3].condition == "active" and not a.engine.fold.provisional
     finally:
         a.close()
+
+
+LATE_HEALER = ("Nr;Nimi;Pool;Grupp;Klass;Makstud;Kiiver;Turvis\r\n151;Mari Mets;North;Otters;Ravitseja;jah;;\r\n"
+               + "".join(f"{n};Mets {n};North;Otters;Sõdalane;jah;;\r\n" for n in range(152, 156)))  # a healer per 5
+
+
+def test_a_late_healers_touch_before_the_import_saves_the_player_the_log_bled_out(shared, tmp_path):
+    """(The game day's deadlines at other times than the rules'.)  A healer not on the roster yet touches a downed
+    player; the touch is refused then, and the owner stores the player's death.  Once the desk imports the
+    healer, the touch counts: the refold runs every timer again, the death is taken back."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=2),                          # bleeds out at 610,000
+                make_event(20_000, "healer_touch", "marshal:8", badge=2, healer=151))])
+        a.clock.advance_to(620_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]), a.engine.command(cmds.Poll()))
+        assert a.state.characters[2].condition == "dead"                   # by the log as it stood
+        out = a.send(cmds.AddPlayers(1, tuple(read_roster_entries(LATE_HEALER, default_profile())), True))
+        assert out.refold
+        a.settle(a.engine.command(cmds.Poll()))
+        assert a.state.characters[2].condition == "active" and not a.engine.fold.provisional
+        with GameStore.open(shared, create=False) as store:
+            folded = GameState(store.roster(), store.profile())
+            gone = store.retracted()
+            for seq, ev in store.log.events():
+                if seq not in gone:
+                    folded.apply(ev)
+        assert folded.characters[2].condition == "active" and folded.deaths == []
+    finally:
+        a.close()
