@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import operator
 import time
 from array import array
 from collections.abc import Generator, Iterator, Sequence
@@ -98,25 +97,19 @@ class AppendResult:
 Item = Event | tuple[Event, RadioMeta | None] | tuple[Event, RadioMeta | None, float | None]
 
 
-def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None = None) -> dict:
-    return {
-        "t": event.t, "wall": wall, "source": event.source, "type": event.type, "pos": pos,
-        "payload": _dumps(dict(event.data)),
-        "device": radio.device if radio else None,
-        "counter": radio.counter if radio else None,
-        "rssi": radio.rssi if radio else None,
-        "snr": radio.snr if radio else None,
-        "gateways": ",".join(radio.gateways) if radio and radio.gateways else None,
-        "via": radio.via if radio else None,
-        "signals": radio.signals if radio else None,
-        "timer_key": timer_key(event),
-        "retracts": retracts(event),
-    }
-
-
 ROW_COLUMNS = ("t", "wall", "source", "type", "pos", "payload", "device", "counter", "rssi", "snr", "gateways", "via",
                "signals", "timer_key", "retracts")
-_values = operator.itemgetter(*ROW_COLUMNS)     # a row's values in ROW_COLUMNS' order
+_NO_RADIO = (None,) * 7
+
+
+def _row(event: Event, radio: RadioMeta | None, wall: int, pos: float | None, key: str | None,
+         back: int | None) -> tuple:
+    """An event's row, its values in ``ROW_COLUMNS``' order (``key``: its ``timer_key``, ``back``: ``retracts``)."""
+    head = (event.t, wall, event.source, event.type, pos, _dumps(dict(event.data)))
+    if radio is None:
+        return (*head, *_NO_RADIO, key, back)
+    return (*head, radio.device, radio.counter, radio.rssi, radio.snr,
+            ",".join(radio.gateways) if radio.gateways else None, radio.via, radio.signals, key, back)
 
 
 def _fold_key(row: LogRow) -> tuple[float, int]:
@@ -227,7 +220,7 @@ class EventLog:
                         result.duplicates.append(i)
                         continue
                     seen.add(frame)
-                rows.append(_row(event, radio, wall, pos))
+                rows.append(_row(event, radio, wall, pos, key, taken_back))
                 kept.append((i, event, radio, pos))
             if rows:
                 seqs = self._insert_rows(conn, rows)
@@ -237,13 +230,13 @@ class EventLog:
                     pg.notify_appended(conn, seqs[-1])
         return result
 
-    def _insert_rows(self, conn, rows: list[dict]) -> list[int]:
-        """Insert ``rows`` in ``conn``'s transaction; their seqs, in order."""
+    def _insert_rows(self, conn, rows: list[tuple]) -> list[int]:
+        """Insert ``rows`` (``_row``'s) in ``conn``'s transaction; their seqs, in order."""
         if self._sqlite_insert is None:
-            return [r[0] for r in conn.execute(self._insert, rows)]
+            return [r[0] for r in conn.execute(self._insert, [dict(zip(ROW_COLUMNS, row)) for row in rows])]
         cursor = conn.connection.cursor()
         try:
-            cursor.executemany(self._sqlite_insert, [_values(r) for r in rows])
+            cursor.executemany(self._sqlite_insert, rows)
             last = cursor.execute("SELECT last_insert_rowid()").fetchone()[0]
         except self._driver_errors as exc:          # as SQLAlchemy says them (a frame stored already, a full disk)
             wrap = IntegrityError if isinstance(exc, conn.dialect.dbapi.IntegrityError) else DBAPIError

@@ -332,5 +332,11 @@ def test_the_sqlite_insert_names_every_column_of_a_row_and_of_the_table():
     from controlroom.game.devices import RadioMeta
     from controlroom.store.eventlog import EVENTS, ROW_COLUMNS, _row
 
-    row = _row(make_event(1, "down", "marshal:1", badge=1), RadioMeta(1, 2), 0)
-    assert set(row) == set(ROW_COLUMNS) == {c.name for c in EVENTS.columns} - {"seq"}
+    assert set(ROW_COLUMNS) == {c.name for c in EVENTS.columns} - {"seq"}
+    for radio in (RadioMeta(1, 2, -90.0, 7.5, ("gw1",), "mesh", "s"), None):
+        row = _row(make_event(1, "down", "marshal:1", badge=1), radio, 0, None, None, None)
+        assert len(row) == len(ROW_COLUMNS)
+        if radio is not None:
+            named = dict(zip(ROW_COLUMNS, row))
+            assert (named["device"], named["counter"], named["rssi"], named["snr"], named["gateways"], named["via"],
+                    named["signals"]) == (1, 2, -90.0, 7.5, "gw1", "mesh", "s")
