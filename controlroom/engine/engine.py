@@ -448,7 +448,7 @@ class Engine:
         self._new_fold, self.refolding = None, None
         rerun, fold.rerun = fold.rerun, []
         if rerun and not self.authority.may_fire:   # its timers ran under a lock lost since: again, without
-            self.additions.ran_without_lock(rerun)
+            self.additions.ran_without_lock()
             out.refold = self._refold_due()
             return
         gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees

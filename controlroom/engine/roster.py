@@ -14,6 +14,8 @@ lists them by line.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -21,11 +23,13 @@ from controlroom.engine.commands import AddPlayers
 from controlroom.engine.output import RosterAnswer
 from controlroom.engine.reports import Report, report
 from controlroom.game.events import Event
-from controlroom.game.fold import Correction, Fold
+from controlroom.game.fold import Fold
 from controlroom.game.roster_addition import plan_addition
 from controlroom.i18n import translate
 from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
+
+log = logging.getLogger(__name__)
 
 
 def not_storing(error: str | None) -> str:
@@ -83,23 +87,28 @@ class Additions:
 
     def job(self, open_fold: Callable[[], Fold], may_fire: bool) -> Callable[[], Fold]:
         """The game folded again from its whole log, over the stored roster, in the background.  Under the timer
-        lock, when players were added since the last refold, it runs the timers again (``Fold.rerun_timers``):
-        no station could fire the deadlines of what they did before they were on the roster."""
+        lock it also runs every timer again (``Fold.rerun_timers``): what late registrations did before they were
+        on the roster counts now, and no station could fire the deadlines of it.  It runs whenever the owner
+        folds again, since the roster is saved before its ``roster_added`` is stored: a refold asked for another
+        reason may be the first to read the new players."""
         self.stale = False
-        badges, self.added = frozenset(self.added), set()
+        added, self.added = len(self.added), set()
 
         def job() -> Fold:
+            started = time.monotonic()
             fold = open_fold()
-            if may_fire and badges:
+            if may_fire:
                 fold.rerun = fold.rerun_timers()     # the corrections go out at the swap
+            log.info("the game folded again over its roster (%d players added)%s in %.1f s", added,
+                     f", every timer run again: {len(fold.rerun)} corrections" if may_fire else "",
+                     time.monotonic() - started)
             return fold
         return job
 
-    def ran_without_lock(self, rerun: list[Correction]) -> None:
-        """A refold ran the added players' timers under a timer lock lost before its swap: it is done again
-        (without firing, unless the lock is this station's again by then)."""
+    def ran_without_lock(self) -> None:
+        """A refold ran the timers under a timer lock lost before its swap: it is done again (without firing,
+        unless the lock is this station's again by then)."""
         self.stale = True
-        self.added.update(c.about.data["badge"] for c in rerun)
 
     def take_waiting(self) -> list[AddPlayers]:
         waiting, self.waiting = self.waiting, []
