@@ -100,6 +100,9 @@ def measure(window) -> dict:
     # The dying list: its viewport, and the columns it shows with the width each needs.
     deadlines = panels["deadlines"]
     view = deadlines.view
+    fitter = view.fitter
+    if fitter._timer.isActive():
+        fitter.fit()                # a fit due within the second (its texts changed): as the user sees it then
     header = view.horizontalHeader()
     columns = {}
     for c in range(view.model().columnCount()):

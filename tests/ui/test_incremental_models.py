@@ -358,6 +358,12 @@ def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
     model.replace_rows([("a much longer text than before, wider", "x")])
     fitter.fit()                                              # a width changed: back to a second
     assert fitter.interval_ms == ColumnFitter.FIT_MS
+    fitter.fit()
+    fitter.fit()
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
+    model.replace_rows([("new rows, whose texts may be wider still", "x")])
+    assert fitter.interval_ms == ColumnFitter.FIT_MS          # new rows: fitted within a second, not four
+    assert fitter._timer.isActive() and fitter._timer.remainingTime() <= ColumnFitter.FIT_MS
 
 
 def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts_change(qtbot, map_view):

@@ -101,7 +101,8 @@ class ColumnFitter(QObject):
     the user widened or narrowed by hand is left as the user made it.  A fit
     that changed no width doubles the wait before the next (up to
     :attr:`MAX_FIT_MS`): a table whose texts keep their widths (the frame log,
-    the devices' "12 s ago") is measured every half minute, not every second.
+    the devices' "12 s ago") is measured every half minute, not every second;
+    new rows (texts that may be wider) bring the wait back to :attr:`FIT_MS`.
     """
 
     FIT_MS = 1000
@@ -120,8 +121,9 @@ class ColumnFitter(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.fit)
         model = view.model()
-        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.dataChanged,
-                       model.layoutChanged):
+        for signal in (model.modelReset, model.rowsInserted, model.layoutChanged):
+            signal.connect(self._new_rows)
+        for signal in (model.rowsRemoved, model.dataChanged):
             signal.connect(self.schedule)
         view.horizontalHeader().sectionResized.connect(self._resized)
         view.installEventFilter(self)
@@ -146,6 +148,14 @@ class ColumnFitter(QObject):
         if not self._timer.isActive():
             wait = self._fitted_at + self.interval_ms / 1000 - time.monotonic()
             self._timer.start(max(0, min(self.interval_ms, int(wait * 1000))))
+
+    @Slot()
+    def _new_rows(self, *_args) -> None:
+        """New texts may be wider than any before: fitted within FIT_MS, however long the wait had grown."""
+        if self.interval_ms > self.FIT_MS:
+            self.interval_ms = self.FIT_MS
+            self._timer.stop()
+        self.schedule()
 
     @Slot()
     def fit(self) -> None:
