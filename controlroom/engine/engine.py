@@ -387,8 +387,9 @@ class Engine:
         return out
 
     def take_timers(self, out: Output) -> None:
-        """This station runs the rule timers from now: deadlines that fell due while none did, or that the
-        station before fired late, are folded where they fell due (``Fold.repair``), and stored."""
+        """This station runs the rule timers from now: what fell due while none did, or the station before fired
+        late, is folded where it fell due (``Fold.repair``) and stored; then every timer runs again (refold_job)."""
+        self.additions.stale = True         # (the station before may have died before it stored its run)
         deaths_before = set(self.fold.state.deaths)
         fired = self.fold.repair()
         state = self.fold.state
@@ -448,8 +449,7 @@ class Engine:
         self._new_fold, self.refolding = None, None
         rerun, fold.rerun = fold.rerun, []
         if rerun and not self.authority.may_fire:   # its timers ran under a lock lost since: again, without
-            self.additions.ran_without_lock()
-            out.refold = self._refold_due()
+            self.additions.stale, out.refold = True, True
             return
         gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
         confirmed = fold.confirm(since, self.authority.may_fire) if since else Confirmed()

@@ -105,11 +105,6 @@ class Additions:
             return fold
         return job
 
-    def ran_without_lock(self) -> None:
-        """A refold ran the timers under a timer lock lost before its swap: it is done again (without firing,
-        unless the lock is this station's again by then)."""
-        self.stale = True
-
     def take_waiting(self) -> list[AddPlayers]:
         waiting, self.waiting = self.waiting, []
         return waiting

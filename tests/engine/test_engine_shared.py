@@ -423,3 +423,37 @@ def test_a_late_healers_touch_before_the_import_saves_the_player_the_log_bled_ou
         assert folded.characters[2].condition == "active" and folded.deaths == []
     finally:
         a.close()
+
+
+def test_a_station_taking_the_timers_over_runs_them_again_after_an_import_its_owner_did_not_run(shared, tmp_path):
+    """The owner died before its run of the timers over the new roster was stored.  The station that takes the
+    timers over runs them again itself: the late registration's death goes before his Valhalla check-in."""
+    from controlroom.game.roster import Member
+
+    a = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "a.queue")})       # standby
+    try:
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([(ev, None, None) for ev in (
+                make_event(10_000, "down", "marshal:8", badge=150),                        # bleeds out at 610,000
+                make_event(620_000, "valhalla_checkin", "marshal:9", badge=150),
+                make_event(630_000, "knocked_out", "marshal:8", badge=3))])
+            other.save_roster([Member(150, "Õie Tamm", "North", "Wolves")], remove_missing=False)
+            other.log.append([make_event(640_000, "roster_added", "gm", added=[150])])
+        a.clock.advance_to(650_000)
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))     # folded again, as a standby
+        assert a.state.characters[150].condition == "unconscious" and not a.state.characters[150].in_valhalla
+        a.engine.fold.checkpoint_every, a.engine.fold.keep = 2, 2    # (the check-in falls out of what a fold keeps)
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(650_000 + 1_000 * i, "knocked_out", "marshal:8", badge=1 + i % 2)
+                              for i in range(8)])
+        a.settle(a.engine.logged([(s, None) for s in a.writer.read_after()]))
+        a.engine.authority.state = OWNER                               # the owner is gone: the lock is a's
+        took = Output()
+        a.engine.take_timers(took)
+        a.settle(took, a.engine.command(cmds.Poll()))
+        gone = a.game.store.retracted()
+        assert [ev.t for seq, ev in a.game.store.log.events() if seq not in gone and ev.type == "died"
+                and ev.data["badge"] == 150] == [610_000]     # (fired at the end first, then moved before the check-in)
+        assert a.state.characters[150].in_valhalla and not a.engine.fold.provisional
+    finally:
+        a.close()
