@@ -93,6 +93,17 @@ def test_reports_kept_while_the_server_is_away_are_settled_once_delivered(shared
         a.close()
 
 
+def log_folded(url):
+    """The stored game folded by itself, in fold order, without what was taken back: what a replay shows."""
+    with GameStore.open(url, create=False) as store:
+        folded = GameState(store.roster(), store.profile())
+        gone = store.retracted()
+        for seq, ev in store.log.events():
+            if seq not in gone:
+                folded.apply(ev)
+    return folded
+
+
 def late_alarms(out):
     return [a for a in out.alarms if a.kind == "late_report"]
 
@@ -206,12 +217,7 @@ def test_a_station_taking_the_timers_over_fires_a_lost_death_before_the_valhalla
         a.settle(took, a.engine.command(cmds.Poll()))
         assert [(e.t, e.data["badge"]) for e in a.events() if e.type == "died"] == [(610_000, 2)]
         assert a.state.characters[2].in_valhalla and not a.engine.fold.provisional
-        with GameStore.open(shared, create=False) as store:            # the log folded by itself says the same
-            folded = GameState(store.roster(), store.profile())
-            gone = store.retracted()
-            for seq, ev in store.log.events():
-                if seq not in gone:
-                    folded.apply(ev)
+        folded = log_folded(shared)                                     # the log folded by itself says the same
         assert folded.characters[2].in_valhalla and folded.characters[2].condition == "dead"
     finally:
         a.close()
@@ -251,12 +257,7 @@ def test_a_late_registrations_death_before_the_import_is_fired_before_its_valhal
         died = [e for e in a.events() if e.type == "died" and e.data["badge"] == 150]
         assert [e.t for e in died] == [610_000]
         assert a.state.characters[150].in_valhalla and not a.engine.fold.provisional
-        with GameStore.open(shared, create=False) as store:            # the log folded by itself says the same
-            folded = GameState(store.roster(), store.profile())
-            gone = store.retracted()
-            for seq, ev in store.log.events():        # (in fold order)
-                if seq not in gone:
-                    folded.apply(ev)
+        folded = log_folded(shared)                                     # the log folded by itself says the same
         assert folded.characters[150].in_valhalla and folded.characters[150].condition == "dead"
     finally:
         a.close()
@@ -414,12 +415,7 @@ def test_a_late_healers_touch_before_the_import_saves_the_player_the_log_bled_ou
         assert out.refold
         a.settle(a.engine.command(cmds.Poll()))
         assert a.state.characters[2].condition == "active" and not a.engine.fold.provisional
-        with GameStore.open(shared, create=False) as store:
-            folded = GameState(store.roster(), store.profile())
-            gone = store.retracted()
-            for seq, ev in store.log.events():
-                if seq not in gone:
-                    folded.apply(ev)
+        folded = log_folded(shared)                                     # the log folded by itself says the same
         assert folded.characters[2].condition == "active" and folded.deaths == []
     finally:
         a.close()
