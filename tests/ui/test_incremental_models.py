@@ -363,7 +363,8 @@ def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
     assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
     model.replace_rows([("new rows, whose texts may be wider still", "x")])
     assert fitter.interval_ms == ColumnFitter.FIT_MS          # new rows: fitted within a second, not four
-    assert fitter._timer.isActive() and fitter._timer.remainingTime() <= ColumnFitter.FIT_MS
+    assert fitter._timer.isActive() and fitter._timer.interval() <= ColumnFitter.FIT_MS   # (its remainingTime is
+    # coarse: Qt's coarse timers may fire up to 5 % late, so it can read 1,018 ms)
 
 
 def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts_change(qtbot, map_view):
