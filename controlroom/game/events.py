@@ -183,6 +183,10 @@ def _check(name: str, kind: str, value: Any) -> Any:
     return value
 
 
+_LEAST = {"badge": 1, "count": 1, "int": 0}     # the whole-number kinds: their least value
+_FIELDS = {type_: frozenset(name for name, _, _ in spec) for type_, spec in SCHEMA.items()}
+
+
 def validate(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of an event of ``type_``, checked and with defaults filled in.
 
@@ -193,15 +197,24 @@ def validate(type_: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     spec = SCHEMA.get(type_)
     if spec is None:
         raise EventError(f"unknown event type {type_!r} (known: {', '.join(sorted(SCHEMA))})")
-    known = {name for name, _, _ in spec}
-    extra = sorted(set(fields) - known)
-    if extra:
+    known = _FIELDS[type_]
+    if not known.issuperset(fields):
+        extra = sorted(set(fields) - known)
         allowed = ", ".join(sorted(known)) or "none"
         raise EventError(f"{type_}: unknown field {extra[0]!r} (fields of {type_}: {allowed})")
     out: dict[str, Any] = {}
+    get = fields.get
     for name, kind, default in spec:
-        if name in fields and fields[name] is not None:
-            out[name] = _check(name, kind, fields[name])
+        value = get(name)
+        if value is not None:
+            # The common cases first (a whole number, a finite number), in line; _check says what is wrong.
+            low = _LEAST.get(kind)
+            if low is not None and type(value) is int and value >= low:
+                out[name] = value
+            elif kind == "num" and type(value) is float and math.isfinite(value):
+                out[name] = value
+            else:
+                out[name] = _check(name, kind, value)
         elif default is REQUIRED:
             raise EventError(f"{type_}: missing field '{name}'")
         elif default is not None:

@@ -662,6 +662,14 @@ def parse_line(text):
     for c in text:
         if ord(c) < 32 or ord(c) > 126:
             _line_error("non-printable character")
+    return parse_printable_line(text)
+
+
+def parse_printable_line(text):
+    """``parse_line`` of a str known to be printable ASCII, its line ending removed (the station's reader
+    checks that a whole line at a time)."""
+    if len(text) > MAX_LINE:
+        _line_error("longer than %d characters" % MAX_LINE)
     if text == "ID?":                      # may be typed by hand: no checksum
         return {"kind": "id_request"}
     i = text.rfind(" ")

@@ -87,9 +87,19 @@ def _meta(key: tuple[int, int], seen: tuple) -> RadioMeta:
     return RadioMeta(key[0], key[1], *seen[3:8])
 
 
+_SIGNAL_TEXTS: dict[tuple, str] = {}      # the texts made so far: gateways' figures repeat all game long
+
+
 def signal_text(gateway, rssi, snr) -> str:
     """One gateway's copy as RadioMeta.signals spells it: "gateway:rssi:snr" (a figure not given is left empty)."""
-    return f"{gateway}:{'' if rssi is None else f'{rssi:g}'}:{'' if snr is None else f'{snr:g}'}"
+    key = (gateway, rssi, snr)
+    text = _SIGNAL_TEXTS.get(key)
+    if text is None:
+        if len(_SIGNAL_TEXTS) >= 100_000:
+            _SIGNAL_TEXTS.clear()
+        text = f"{gateway}:{'' if rssi is None else f'{rssi:g}'}:{'' if snr is None else f'{snr:g}'}"
+        _SIGNAL_TEXTS[key] = text
+    return text
 
 
 def tries_by(elapsed_ms: int, forever: bool) -> int:
@@ -172,8 +182,11 @@ class Ingest:
     _prune_at: int = field(default=0, init=False, repr=False)
 
     def _count(self, gateway: int | str, verdict: str) -> None:
+        counts = self.counts
         for key in (str(gateway), "total"):
-            c = self.counts.setdefault(key, dict.fromkeys(("frames_total", *OUTCOMES), 0))
+            c = counts.get(key)
+            if c is None:           # (not setdefault: its default would be built for every frame)
+                c = counts[key] = dict.fromkeys(("frames_total", *OUTCOMES), 0)
             c["frames_total"] += 1
             c[verdict] += 1
 
@@ -225,7 +238,10 @@ class Ingest:
         self.recent.append((now_ms, gateway, out.device, out.counter, out.verdict, rssi, snr, out.detail))
         if out.verdict in (ACCEPTED, DUPLICATE) and out.device is not None:
             self.heard[out.device] = (now_ms, rssi, snr, out.counter, gateway)
-            self.signal.setdefault(out.device, {})[str(gateway)] = (now_ms, rssi, snr)
+            signal = self.signal.get(out.device)
+            if signal is None:
+                signal = self.signal[out.device] = {}
+            signal[str(gateway)] = (now_ms, rssi, snr)
         return out
 
     def reject_line(self, gateway: int | str, reason: str, detail: str = "", now_ms: int = 0) -> None:

@@ -33,6 +33,9 @@ OVERFLOW = object()        # marker yielded by LineSplitter.iter_feed
 _KEEP_OF_OVERFLOW = 64     # bytes of a dropped over-long line kept in Item.raw
 
 
+_PRINTABLE = bytes(range(0x20, 0x7F))
+
+
 def _as_bytes(data):
     if isinstance(data, bytes):
         return data
@@ -144,11 +147,12 @@ def decode_line(line):
         line = line[:-1]
     if line.endswith(b"\r"):
         line = line[:-1]
-    for b in line:
-        if b < 0x20 or b > 0x7E:
-            return Item(line, reason="line", detail="byte 0x%02X is not printable ASCII" % b)
+    if line.translate(None, _PRINTABLE):          # (in C: the bytes that are not printable ASCII)
+        for b in line:
+            if b < 0x20 or b > 0x7E:
+                return Item(line, reason="line", detail="byte 0x%02X is not printable ASCII" % b)
     try:
-        fields = codec.parse_line(line)
+        fields = codec.parse_printable_line(line.decode("ascii"))
     except codec.FrameError as exc:
         reason = exc.reason if exc.reason in REJECT_REASONS else "line"
         return Item(line, reason=reason, detail=str(exc))
