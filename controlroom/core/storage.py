@@ -12,6 +12,7 @@ when this station takes the timer lock (``take_over``).
 from __future__ import annotations
 
 import logging
+import time
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
@@ -66,6 +67,7 @@ class StorageWriter(QObject):
             return self._retry_later(f"the server cannot be reached ({self.writer.spooled} events kept on this "
                                      "laptop)")
         if spooled:
+            log.info("the local queue's %d events delivered to the server", spooled)
             self.queued.emit(0)
         self._succeeded()
         self.committed.emit(batch_id, out)
@@ -99,6 +101,7 @@ class StorageWriter(QObject):
             out = self.writer.deliver_queue()
         except StoreError as exc:
             return self._retry_later(str(exc))
+        log.info("the local queue delivered to the server")
         self.queued.emit(0)
         self._succeeded()
         self.delivered.emit(out)
@@ -122,11 +125,15 @@ class StorageWriter(QObject):
     @Slot(int)
     def take_over(self, epoch: int) -> None:
         """This station got the timer lock: read everything appended before it, then say so."""
+        began = time.monotonic()
         try:
             events = self.writer.read_after(barrier=True)
-        except StoreError:
+        except StoreError as exc:
+            log.info("timer lock taken (session %d), the log cannot be read yet (%s): again in 1 s", epoch, exc)
             QTimer.singleShot(1000, lambda: self.take_over(epoch))
             return
+        log.info("timer lock taken (session %d): %d events read in %.1f s", epoch, len(events),
+                 time.monotonic() - began)
         if events:
             self.logged.emit([(s, None) for s in events])
         self.caught_up.emit(epoch)

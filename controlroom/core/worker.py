@@ -44,6 +44,13 @@ from controlroom.store.errors import StoreError
 from controlroom.store.pg import conninfo
 
 log = logging.getLogger(__name__)
+SLOW_S = 0.5        # a step of the core thread that took longer is written to the log (acks and deadlines waited)
+
+
+def _slow(began: float, what: str, *args) -> None:
+    took = time.monotonic() - began
+    if took >= SLOW_S:
+        log.info(what + ": %.1f s", *args, took)
 
 MAX_TIMER_MS = 2**31 - 1
 STOP_BUDGET_S = 2.5          # at shutdown: how long to wait for the last batch to be stored
@@ -257,17 +264,26 @@ class CoreWorker(WorkerFacts):
     @Slot(int, object)
     def _on_committed(self, batch_id: int, result) -> None:
         if self.engine is not None:
-            self._apply(self.engine.committed(batch_id, result))
+            began = time.monotonic()
+            out = self.engine.committed(batch_id, result)
+            _slow(began, "folding the batch stored (%d events read with it)", len(result.logged))
+            self._apply(out)
 
     @Slot(object)
     def _on_logged(self, items: list) -> None:
         if self.engine is not None:
-            self._apply(self.engine.logged(items))
+            began = time.monotonic()
+            out = self.engine.logged(items)
+            _slow(began, "folding %d events read from the log", len(items))
+            self._apply(out)
 
     @Slot(object)
     def _on_delivered(self, result) -> None:
         if self.engine is not None:
-            self._apply(self.engine.delivered(result))
+            began = time.monotonic()
+            out = self.engine.delivered(result)
+            _slow(began, "folding the local queue delivered")
+            self._apply(out)
 
     @Slot(str)
     def _on_storage_failed(self, message: str) -> None:
@@ -288,6 +304,7 @@ class CoreWorker(WorkerFacts):
     @Slot(int)
     def _lock_acquired(self, epoch: int) -> None:
         if self.engine is not None:
+            log.info("timer lock taken (session %d): the log is read before the timers run", epoch)
             self.engine.lock_acquired(epoch)
             self._take_over_requested.emit(epoch)      # read the log up to now, then caught_up
 
@@ -299,7 +316,10 @@ class CoreWorker(WorkerFacts):
     @Slot(int)
     def _on_caught_up(self, epoch: int) -> None:
         if self.engine is not None:
-            self._apply(self.engine.caught_up(epoch))
+            began = time.monotonic()
+            out = self.engine.caught_up(epoch)
+            _slow(began, "taking the timers over (session %d: what fell due meanwhile folded in)", epoch)
+            self._apply(out)
 
     # -- what the engine asks for ------------------------------------------------------------------
     def _apply(self, out: Output) -> None:
