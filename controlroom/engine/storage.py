@@ -73,7 +73,7 @@ class BatchWriter:
             out = self._keep_locally(items)
         delivered = self.take_delivered()
         if delivered is not None:
-            out.withdrawn, out.delivered = delivered.withdrawn, delivered.logged
+            out.withdrawn, out.delivered = delivered.withdrawn, delivered.delivered
         return out
 
     def take_delivered(self) -> Committed | None:
@@ -121,7 +121,7 @@ class BatchWriter:
         mine = dict(zip((s.seq for s in result.stored), (tokens[i] for i in result.indexes)))
         taken = set(result.indexes)
         withdrawn = [t for i, t in enumerate(tokens) if t is not None and i not in taken]
-        return Committed(logged=[(s, mine.get(s.seq)) for s in self.read_after()], withdrawn=withdrawn)
+        return Committed(delivered=[(s, mine.get(s.seq)) for s in self.read_after()], withdrawn=withdrawn)
 
     def close(self) -> None:
         if self.spool is not None:

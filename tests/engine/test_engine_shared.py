@@ -453,3 +453,25 @@ def test_a_station_taking_the_timers_over_runs_them_again_after_an_import_its_ow
         assert a.state.characters[150].in_valhalla and not a.engine.fold.provisional
     finally:
         a.close()
+
+
+def test_a_queue_delivered_on_its_own_is_folded_as_the_logs(shared, tmp_path, monkeypatch):
+    """The storage thread delivers the local queue by itself when no batch waits (``StorageWriter._deliver``),
+    or before a batch that then fails: what the delivery read back is folded (the kept report is the log's,
+    and another station's event stored meanwhile counts), nothing stays provisional."""
+    a = owner(shared, tmp_path, "a")
+    try:
+        monkeypatch.setattr(a.writer.store.log, "append", lambda *_a, **_k: (_ for _ in ()).throw(
+            ServerUnreachable("the server is away")))
+        a.clock.advance_to(10_000)
+        a.submit("down", {"badge": 2}, "marshal:7")                      # kept on this laptop
+        assert a.writer.spooled == 1 and a.engine.fold.provisional
+        monkeypatch.undo()
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(12_000, "down", "marshal:8", badge=3)])
+        a.settle(a.engine.delivered(a.writer.deliver_queue()))
+        assert not a.writer.spooled and not a.engine.fold.provisional
+        assert a.state.characters[3].condition == "unconscious"          # the other station's, read back with it
+        assert [(e.type, e.data["badge"]) for e in a.events()] == [("down", 3), ("down", 2)]     # stored once
+    finally:
+        a.close()
