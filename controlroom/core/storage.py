@@ -52,6 +52,7 @@ class StorageWriter(QObject):
             return
         batch_id, items = self._batch
         spooled = self.writer.spooled
+        began = time.monotonic()
         try:
             out = self.writer.write(items)
         except StoreError as exc:
@@ -67,7 +68,8 @@ class StorageWriter(QObject):
             return self._retry_later(f"the server cannot be reached ({self.writer.spooled} events kept on this "
                                      "laptop)")
         if spooled:
-            log.info("the local queue's %d events delivered to the server", spooled)
+            log.info("the local queue's %d events delivered to the server, then a batch, in %.1f s", spooled,
+                     time.monotonic() - began)
             self.queued.emit(0)
         self._succeeded()
         self.committed.emit(batch_id, out)
@@ -97,11 +99,12 @@ class StorageWriter(QObject):
 
     def _deliver(self) -> None:
         """Nothing to store but the local queue: deliver it now that the server may be back."""
+        spooled, began = self.writer.spooled, time.monotonic()
         try:
             out = self.writer.deliver_queue()
         except StoreError as exc:
             return self._retry_later(str(exc))
-        log.info("the local queue delivered to the server")
+        log.info("the local queue's %d events delivered to the server in %.1f s", spooled, time.monotonic() - began)
         self.queued.emit(0)
         self._succeeded()
         self.delivered.emit(out)
