@@ -108,16 +108,17 @@ class BatchWriter:
             self.last_seen = events[-1].seq
         return events
 
-    def deliver_queue(self) -> Committed:
-        """Store what the local queue holds; ServerUnreachable if the server is still gone (the queue is kept).
+    def deliver_queue(self, limit: int | None = None) -> Committed:
+        """Store what the local queue holds (``limit``: its oldest so many); ServerUnreachable if the server is
+        still gone (the queue is kept).
 
         The events were folded and acknowledged when they were kept: they come
         back with their tokens, and those not stored (copies another station
         stored meanwhile, deadlines of a lost timer lock) as ``withdrawn``.
         """
         assert self.spool is not None
-        result, _dropped, tokens = deliver_queue(self.store, self.spool)
-        self.spooled = 0
+        result, _dropped, tokens = deliver_queue(self.store, self.spool, limit)
+        self.spooled = 0 if limit is None else len(self.spool)
         mine = dict(zip((s.seq for s in result.stored), (tokens[i] for i in result.indexes)))
         taken = set(result.indexes)
         withdrawn = [t for i, t in enumerate(tokens) if t is not None and i not in taken]
@@ -128,8 +129,9 @@ class BatchWriter:
             self.spool.close()
 
 
-def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int, list[int | None]]:
-    """Store what the local queue holds, oldest first.
+def deliver_queue(store: GameStore, spool: Spool, limit: int | None = None) -> tuple[AppendResult, int,
+                                                                                    list[int | None]]:
+    """Store what the local queue holds (``limit``: its oldest so many), oldest first.
 
     Returns what was stored, how many fired deadlines were dropped, and the
     provisional token of each event offered to the log (``result.indexes``
@@ -140,7 +142,7 @@ def deliver_queue(store: GameStore, spool: Spool) -> tuple[AppendResult, int, li
     have taken the timers over and fired it itself.  Raises ServerUnreachable
     (the queue kept) when the server is still gone.
     """
-    items = spool.items()
+    items = spool.items(limit)
     if not items:
         return AppendResult(), 0, []
     result = store.log.append([(it.event, it.radio, it.pos) for it in items], epochs=[it.epoch for it in items])

@@ -82,10 +82,11 @@ class Spool:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot keep events in the local queue {self.path}: {exc}") from None
 
-    def items(self) -> list[Queued]:
-        """Everything queued, oldest first."""
+    def items(self, limit: int | None = None) -> list[Queued]:
+        """Everything queued (``limit``: the oldest so many), oldest first."""
         out = []
-        for id_, text in self._db.execute("SELECT id, item FROM queued ORDER BY id"):
+        for id_, text in self._db.execute("SELECT id, item FROM queued ORDER BY id LIMIT ?",
+                                          (-1 if limit is None else limit,)):
             d = json.loads(text)
             r = d["radio"]
             # (spooled before the path was kept: five fields, our own frame; before the signals: six)

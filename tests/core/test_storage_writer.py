@@ -1,0 +1,68 @@
+"""The storage thread's writer: a long local queue is delivered a part at a time, so that a take-over of the
+timers posted meanwhile reads the log before the rest (the game day's station waited 11 s for its queue)."""
+
+from PySide6.QtCore import Q_ARG, QMetaObject, Qt
+
+from controlroom.core import storage
+from controlroom.core.storage import StorageWriter
+from controlroom.engine.batching import Pending
+from controlroom.game.events import make_event
+from controlroom.game.roster import Member
+from controlroom.store.game import GameStore
+from controlroom.store.spool import Spool
+
+
+def test_a_take_over_is_read_between_the_parts_of_a_long_queue(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(storage, "DELIVER_PART", 100)
+    store = GameStore.open(str(tmp_path / "game.crgame"))
+    store.save_roster([Member(b, f"P{b}", "North", "Wolves") for b in range(1, 4)])
+    spool = Spool(tmp_path / "game.queue")
+    kept = [make_event(1_000 + i, "note", "gm", text=f"kept {i}") for i in range(250)]
+    spool.put([(e, None) for e in kept], [None] * 250, tokens=list(range(1, 251)))
+    writer = StorageWriter(store, 0, spool)
+    writer.writer.spooled = len(spool)
+    said = []
+    writer.delivered.connect(lambda c: said.append(("delivered", len(c.delivered))))
+    writer.caught_up.connect(lambda epoch: said.append(("caught_up", epoch)))
+    writer.committed.connect(lambda batch_id, c: said.append(("committed", len(c.delivered), len(c.logged))))
+    writer.queued.connect(lambda n: said.append(("queued", n)))
+    deliver = writer.writer.deliver_queue
+
+    def deliver_while_the_lock_is_taken(limit=None):
+        if not said:        # the worker's take-over comes while the first part is delivered (a queued signal)
+            QMetaObject.invokeMethod(writer, "take_over", Qt.ConnectionType.QueuedConnection, Q_ARG(int, 7))
+        return deliver(limit)
+
+    writer.writer.deliver_queue = deliver_while_the_lock_is_taken
+    try:
+        writer.append(1, [Pending(make_event(5_000, "note", "gm", text="new"))])     # the first part, at once
+        qtbot.waitUntil(lambda: any(s[0] == "committed" for s in said), timeout=5_000)
+        assert said == [("queued", 150), ("delivered", 100), ("caught_up", 7), ("queued", 50), ("delivered", 100),
+                        ("queued", 0), ("committed", 50, 1)]
+        texts = [e.data["text"] for _seq, e in store.log.events()]
+        assert texts == [f"kept {i}" for i in range(250)] + ["new"] and len(spool) == 0     # in order, once
+    finally:
+        writer.writer.close()
+        store.close()
+
+
+def test_a_queue_left_alone_is_delivered_in_parts_and_handed_over(qtbot, tmp_path, monkeypatch):
+    """No batch waits (the station is quiet after an outage): the retry delivers the queue a part at a time, and
+    every part's events come back to be folded."""
+    monkeypatch.setattr(storage, "DELIVER_PART", 100)
+    store = GameStore.open(str(tmp_path / "game.crgame"))
+    spool = Spool(tmp_path / "game.queue")
+    spool.put([(make_event(1_000 + i, "note", "gm", text=f"kept {i}"), None) for i in range(150)], [None] * 150,
+              tokens=list(range(1, 151)))
+    writer = StorageWriter(store, 0, spool)
+    writer.writer.spooled = len(spool)
+    parts = []
+    writer.delivered.connect(lambda c: parts.append([tok for _s, tok in c.delivered]))
+    try:
+        writer._retry()
+        qtbot.waitUntil(lambda: sum(map(len, parts)) == 150, timeout=5_000)
+        assert [len(p) for p in parts] == [100, 50] and parts[0][0] == 1 and parts[1][-1] == 150
+        assert len(spool) == 0 and writer.writer.spooled == 0
+    finally:
+        writer.writer.close()
+        store.close()
