@@ -208,9 +208,9 @@ class Engine:
         return batch
 
     def next_due_ms(self) -> float | None:
-        """Real ms until the soonest deadline falls due (None: none, stopping, or a batch on its way: it ticks)."""
+        """Real ms until it fires the next deadline (None: none, stopping, not the owner, a batch on its way)."""
         due = self.fold.next_due()
-        if due is None or self.stopping or self.batcher.in_flight is not None:
+        if due is None or self.stopping or not self.authority.may_fire or self.batcher.in_flight is not None:
             return None
         return self.clock.real_ms(due - self.clock.now_ms())
 

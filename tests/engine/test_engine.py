@@ -3,6 +3,7 @@
 import pytest
 
 from controlroom.engine import commands as cmds
+from controlroom.engine.authority import STANDBY
 from controlroom.engine.engine import GM_STOPP_KEY
 from controlroom.game.clock import VirtualClock
 from controlroom.game.events import make_event
@@ -205,6 +206,16 @@ def test_no_wait_for_a_deadline_is_asked_while_a_batch_is_on_its_way(pump):
     assert engine.committed(batch.id, pump.writer.write(batch.items)).tick
     assert engine.next_due_ms() == 0
     assert [e.type for e in engine.next_batch().fired] == ["died"]
+
+
+def test_a_standby_asks_no_wait_for_the_deadlines_another_station_fires(pump):
+    """A station that does not run the timers waited 0 ms for a deadline due until the owner's event came: for a
+    whole outage of the server, every station spun its core thread."""
+    engine = pump.engine
+    pump.submit("down", {"badge": 2}, "marshal:7")
+    engine.lock_lost(STANDBY)
+    pump.clock.advance_to(700_000)
+    assert engine.next_due_ms() is None and engine.next_batch() is None
 
 
 def test_waiting_counts_a_report_until_its_batch_is_committed(pump, game):
