@@ -116,7 +116,7 @@ def station_main(args) -> int:
     def handled():
         """Every frame heard, and every event of them stored (or found stored by the other station): nothing
         in the inbox or in flight to the store, nothing kept on this laptop for a server that was away."""
-        total = w.ingest.stats().get("total", {}) if w.ingest else {}
+        total = w.engine.intake.ingest.stats().get("total", {}) if w.engine else {}
         health = w.stats()["health"]
         return (total.get("frames_total", 0) == len(keys) and health["waiting"] == 0 and health["queued"] == 0
                 and health["unstored"] == 0)
