@@ -112,8 +112,14 @@ class StorageWriter(QObject):
         spooled, began = self.writer.spooled, time.monotonic()
         try:
             out = self.writer.deliver_queue(DELIVER_PART)
-        except StoreError:
-            return False
+        except StoreError as exc:
+            # The first try after the server's restart meets the connection the restart ended (the game day's
+            # station then delivered its 7,493 events in one go): once more, on a new connection.
+            log.info("delivering the local queue: %s; once more", exc)
+            try:
+                out = self.writer.deliver_queue(DELIVER_PART)
+            except StoreError:
+                return False
         log.info("%d events of the local queue delivered to the server in %.1f s, %d left", spooled -
                  self.writer.spooled, time.monotonic() - began, self.writer.spooled)
         self.queued.emit(self.writer.spooled)

@@ -8,6 +8,7 @@ from controlroom.core.storage import StorageWriter
 from controlroom.engine.batching import Pending
 from controlroom.game.events import make_event
 from controlroom.game.roster import Member
+from controlroom.store.errors import StoreError
 from controlroom.store.game import GameStore
 from controlroom.store.spool import Spool
 
@@ -63,6 +64,36 @@ def test_a_queue_left_alone_is_delivered_in_parts_and_handed_over(qtbot, tmp_pat
         qtbot.waitUntil(lambda: sum(map(len, parts)) == 150, timeout=5_000)
         assert [len(p) for p in parts] == [100, 50] and parts[0][0] == 1 and parts[1][-1] == 150
         assert len(spool) == 0 and writer.writer.spooled == 0
+    finally:
+        writer.writer.close()
+        store.close()
+
+
+def test_the_first_part_after_a_restart_is_tried_once_more(qtbot, tmp_path, monkeypatch):
+    """The first delivery after the server's restart meets the connection the restart ended: the part is tried
+    again at once, and the queue still goes in parts (on the game day it went in one go, 7,493 events)."""
+    monkeypatch.setattr(storage, "DELIVER_PART", 100)
+    store = GameStore.open(str(tmp_path / "game.crgame"))
+    spool = Spool(tmp_path / "game.queue")
+    spool.put([(make_event(1_000 + i, "note", "gm", text=f"kept {i}"), None) for i in range(150)], [None] * 150,
+              tokens=list(range(1, 151)))
+    writer = StorageWriter(store, 0, spool)
+    writer.writer.spooled = len(spool)
+    deliver, calls = writer.writer.deliver_queue, []
+
+    def ended_connection_first(limit=None):
+        calls.append(limit)
+        if len(calls) == 1:
+            raise StoreError("server closed the connection unexpectedly")
+        return deliver(limit)
+
+    writer.writer.deliver_queue = ended_connection_first
+    parts = []
+    writer.delivered.connect(lambda c: parts.append(len(c.delivered)))
+    try:
+        writer.append(1, [Pending(make_event(5_000, "note", "gm", text="new"))])
+        qtbot.waitUntil(lambda: not writer.writer.spooled and writer._batch is None, timeout=5_000)
+        assert calls[:3] == [100, 100, None] and parts[0] == 100
     finally:
         writer.writer.close()
         store.close()
