@@ -18,13 +18,43 @@ CONDITIONS = (ACTIVE, UNCONSCIOUS, KNOCKED_OUT, DEAD)
 DIES, WAKES, REGAINS_HP, RESPAWNS, STOPP_OVERDUE = "dies", "wakes", "regains_hp", "respawns", "stopp_overdue"
 
 
+class Said:
+    """A warning's text in the language spoken when it was folded, said the first time it is read.
+
+    Saying it (``Text.render``) as it is folded took 29 µs a warning, a third of a 200,000-event fold
+    with its 19,616 warnings, most of them never read.  Equal to the str it says, and hashed as it.
+    """
+
+    __slots__ = ("wording", "language", "_text")
+
+    def __init__(self, wording: Text, language: str) -> None:
+        self.wording, self.language = wording, language
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = self.wording.render(self.language)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == (str(other) if isinstance(other, Said) else other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
 @dataclass(frozen=True, slots=True)
 class RuleWarning:
     """An event the rules forbid (or a timer that no longer applies): logged, not applied.
 
-    ``message`` is said in the language spoken when it was folded; ``wording`` keeps what it says, to be said
-    in another language (a marshal's answer, in the marshals' language).  A fold snapshot does not keep the
-    wording (``kept``: False): a warning read back from one is said as it was.
+    ``message`` is said in the language spoken when it was folded (``said``: that text, or a ``Said`` that
+    says it when first read); ``wording`` keeps what it says, to be said in another language (a marshal's
+    answer, in the marshals' language).  A fold snapshot keeps the message said, not the wording
+    (``kept``: False): a warning read back from one is said as it was.
     """
 
     index: int
@@ -32,8 +62,13 @@ class RuleWarning:
     type: str
     badge: int | None
     code: str
-    message: str
+    said: str | Said = field(metadata={"read": "message"})     # (a snapshot keeps ``message``)
     wording: Text | None = field(default=None, compare=False, repr=False, metadata={"kept": False})
+
+    @property
+    def message(self) -> str:
+        said = self.said
+        return said if type(said) is str else str(said)
 
 
 @dataclass(frozen=True, slots=True)

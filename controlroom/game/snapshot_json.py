@@ -61,6 +61,12 @@ _LEFT: dict[type, tuple[tuple[str, Any], ...]] = {
     cls: tuple((f.name, f.default) for f in dataclasses.fields(cls) if not f.metadata.get("kept", True))
     for cls in _DATACLASSES
 }
+# What the encoder reads for each field kept (``metadata={"read": ...}``: a property saying it as a plain value).
+_READ: dict[type, tuple[str, ...]] = {
+    **{cls: tuple(f.metadata.get("read", f.name) for f in dataclasses.fields(cls) if f.metadata.get("kept", True))
+       for cls in _DATACLASSES},
+    **{cls: cls._fields for cls in _TUPLES},
+}
 _SCALARS = (type(None), bool, int, float, str)
 _ATTRS_GIVEN = ("profile", "roster")          # not written: the game's own, given to ``loads``
 
@@ -93,7 +99,7 @@ class _Encoder:
                     if first is tuple and all(type(y) in _SCALARS for x in v for y in x):
                         return ["lt", [list(x) for x in v]]         # records of plain values, as rows
                     if _RECORDS.get(first.__name__) is first:
-                        fields = _FIELDS[first]
+                        fields = _READ[first]
                         rows = _each(lambda x: [getattr(x, f) for f in fields], v)
                         if all(type(y) in _SCALARS for r in rows for y in r):
                             return ["lr", first.__name__, rows]
@@ -117,7 +123,7 @@ class _Encoder:
             return ["i"]            # made from the rules profile again when read
         name = t.__name__
         if _RECORDS.get(name) is t:
-            return ["r", name, *[enc(getattr(v, f)) for f in _FIELDS[t]]]
+            return ["r", name, *[enc(getattr(v, f)) for f in _READ[t]]]
         raise TypeError(f"a fold snapshot cannot hold a {t.__module__}.{name}")
 
 

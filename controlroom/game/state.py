@@ -30,6 +30,7 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
     Character,
     Deadline,
     RuleWarning,
+    Said,
     Scenario,
     Stopp,
 )
@@ -42,7 +43,7 @@ from controlroom.game.rulings import Rulings
 from controlroom.game.stopps import DURING_STOPP, StoppRules
 from controlroom.game.words import condition_text, event_text, role_text
 from controlroom.game.words import who_text as _who
-from controlroom.i18n import QT_TRANSLATE_NOOP, Text, joined, wording
+from controlroom.i18n import QT_TRANSLATE_NOOP, Text, joined, language, wording
 from controlroom.rules.combat import Vitals, big_stone, knockout_refusal, strike
 from controlroom.rules.profile import RulesProfile, default_profile
 
@@ -151,7 +152,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         ev = self._event
         assert ev is not None
         self.warnings.append(
-            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, message.render(), message)
+            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, Said(message, language()),
+                        message)
         )
 
     def _char(self, ev: Event) -> Character:

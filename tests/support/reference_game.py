@@ -23,8 +23,11 @@ def _plain(value):
     if hasattr(value, "__slots__") and not isinstance(value, (str, int, float)):
         # A record's fields, but those a fold snapshot does not keep (metadata "kept": False, e.g. a rule
         # warning's wording, kept only to be said again in another language): not the fold's result.
+        # A field read through a property (metadata "read": a rule warning's message, said when first read) is
+        # digested as that property's value.
         fields = getattr(value, "__dataclass_fields__", None)
-        slots = ([n for n, f in fields.items() if f.metadata.get("kept", True)] if fields else value.__slots__)
+        slots = ([f.metadata.get("read", n) for n, f in fields.items() if f.metadata.get("kept", True)] if fields
+                 else value.__slots__)
         return [type(value).__name__] + [_plain(getattr(value, s)) for s in slots]
     if hasattr(value, "__dict__"):
         return [type(value).__name__] + _plain(vars(value))
