@@ -148,13 +148,11 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         return badges, stopps
 
     def _warn(self, code: str, message: Text) -> None:
-        """A rule warning of the event folded, said now in the language spoken (its wording kept as well)."""
+        """A rule warning of the event folded, in the language spoken now (said when read; its wording kept)."""
         ev = self._event
         assert ev is not None
-        self.warnings.append(
-            RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, Said(message, language()),
-                        message)
-        )
+        said = Said(message, language())
+        self.warnings.append(RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, said, message))
 
     def _char(self, ev: Event) -> Character:
         badge = ev.data["badge"]
