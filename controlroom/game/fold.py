@@ -132,6 +132,8 @@ class Fold:
         walks of the cyclic garbage collector, only for what changed.
         """
         snap = snapshot.take(self.state if state is None else state)
+        if state is None and not (self.state._dirty or self.state._dirty_stopps):
+            snap.schedule = self.schedule.copy()    # in step with the state: going back needs no rebuild
         rows = snap.characters
         before = self._checkpoints[-1][1].characters if self._checkpoints else ()
         if len(before) == len(rows):
@@ -336,8 +338,8 @@ class Fold:
         deaths_before = list(self.state.deaths)
         self.provisional = [p for p in self.provisional if p.token not in gone]
         cp_key, snap = self.checkpoints[-1]
-        self.state = snapshot.restore(snap)
-        self._run(self.entries[bisect.bisect_right(self._keys, cp_key):], False, cp_key)
+        self.state = snapshot.restore_over(self.state, snap)
+        self._run(self.entries[bisect.bisect_right(self._keys, cp_key):], False, cp_key, snap.schedule)
         old, new = set(deaths_before), set(self.state.deaths)
         return Confirmed(refolded=True, deaths=[d for d in self.state.deaths if d not in old],
                          undone=[d for d in deaths_before if d not in new], new_warnings=len(self.state.warnings))
@@ -422,5 +424,5 @@ class Fold:
     def _refold(self, first: Key, may_fire: bool) -> list[Correction]:
         return fold_rerun.refold(self, first, may_fire)
 
-    def _run(self, entries: list[Entry], may_fire: bool, start: Key) -> list[Correction]:
-        return fold_rerun.run(self, entries, may_fire, start)
+    def _run(self, entries: list[Entry], may_fire: bool, start: Key, schedule=None) -> list[Correction]:
+        return fold_rerun.run(self, entries, may_fire, start, schedule)

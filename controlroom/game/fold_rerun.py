@@ -28,6 +28,7 @@ from controlroom.game.fold_records import (
 
 if TYPE_CHECKING:
     from controlroom.game.fold import Fold
+    from controlroom.game.scheduler import Schedule
 
 
 def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
@@ -42,16 +43,16 @@ def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
     if not may_fire and fold.defer_deep and fold.checkpoints[0][0] >= first:
         fold.behind = True
         cp_key, snap = fold.checkpoints[-1]
-        fold.state = snapshot.restore(snap)
-        return run(fold, fold.entries[bisect.bisect_right(fold._keys, cp_key):], False, cp_key)
+        fold.state = snapshot.restore_over(fold.state, snap)
+        return run(fold, fold.entries[bisect.bisect_right(fold._keys, cp_key):], False, cp_key, snap.schedule)
     while len(fold.checkpoints) > 1 and fold.checkpoints[-1][0] >= first:
         fold.checkpoints.pop()
     cp_key, snap = fold.checkpoints[-1]
     if cp_key >= first:
         return deep_refold(fold, may_fire)
-    fold.state = snapshot.restore(snap)
+    fold.state = snapshot.restore_over(fold.state, snap)
     start = bisect.bisect_right(fold._keys, cp_key)
-    return run(fold, fold.entries[start:], may_fire, cp_key)
+    return run(fold, fold.entries[start:], may_fire, cp_key, snap.schedule)
 
 
 def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
@@ -72,10 +73,18 @@ def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
     return run(fold, list(fold.entries), may_fire, start_key)
 
 
-def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key) -> list[Correction]:
-    """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes."""
+def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: Schedule | None = None
+        ) -> list[Correction]:
+    """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes.
+
+    ``schedule``: the deadlines as they stood at the checkpoint restored (kept with it), else they are
+    worked out from the state again (a third of a refold's time on 8,000 characters)."""
     state = fold.state
-    fold.schedule.rebuild(state)
+    if schedule is not None:
+        state.take_dirty()
+        fold.schedule.restore(schedule)
+    else:
+        fold.schedule.rebuild(state)
     corrections: list[Correction] = []
     live = [e for e in entries if e.seq not in fold.retracted]
     stored_timers: dict[tuple, Entry] = {}

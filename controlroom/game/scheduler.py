@@ -73,6 +73,16 @@ class Schedule:
             d = state.stopp_deadline(stopp)
             self.set(STOPP_OVERDUE, d.due if d else None, stopp=stopp)
 
+    def copy(self) -> Schedule:
+        """A copy that goes its own way (what a fold's checkpoint keeps, to go back to without ``rebuild``)."""
+        out = Schedule()
+        out._heap, out._current, out._token = list(self._heap), dict(self._current), self._token
+        return out
+
+    def restore(self, other: Schedule) -> None:
+        """Become a copy of ``other`` (kept with a checkpoint of the state this schedule is derived from)."""
+        self._heap, self._current, self._token = list(other._heap), dict(other._current), other._token
+
     def rebuild(self, state: GameState) -> None:
         """Schedule every deadline of ``state`` afresh (after opening a game from its log)."""
         self._heap.clear()

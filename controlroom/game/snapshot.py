@@ -55,11 +55,12 @@ KNOWN = SHARED | LISTS | FLAT | NESTED | SPECIAL
 class Snapshot:
     """The state of a fold after ``events_applied`` events (opaque; restore it with ``restore``)."""
 
-    __slots__ = ("attrs", "characters")
+    __slots__ = ("attrs", "characters", "schedule")
 
     def __init__(self, attrs: dict[str, Any], characters: list[tuple]) -> None:
         self.attrs = attrs
         self.characters = characters
+        self.schedule: Any = None       # a fold's deadline schedule as it stood (a checkpoint's), or None
 
     @property
     def t(self) -> int:
@@ -121,18 +122,30 @@ def restore(snapshot: Snapshot, pause: Callable[[], None] | None = None) -> Game
     attrs = _copy_attrs(snapshot.attrs)
     state.__dict__.update(attrs)
     characters = {}
-    new = Character.__new__
-    setter = object.__setattr__
+    new, set_all = Character.__new__, _set_all
     for i, row in enumerate(snapshot.characters):
         if pause is not None and not i & 511:
             pause()
         ch = new(Character)
-        for name, value in zip(_SLOTS, row):
-            setter(ch, name, value)
+        set_all(ch, row)
         ch.patients = set(ch.patients)
         characters[ch.member.badge] = ch
     state.characters = characters
     return state
+
+
+def restore_over(state: GameState, snapshot: Snapshot) -> GameState:
+    """The snapshot's state, made in ``state`` itself when it is of the same characters in the same order
+    (``restore_into``: a tenth of ``restore``'s time on 8,000 characters), else anew (``restore``).
+
+    What a fold going back to a checkpoint uses: nothing holds on to the state it folded before.
+    """
+    rows = snapshot.characters
+    if len(state.characters) == len(rows) and all(
+            ch.member is row[0] for ch, row in zip(state.characters.values(), rows)):
+        restore_into(state, snapshot)
+        return state
+    return restore(snapshot)
 
 
 def restore_into(state: GameState, snapshot: Snapshot) -> None:

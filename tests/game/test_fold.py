@@ -265,3 +265,32 @@ def test_a_late_report_before_the_checkpoints_are_taken_folds_again_from_the_rig
     for key, snap in fold.checkpoints:
         upto = [r for r in everything if (r.pos if r.pos is not None else float(r.seq), r.seq) <= key]
         assert same_game(snapshot.restore(snap), _plain(upto)), key
+
+
+def test_each_checkpoints_schedule_is_the_one_its_state_gives_so_going_back_needs_no_rebuild():
+    """A checkpoint keeps the deadline schedule as it stood (a refold restores it instead of working it out
+    from 8,000 characters again): through downs, deaths fired, late reports and refolds, each kept schedule
+    is the one ``Schedule.rebuild`` makes from the checkpoint's state, and the game is the log's."""
+    from controlroom.game import snapshot
+    from controlroom.game.scheduler import Schedule
+
+    s = Station(checkpoint_every=2, keep=6)
+    counter = 0
+    for i, (t, kind, badge) in enumerate([(0, "down", 1), (30_000, "down", 2), (60_000, "strike", 4),
+                                           (90_000, "knocked_out", 5), (200_000, "strike", 11),
+                                           (400_000, "down", 12), (650_000, "note", 0), (700_000, "down", 13),
+                                           (800_000, "strike", 14), (1_300_000, "note", 0)]):
+        counter += 1
+        fields = {"text": str(i)} if kind == "note" else {"badge": badge}
+        if kind == "knocked_out":
+            fields["helmet"] = False
+        s.report(ev(t, kind, **fields), device=7, counter=counter)
+    out = s.report(ev(1_310_000, "bound", badge=12), device=8, counter=1, happened=500_000)   # late: a refold
+    assert out.refolded
+    kept = [(k, snap) for k, snap in s.fold.checkpoints if snap.schedule is not None]
+    assert len(kept) >= 3
+    for key, snap in kept:
+        fresh = Schedule()
+        fresh.rebuild(snapshot.restore(snap))
+        assert list(snap.schedule) == list(fresh), key
+    assert same_game(s.fold.state, s.plain_fold())
