@@ -5,12 +5,13 @@ from __future__ import annotations
 import functools
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError, NoSuchModuleError
 
 from controlroom.i18n import translate
 from controlroom.paths import GAME_SUFFIX, data_dir, default_game_path  # noqa: F401 (part of this API)
@@ -71,7 +72,8 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
             event.listen(engine, "begin", _sqlite_begin)
         elif backend == "postgresql":
             # A server that cannot be reached is said so in seconds, not after the system's TCP timeout.
-            engine = sa.create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 3})
+            engine = sa.create_engine(url, connect_args={"connect_timeout": 3})
+            _ping_when_idle(engine)
         else:
             raise StoreError(f"unsupported database {backend!r}: use a file path, sqlite:///... or postgresql+psycopg://...")
     except (ArgumentError, ValueError) as exc:
@@ -82,6 +84,34 @@ def make_engine(db: str | os.PathLike | None) -> Engine:
         raise StoreError(f"the database driver for {url.split(':')[0]} is not installed: "
                          f"pip install {exc.name}") from None
     return engine
+
+
+PING_IDLE_S = 1.0     # a server connection unused for so long is tried before it is handed out
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Try a connection taken from the pool if it lay unused for ``PING_IDLE_S`` or more (one that the server
+    dropped meanwhile, by a restart, is replaced at once).  SQLAlchemy's ``pool_pre_ping`` tries every one:
+    a round trip to the server before each of a station's appends, which follow one another within tens of
+    milliseconds.  A connection broken between two appends fails its append, which is retried (or kept in the
+    local queue), and the pool is emptied: the next one connects anew."""
+
+    @event.listens_for(engine, "connect")
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn, record) -> None:       # (a new connection needs no try either)
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn, record, _proxy) -> None:
+        since = record.info.get("idle_since")
+        if since is not None and time.monotonic() - since < PING_IDLE_S:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:        # the driver's error: the connection is gone
+            raise DisconnectionError(str(exc)) from exc
+        if not alive:
+            raise DisconnectionError("the server connection did not answer")
 
 
 def _sqlite_read_pragmas(dbapi_conn, _record) -> None:
