@@ -457,7 +457,7 @@ class Engine:
         self.fold = fold
         self.folded_upto = upto         # the storage writer may still deliver events the new fold has read
         gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
-        self.publisher.refolded(fold)
+        self.publisher.refolded(fold, anew=True)
         if confirmed.corrections:
             self.batcher.correct(confirmed.corrections)
         out.publish = out.tick = True   # and the deadlines of the new players' earlier events that fell due

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from controlroom.game.fold import Fold
-from controlroom.game.views import FieldSent, SideTally, StateDelta, StoredView, make_delta
+from controlroom.game.views import (
+    CharacterView,
+    FieldSent,
+    SideTally,
+    StateDelta,
+    StoredView,
+    character_view,
+    make_delta,
+)
 
 
 class Publisher:
@@ -15,20 +23,35 @@ class Publisher:
         self.whole = False
         self.tally = SideTally(fold.state)
         self.warnings_seen = len(fold.state.warnings)
+        self.views: dict[int, CharacterView] = {}   # each character as last sent (a whole delta sends them all)
 
     def opened(self, fold: Fold, events: list[StoredView]) -> StateDelta:
         """The delta an opening shows: the whole game and its last events (the warnings it had are old news)."""
         state = fold.state
         self.tally = SideTally(state)
         self.warnings_seen = len(state.warnings)
+        self.views = {}
         return make_delta(state, (), (), events, full=True, sides=self.tally.snapshot(),
-                          field=self.field_sent.changes(state, whole=True))
+                          field=self.field_sent.changes(state, whole=True), characters=self._all(state, ()))
 
-    def refolded(self, fold: Fold) -> None:
-        """The game was folded again: the next delta carries everything, its warnings too."""
+    def refolded(self, fold: Fold, anew: bool = False) -> None:
+        """The game was folded again: the next delta carries everything, its warnings too.  Only the characters
+        the fold says changed (``fold.changes``) are viewed again, unless the fold is another one (``anew``):
+        a refold of 8,000 characters' game made 8,000 views and counted every side again."""
         self.whole = True
-        self.tally = SideTally(fold.state)
         self.warnings_seen = 0
+        if anew:
+            self.views = {}
+            self.tally = SideTally(fold.state)
+
+    def _all(self, state, badges) -> tuple[CharacterView, ...]:
+        """Every character's view: anew for ``badges`` and any not viewed yet, as last sent for the rest."""
+        views = self.views
+        for b in badges:
+            if b in state.characters:
+                views[b] = character_view(state, b)
+        return tuple(views[b] if b in views else views.setdefault(b, character_view(state, b))
+                     for b in sorted(state.characters))
 
     def note(self, views: list[StoredView]) -> None:
         self.stored += views
@@ -43,5 +66,10 @@ class Publisher:
         events, self.stored = self.stored, []
         self.tally.update(state, badges)
         field = self.field_sent.changes(state, whole=full)
+        if full:
+            characters = self._all(state, badges)
+        else:
+            characters = tuple(character_view(state, b) for b in sorted(badges) if b in state.characters)
+            self.views.update((v.badge, v) for v in characters)
         return make_delta(state, badges, stopps, events, warnings, full=full, sides=self.tally.snapshot(),
-                          field=field)
+                          field=field, characters=characters)

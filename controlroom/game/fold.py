@@ -50,7 +50,7 @@ from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what ca
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
-CHECKPOINT_EVERY, KEEP = 2000, 16   # a fold's checkpoints: every so many events, so many kept
+CHECKPOINT_EVERY, KEEP = 500, 64    # a fold's checkpoints: every so many events, so many kept
 END_T = 1 << 62                     # later than any game time
 LOOK_BACK_MS = 600_000              # how far back (game time) a report may stand among those folded after it
 
@@ -74,6 +74,9 @@ class Fold:
         self._keys: list[Key] = []
         self.index = LogIndex()                  # every event's key and time, in fold order
         self._checkpoints: list[tuple[Key, snapshot.Snapshot]] = [(last_key, snapshot.take(state))]
+        # The snapshot the state equals but for the characters changed since (``changes.touched``): the next
+        # checkpoint reads only those (None: the state went another way; the next one reads every character).
+        self.rows_base: snapshot.Snapshot | None = self._checkpoints[0][1]
         self._due: list[Key] = []       # keys of the checkpoints load left to ``fill_checkpoints``
         self.last_key = last_key
         self.provisional: list[_Provisional] = []
@@ -123,22 +126,39 @@ class Fold:
         checkpoints (``game.fold_load.complete``).  Nothing may fold on before."""
         fold_load.complete(self, pause)
 
-    def _checkpoint(self, k: Key, state: GameState | None = None) -> None:
-        """A checkpoint of the state (the fold's own, or ``state``) at ``k``, after the last one.
+    def _checkpoint(self, k: Key, state: GameState | None = None, base: snapshot.Snapshot | None = None) -> None:
+        """A checkpoint of the state (the fold's own, or ``state``, equal to ``base`` but for the characters
+        in its ``_dirty``) at ``k``, after the last one.
 
         A character that did not change since the last checkpoint shares its
-        row with it (as the seeker's checkpoints do): the rows made for the
-        others die at once, so the checkpoints a fold keeps cost memory, and
-        walks of the cyclic garbage collector, only for what changed.
+        row with it (as the seeker's checkpoints do), so the checkpoints a
+        fold keeps cost memory, and walks of the cyclic garbage collector,
+        only for what changed; from a base, only the characters changed since
+        are read (``snapshot.take_since``).
         """
-        snap = snapshot.take(self.state if state is None else state)
-        if state is None and not (self.state._dirty or self.state._dirty_stopps):
-            snap.schedule = self.schedule.copy()    # in step with the state: going back needs no rebuild
-        rows = snap.characters
-        before = self._checkpoints[-1][1].characters if self._checkpoints else ()
-        if len(before) == len(rows):
-            snap.characters = [old if old[0] is new[0] and old == new else new for old, new in zip(before, rows)]
+        st = self.state if state is None else state
+        changed = st._dirty if state is not None else self.changes.touched | st._dirty
+        if state is None:
+            base = self.rows_base
+        if base is not None and len(base.characters) == len(st.characters):
+            snap = snapshot.take_since(st, base, changed)
+        else:
+            snap = snapshot.take(st)
+            rows = snap.characters
+            before = self._checkpoints[-1][1].characters if self._checkpoints else ()
+            if len(before) == len(rows):
+                snap.characters = [old if old[0] is new[0] and old == new else new for old, new in zip(before, rows)]
+        if state is None:
+            if not (st._dirty or st._dirty_stopps):
+                snap.schedule = self.schedule.copy()    # in step with the state: going back needs no rebuild
+            self.based_on(snap)
         self._checkpoints.append((k, snap))
+
+    def based_on(self, snap: snapshot.Snapshot | None) -> None:
+        """The fold's state is now ``snap``'s (restored from it, or just taken): what changes from here on is
+        noted for the next checkpoint (None: the state is no snapshot's)."""
+        self.rows_base = snap
+        self.changes.touched = set()
 
     # -- deadlines and provisional events --------------------------------------
     def fire(self, now: int) -> Fired:
@@ -338,8 +358,11 @@ class Fold:
         deaths_before = list(self.state.deaths)
         self.provisional = [p for p in self.provisional if p.token not in gone]
         cp_key, snap = self.checkpoints[-1]
+        changed = fold_rerun.changed_since(self, len(self.checkpoints) - 1)
         self.state = snapshot.restore_over(self.state, snap)
-        self._run(self.entries[bisect.bisect_right(self._keys, cp_key):], False, cp_key, snap.schedule)
+        self.based_on(snap)
+        fold_rerun.run(self, self.entries[bisect.bisect_right(self._keys, cp_key):], False, cp_key, snap.schedule,
+                       changed)
         old, new = set(deaths_before), set(self.state.deaths)
         return Confirmed(refolded=True, deaths=[d for d in self.state.deaths if d not in old],
                          undone=[d for d in deaths_before if d not in new], new_warnings=len(self.state.warnings))
@@ -423,6 +446,3 @@ class Fold:
     # -- folding again (game.fold_rerun) -------------------------------------------------------
     def _refold(self, first: Key, may_fire: bool) -> list[Correction]:
         return fold_rerun.refold(self, first, may_fire)
-
-    def _run(self, entries: list[Entry], may_fire: bool, start: Key, schedule=None) -> list[Correction]:
-        return fold_rerun.run(self, entries, may_fire, start, schedule)

@@ -66,6 +66,7 @@ def load(fold: Fold, rows: Iterable, retracted: Iterable[int] = (), total: int |
             frames.setdefault(device, []).append((counter, k, t_))
         if len(index) != skip:
             raise ValueError(f"a fold of {skip} rows already was given the index of {len(index)}")
+    fold.based_on(None)                     # the state is folded on without noting what changed
     last = fold.last_key
     n = skip                                # rows taken so far (or already folded)
     it = iter(rows)
@@ -123,6 +124,8 @@ def fill_checkpoints(fold: Fold, pause: Callable[[], None] | None = None) -> Non
     start, snap = fold._checkpoints[-1]
     breathe = pause or _go_on
     state = snapshot.restore(snap, pause)
+    state.take_dirty()                      # it is ``snap``'s: each checkpoint reads what changed since the last
+    base = snap
     apply = state.apply
     gone = fold.retracted
     targets = iter(due)
@@ -135,7 +138,9 @@ def fill_checkpoints(fold: Fold, pause: Callable[[], None] | None = None) -> Non
         apply(entry.event)
         if target is not None and entry.key == target:
             breathe()
-            fold._checkpoint(target, state)
+            fold._checkpoint(target, state, base)
+            base = fold._checkpoints[-1][1]
+            state.take_dirty()
             target = next(targets, None)
             if target is None:
                 return

@@ -43,16 +43,40 @@ def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
     if not may_fire and fold.defer_deep and fold.checkpoints[0][0] >= first:
         fold.behind = True
         cp_key, snap = fold.checkpoints[-1]
+        changed = changed_since(fold, len(fold.checkpoints) - 1)
         fold.state = snapshot.restore_over(fold.state, snap)
-        return run(fold, fold.entries[bisect.bisect_right(fold._keys, cp_key):], False, cp_key, snap.schedule)
-    while len(fold.checkpoints) > 1 and fold.checkpoints[-1][0] >= first:
-        fold.checkpoints.pop()
+        fold.based_on(snap)
+        return run(fold, fold.entries[bisect.bisect_right(fold._keys, cp_key):], False, cp_key, snap.schedule,
+                   changed)
+    back = len(fold.checkpoints) - 1
+    while back > 0 and fold.checkpoints[back][0] >= first:
+        back -= 1
+    changed = changed_since(fold, back)
+    del fold.checkpoints[back + 1:]
     cp_key, snap = fold.checkpoints[-1]
     if cp_key >= first:
         return deep_refold(fold, may_fire)
     fold.state = snapshot.restore_over(fold.state, snap)
+    fold.based_on(snap)
     start = bisect.bisect_right(fold._keys, cp_key)
-    return run(fold, fold.entries[start:], may_fire, cp_key, snap.schedule)
+    return run(fold, fold.entries[start:], may_fire, cp_key, snap.schedule, changed)
+
+
+def changed_since(fold: Fold, back: int) -> set[int] | None:
+    """The characters whose state may differ now from the checkpoint ``fold.checkpoints[back]`` (None: not
+    known): those changed since the last checkpoint, and those whose rows differ from one checkpoint to the
+    next after ``back`` (a row that did not change is the same object: ``Fold._checkpoint``).  A refold
+    tells readers only these (and those it changes), not all 8,000 characters."""
+    checkpoints = fold.checkpoints
+    if fold.rows_base is None or fold.rows_base is not checkpoints[-1][1]:
+        return None
+    out = fold.changes.touched | fold.state._dirty
+    badges = list(fold.state.characters)
+    for (_k, a), (_k2, b) in zip(checkpoints[back:], checkpoints[back + 1:]):
+        if len(a.characters) != len(badges) or len(b.characters) != len(badges):
+            return None
+        out.update(badges[i] for i, (x, y) in enumerate(zip(a.characters, b.characters)) if x is not y)
+    return out
 
 
 def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
@@ -70,15 +94,17 @@ def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
             fold.retracted.add(s.event.data["seq"])
     start_key = (0.0, 0)
     fold.checkpoints = [(start_key, snapshot.take(state))]
+    fold.based_on(fold.checkpoints[0][1])
     return run(fold, list(fold.entries), may_fire, start_key)
 
 
-def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: Schedule | None = None
-        ) -> list[Correction]:
+def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: Schedule | None = None,
+        changed: set[int] | None = None) -> list[Correction]:
     """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes.
 
     ``schedule``: the deadlines as they stood at the checkpoint restored (kept with it), else they are
-    worked out from the state again (a third of a refold's time on 8,000 characters)."""
+    worked out from the state again (a third of a refold's time on 8,000 characters).  ``changed``: the
+    characters that may differ from the state before (``changed_since``; None: any), for readers."""
     state = fold.state
     if schedule is not None:
         state.take_dirty()
@@ -125,7 +151,7 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: 
             continue                    # corrections, folded where they belong already
         state.apply(p.event)
         fold.schedule.sync(state, fold.changes)
-    fold.changes.badges |= set(state.characters)
+    fold.changes.badges |= set(state.characters) if changed is None else changed
     fold.changes.stopps |= set(state.stopps)
     out = []
     for c in corrections:               # folded already: provisional until the log has them

@@ -65,6 +65,7 @@ class Schedule:
         if changed is not None:
             changed.badges |= badges
             changed.stopps |= stopps
+            changed.touched |= badges
         for badge in badges:
             found = {d.kind: d.due for d in state.deadlines_of(badge)}
             for kind in _CHARACTER_KINDS:
@@ -149,6 +150,7 @@ class Changes:
 
     badges: set[int] = field(default_factory=set)
     stopps: set[str] = field(default_factory=set)
+    touched: set[int] = field(default_factory=set)      # badges changed since a fold's last checkpoint (not taken)
 
     def take(self) -> tuple[set[int], set[str]]:
         out = (self.badges, self.stopps)

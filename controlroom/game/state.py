@@ -89,8 +89,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         self._init_field()
         self._init_loot()
         self._init_inspections()
-        self._dirty: set[int] = set()
-        self._dirty_stopps: set[str] = set()
+        self._dirty, self._dirty_stopps = set[int](), set[str]()
         self._event: Event | None = None
 
     # -- folding ---------------------------------------------------------
@@ -205,6 +204,7 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         if ch.carer is not None:
             carer = self.characters[ch.carer]
             carer.patients.discard(ch.badge)
+            self._dirty.add(carer.badge)
             ch.carer = None
             self._set_regen_rate(ch, self.profile.regen_bound_ms)
 

@@ -204,14 +204,18 @@ def make_delta(
     full: bool = False,
     sides: dict[str, dict[str, int]] | None = None,
     field: dict | None = None,
+    characters: tuple[CharacterView, ...] | None = None,
 ) -> StateDelta:
-    """What changed: ``badges``' characters, ``stopps``, the ``events`` stored; ``field`` (default: whole)."""
+    """What changed: ``badges``' characters (or their views made already: ``characters``), ``stopps``, the
+    ``events`` stored; ``field`` (default: whole)."""
     if full:
         badges, stopps = state.characters.keys(), state.stopps.keys()
+    if characters is None:
+        characters = tuple(character_view(state, b) for b in sorted(badges) if b in state.characters)
     return StateDelta(
         t=state.t,
         full=full,
-        characters=tuple(character_view(state, b) for b in sorted(badges) if b in state.characters),
+        characters=characters,
         stopps=tuple(stopp_view(state, s) for s in sorted(stopps) if s in state.stopps),
         events=tuple(events),
         warnings=tuple(warnings),

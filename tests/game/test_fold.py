@@ -294,3 +294,62 @@ def test_each_checkpoints_schedule_is_the_one_its_state_gives_so_going_back_need
         fresh.rebuild(snapshot.restore(snap))
         assert list(snap.schedule) == list(fresh), key
     assert same_game(s.fold.state, s.plain_fold())
+
+
+def _checking_takes(monkeypatch):
+    """Every checkpoint taken from what changed since the last (``snapshot.take_since``) is compared with one
+    that reads every character: the rows must be equal (a change not noted would leave a stale row)."""
+    from controlroom.game import snapshot
+
+    taken = []
+    since = snapshot.take_since
+
+    def checked(state, base, changed):
+        snap = since(state, base, changed)
+        full = snapshot.take(state)
+        assert snap.characters == full.characters, "a character changed that was not noted as changed"
+        taken.append(len(changed))
+        return snap
+
+    monkeypatch.setattr(snapshot, "take_since", checked)
+    return taken
+
+
+def test_checkpoints_read_only_the_characters_changed_and_equal_a_full_read(monkeypatch):
+    """A long played game (every kind of event: carers taking over patients, healers, STOPPs, loot), folded
+    as stored batches with late reports among them: each checkpoint read from what changed since the last
+    equals a full read of the state, and the refolds from them give the log's game."""
+    from tests.support.played_game import played_game, roster
+
+    taken = _checking_takes(monkeypatch)
+    members = roster(300)
+    log = played_game(members, 6000)
+    fold = Fold(GameState(members), checkpoint_every=40, keep=30)
+    stored, seq = [], 0
+    for i in range(0, len(log), 25):
+        batch = []
+        for event in log[i:i + 25]:
+            seq += 1
+            pos = None
+            if seq % 97 == 0 and stored:        # now and then a report that belongs 30 events back
+                pos = key_of(stored[-30])[0] + 0.5 if len(stored) > 30 else None
+            batch.append((Rec(seq, pos, event), None))
+        stored += [rec for rec, _t in batch]
+        fold.confirm(batch, may_fire=False)
+    assert len(taken) > 100 and sorted(taken)[len(taken) // 2] < len(members) // 4    # most read a few
+    plain = GameState(members)
+    for rec in sorted(stored, key=key_of):
+        plain.apply(rec.event)
+    assert same_game(fold.state, plain)
+
+
+def test_an_openings_checkpoints_read_only_what_changed_between_them(monkeypatch):
+    from tests.support.played_game import played_game, roster
+
+    taken = _checking_takes(monkeypatch)
+    members = roster(300)
+    rows = [_Row(i + 1, None, e) for i, e in enumerate(played_game(members, 3000))]
+    fold = Fold(GameState(members), checkpoint_every=50, keep=20)
+    fold.load(rows, (), len(rows))
+    fold.complete()
+    assert len(taken) >= 15
