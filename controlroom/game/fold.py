@@ -301,7 +301,10 @@ class Fold:
         own = {tok for _s, tok in items if tok is not None}
         self.provisional = [p for p in self.provisional if p.token not in own]
         if consistent:
-            for stored, tok in ordered:
+            # Events of ours in the batch were folded already: no checkpoint before the last of them (one at a
+            # report stored before it would hold its effect, and a refold from there would take it back).
+            last_own = max((i for i, (_s, tok) in enumerate(ordered) if tok is not None), default=-1)
+            for i, (stored, tok) in enumerate(ordered):
                 if may_fire and tok is None and stored.event.type not in FIELD_TYPES:
                     # A deadline that fell due before this event and was not fired yet (this station's timer
                     # a little late, or it only now runs the timers): fired in its place, before the event.
@@ -320,7 +323,7 @@ class Fold:
                         out.verdicts[stored.seq] = list(warnings)
                     out.applied.append(stored.event)
                 self.last_key = max(self.last_key, key_of(stored))
-                self._maybe_checkpoint()
+                self._maybe_checkpoint(i >= last_own)
             out.new_warnings = len(self.state.warnings) - warnings_before
             out.deaths = self.state.deaths[len(deaths_before):]
             return out
@@ -429,9 +432,9 @@ class Fold:
             if len(frames) > 300:
                 del frames[:len(frames) - 256]
 
-    def _maybe_checkpoint(self) -> None:
+    def _maybe_checkpoint(self, may: bool = True) -> None:
         self._since_checkpoint += 1
-        if self._since_checkpoint < self.checkpoint_every or self.provisional:
+        if self._since_checkpoint < self.checkpoint_every or self.provisional or not may:
             return
         self._since_checkpoint = 0
         self._checkpoint(self.last_key)

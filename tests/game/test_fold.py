@@ -353,3 +353,27 @@ def test_an_openings_checkpoints_read_only_what_changed_between_them(monkeypatch
     fold.load(rows, (), len(rows))
     fold.complete()
     assert len(taken) >= 15
+
+
+def test_no_checkpoint_is_taken_between_another_stations_report_and_a_deadline_folded_ahead_of_it():
+    """The owner fires a deadline (folded at once, ahead of the log); another station's position lands before it
+    in the log.  A checkpoint due at that position would hold the deadline's effect before the deadline:
+    folding again from it, the owner took the deadline back as one the rules no longer fire (the game day's
+    missing ``hp_regained``).  The checkpoint waits until the batch's own events are passed."""
+    from controlroom.game import snapshot
+
+    s = Station(checkpoint_every=2, keep=8)
+    s.report(ev(0, "down", badge=1), device=7, counter=1)           # dies at 600 s unless bound
+    s.report(ev(1_000, "note", text="a"), device=9, counter=1)
+    s.report(ev(2_000, "note", text="b"), device=9, counter=2)      # one event since the last checkpoint
+    fired = s.fold.fire(600_000)                                     # the death, folded ahead
+    assert [e.type for _tok, e in fired.fired] == ["died"]
+    position = s._append(ev(599_000, "position", device=5, lat=58.0, lon=25.0))
+    died = [(s._append(e), tok) for tok, e in fired.fired]
+    assert not s.fold.confirm([(position, None), *died], may_fire=True).refolded
+    for key, snap in s.fold.checkpoints:        # none holds the death before the death's place in the log
+        assert key >= key_of(died[0][0]) or snapshot.restore(snap).characters[1].condition != "dead", key
+    # A late report between the position and the death: the owner folds again from its last checkpoint.
+    assert s.report(ev(610_000, "note", text="late"), device=9, counter=3, happened=599_500).refolded
+    assert [c.kind for c in s.notes if c.about.type == "died"] == [], "the death was not taken back"
+    assert same_game(s.fold.state, s.plain_fold())
