@@ -94,7 +94,8 @@ def main() -> int:
             continue
         print(f"-- {name}: " + ", ".join(f"{k} {day.get(k)}" for k in KEYS), file=sys.stderr)
         out[name] = {k: day.get(k) for k in (*KEYS, "faults", "kills", "wall_s", "gave_up", "unacked_at_end",
-                                              "ack_p99_by_minute", "missing_examples", "not_the_rules_examples",
+                                              "ack_p99_by_minute", "ack_p99_outside_kills_ms",
+                                              "missing_examples", "not_the_rules_examples",
                                               "state_examples", "report_examples")}
     if faults is not None:
         out["targets_met"] = {

@@ -84,3 +84,11 @@ def test_time_without_an_owner_counts_only_outside_the_outages():
                    (40.0, "b", "owner")]
     out = checks.owners_check(transitions, 50.0, [(19.0, 41.0)], start=0.0)
     assert out["owner_changes"] == 1 and out["longest_without_owner_s"] == 2.5 and out["without_owner_s"] == 3.5
+
+
+def test_ack_delays_count_outside_the_outage_and_apart_from_the_kills():
+    # (real s at the ack, ms): one slow ack during the outage, one after a kill, the rest quick
+    delays = [(300.0 + i, 20.0) for i in range(50)] + [(50.0, 9_000.0), (130.0, 7_000.0)]
+    out = checks.acks_check(delays, outages=[(45.0, 55.0)], kills=[(120.0, 210.0)])
+    assert out["acks_timed"] == 51 and out["ack_p99_ms"] == 7_000.0        # the kill's retry counts ...
+    assert out["acks_outside_kills"] == 50 and out["ack_p99_outside_kills_ms"] == 20.0     # ... but not here

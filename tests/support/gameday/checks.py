@@ -146,10 +146,17 @@ def percentile(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))], 1)
 
 
-def acks_check(ack_delays: list[tuple[float, float]], outages: list[tuple[float, float]]) -> dict:
-    """Ack delays (real ms) outside the given windows (real seconds into the battle): p50, p99, the longest."""
-    timed = [(at, ms) for at, ms in ack_delays if not any(a <= at - ms / 1000 <= b or a <= at <= b
-                                                          for a, b in outages)]
+def acks_check(ack_delays: list[tuple[float, float]], outages: list[tuple[float, float]],
+               kills: list[tuple[float, float]] = ()) -> dict:
+    """Ack delays (real ms) outside the given windows (real seconds into the battle): p50, p99, the longest;
+    and the p99 also outside ``kills`` (from a station's kill until a minute after it started again: its
+    handsets' reports then wait for their retries, seconds apart, whatever the stations do)."""
+    def outside(windows):
+        return [(at, ms) for at, ms in ack_delays if not any(a <= at - ms / 1000 <= b or a <= at <= b
+                                                             for a, b in windows)]
+
+    timed = outside(outages)
+    calm = [ms for _at, ms in outside([*outages, *kills])]
     inside = [ms for _at, ms in timed]
     by_minute: dict[int, list[float]] = {}
     for at, ms in timed:
@@ -157,6 +164,7 @@ def acks_check(ack_delays: list[tuple[float, float]], outages: list[tuple[float,
     return {"ack_p50_ms": percentile(inside, 0.5), "ack_p99_ms": percentile(inside, 0.99),
             # when the slow ones were: per real minute of the run (from its start), the p99 and how many
             "ack_p99_by_minute": {m: [percentile(v, 0.99), len(v)] for m, v in sorted(by_minute.items())},
+            "ack_p99_outside_kills_ms": percentile(calm, 0.99), "acks_outside_kills": len(calm),
             "ack_max_ms": round(max(inside), 1) if inside else 0.0,
             "ack_max_all_ms": round(max((ms for _a, ms in ack_delays), default=0.0), 1),
             "acks_timed": len(inside), "ack_mean_ms": round(statistics.fmean(inside), 1) if inside else 0.0}

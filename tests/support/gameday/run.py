@@ -242,7 +242,8 @@ def _verdict(plan, db, sim, stations, codes, windows, done, end, stop_wall, batt
     out.update({k: v for k, v in states.items() if k != "reference"})
     report_counts = checks.report_counts(report)
     out.update(checks.report_check(report_counts, states["reference"]))
-    out.update(checks.acks_check(delays, outages))
+    kills = [(at, at + plan.restart_after_s + 60) for at, what, d in done if what == "kill_owner" and d.get("killed")]
+    out.update(checks.acks_check(delays, outages, kills))
     transitions = sorted(t for s in stations for t in s.timers)
     out.update(checks.owners_check(transitions, end, outages, start=battle_t0))
     out["kills"] = sum(s.kills for s in stations)
