@@ -82,8 +82,7 @@ class BatchWriter:
         return delivered
 
     def _store(self, items: list[Pending]) -> Committed:
-        result = self.store.log.append([(p.event, p.radio, p.pos) for p in items], epochs=[p.epoch for p in items],
-                                       read_after=self.last_seen if self.shared else None)
+        result = self.store.log.append([(p.event, p.radio, p.pos) for p in items], epochs=[p.epoch for p in items])
         out = Committed(duplicates=result.duplicates, dropped=result.dropped, doubled=result.doubled)
         mine = dict(zip((s.seq for s in result.stored), result.indexes))
         if not self.shared:
@@ -91,12 +90,7 @@ class BatchWriter:
             if result.stored:
                 self.last_seen = result.stored[-1].seq
             return out
-        if result.read is None:
-            out.logged = [(s, mine.get(s.seq)) for s in self.read_after()]
-            return out
-        if result.read:
-            self.last_seen = result.read[-1].seq
-        out.logged = [(s, mine.get(s.seq)) for s in result.read]
+        out.logged = [(s, mine.get(s.seq)) for s in self.read_after()]
         return out
 
     def _keep_locally(self, items: list[Pending]) -> Committed:

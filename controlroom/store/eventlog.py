@@ -91,7 +91,6 @@ class AppendResult:
     indexes: list[int] = field(default_factory=list)        # of each stored event in the batch
     dropped: list[int] = field(default_factory=list)        # deadlines fired under a timer lock no longer held
     doubled: list[int] = field(default_factory=list)        # deadlines stored before (by this or another station)
-    read: list[StoredEvent] | None = None                    # the log after ``read_after``, read as it committed
 
 
 # An append item: an event, or (event, radio meta), or (event, radio meta, fold position).
@@ -156,7 +155,7 @@ class EventLog:
         self._driver_errors = getattr(engine.dialect.dbapi, "Error", DBAPIError)
 
     def append(self, items: Sequence[Item], wall_ms: int | None = None, *,
-               epochs: Sequence[int | None] | None = None, read_after: int | None = None) -> AppendResult:
+               epochs: Sequence[int | None] | None = None) -> AppendResult:
         """Store a batch in one durable transaction (committed before this returns).
 
         A radio frame (device, counter) that is already in the log, or twice
@@ -170,12 +169,6 @@ class EventLog:
         stations before it.  On a storage failure nothing of the batch is
         stored and StoreError says why (ServerUnreachable when the database
         server is gone); events stored before are untouched.
-
-        ``read_after`` (a shared game): the log's events after that seq are
-        read in the same transaction, after the batch (``read``): every
-        append begun before this one has committed (they hold the append
-        lock), and none after it can commit a lower seq.  Two round trips to
-        the server and a transaction fewer than reading after the append.
         """
         wall = int(time.time() * 1000) if wall_ms is None else wall_ms
         pairs = [(it, None, None) if isinstance(it, Event) else (it[0], it[1], it[2] if len(it) > 2 else None)
@@ -186,7 +179,7 @@ class EventLog:
         # batch is rolled back and done again, looking each frame up first.
         for check_first in (False, True, True):
             try:
-                return self._append(pairs, wall, check_first, epochs, read_after)
+                return self._append(pairs, wall, check_first, epochs)
             except IntegrityError:
                 continue
             except DBAPIError as exc:
@@ -194,8 +187,7 @@ class EventLog:
         raise StoreError(f"{self.where}: a radio frame was stored by another station at the same time; retry")
 
     def _append(self, pairs: list[tuple[Event, RadioMeta | None, float | None]], wall: int,
-                check_first: bool, epochs: Sequence[int | None] | None = None,
-                read_after: int | None = None) -> AppendResult:
+                check_first: bool, epochs: Sequence[int | None] | None = None) -> AppendResult:
         result = AppendResult()
         with self.engine.begin() as conn:
             if self.shared:
@@ -236,9 +228,6 @@ class EventLog:
                 result.indexes = [i for i, *_rest in kept]
                 if self.shared:
                     pg.notify_appended(conn, seqs[-1])
-            if read_after is not None and self.shared:
-                q = sa.select(EVENTS).where(EVENTS.c.seq > read_after).order_by(EVENTS.c.seq)
-                result.read = [_stored(row._mapping) for row in conn.execute(q)]
         return result
 
     def _insert_rows(self, conn, rows: list[tuple]) -> list[int]:
