@@ -296,3 +296,81 @@ class Readers:
             data = port.read(POLL)
             for line in splitter.feed(data) if data else ():
                 self.lines.put((i, line))
+
+
+OUTBOX_LINES = 1000     # lines a gateway holds for its serial line while its station does not read
+STALL_S = 0.5           # a full outbox not taken from for so long: its station has stopped reading
+
+
+class Writers:
+    """One thread per port writing its lines in order, each port with its own bounded outbox.
+
+    A gateway hears the air whatever its station does.  Its lines wait in its
+    own outbox while the station reads slowly (a full outbox holds the writer
+    back, as a USB serial line holds a gateway back), but once nothing has
+    been taken from a full outbox for ``STALL_S`` seconds (a station killed, a
+    port nobody reads) its lines are dropped at once, as a gateway's USB serial
+    drops what no host takes.  So a port nobody reads holds up neither the air
+    (the handsets, their retries, the acks the simulator matches) nor the
+    other gateways.  ``put`` says False for a line dropped, or for a port
+    unplugged or closed; ``dropped`` counts the lines a stalled outbox refused.
+    """
+
+    def __init__(self, ports, size: int | None = None) -> None:
+        self.ports = list(ports)
+        self.outboxes: list[queue.Queue] = [queue.Queue(size or OUTBOX_LINES) for _ in self.ports]
+        self.dropped = [0] * len(self.ports)
+        self.failed = [0] * len(self.ports)
+        self._taken = [time.monotonic()] * len(self.ports)     # when each writer last took from its outbox
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._write, args=(i,), name=f"sim gateway {i + 1} out")
+                         for i in range(len(self.ports))]
+
+    def put(self, i: int, data: bytes) -> bool:
+        port, box = self.ports[i], self.outboxes[i]
+        if getattr(port, "plugged", True) is False or getattr(port, "_closed", False):
+            return False
+        while True:
+            wait = STALL_S - (time.monotonic() - self._taken[i])
+            if wait <= 0 and box.full():
+                self.dropped[i] += 1
+                return False
+            try:
+                box.put(data, timeout=max(wait, 0.001))
+                return True
+            except queue.Full:
+                continue
+
+    def start(self) -> None:
+        for t in self._threads:
+            t.start()
+
+    def stop(self, flush: float = 2.0) -> None:
+        """Stop, once every outbox is written (for at most ``flush`` seconds)."""
+        end = time.monotonic() + flush
+        while any(q.unfinished_tasks for q in self.outboxes) and time.monotonic() < end and \
+                any(t.is_alive() for t in self._threads):
+            time.sleep(0.01)
+        self._stop.set()
+        for t in self._threads:
+            if t.is_alive():
+                t.join(5.0)
+
+    def _write(self, i: int) -> None:
+        port, box = self.ports[i], self.outboxes[i]
+        while not self._stop.is_set():
+            try:
+                lines = [box.get(timeout=POLL)]
+            except queue.Empty:
+                self._taken[i] = time.monotonic()          # (nothing waits: not stalled)
+                continue
+            while len(lines) < 64:          # what has piled up goes in one write
+                try:
+                    lines.append(box.get_nowait())
+                except queue.Empty:
+                    break
+            self._taken[i] = time.monotonic()
+            if not port.write(b"".join(lines), self._stop):
+                self.failed[i] += len(lines)
+            for _ in lines:
+                box.task_done()

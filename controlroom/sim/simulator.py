@@ -22,6 +22,9 @@ written intact at least 180 game seconds before, well beyond the station's
 hears each ack a gateway transmits (the gateways of one field are in range of
 each other), writing it as an ``RX`` line as a real gateway would: the station
 must count those as "downlink heard", not as forgeries (``hear_acks``).
+Each gateway writes its lines through its own outbox (``ports.Writers``), as a
+real one buffers its USB serial: a port nobody reads (its station killed) fills
+its outbox and then drops lines, holding up neither the air nor the others.
 
 ``run()`` blocks until the battle and the drain time after it are over (or
 ``stop()``), and returns the truth: counts of what was written to the ports.
@@ -42,7 +45,7 @@ from controlroom.game.clock import format_time
 from controlroom.radio import codec
 from controlroom.radio.lines import decode_line
 from controlroom.sim.battle import FIELD_X, FIELD_Y, Battle, Transmission
-from controlroom.sim.ports import Readers
+from controlroom.sim.ports import Readers, Writers
 from controlroom.sim.radio_air import AirModel
 
 FIRMWARE = "sim-1.0"
@@ -97,6 +100,7 @@ class Simulator:
         self.complete = False
         self._stop = threading.Event()
         self._readers = Readers(self.ports)
+        self._writers = Writers(self.ports)
         self.t0 = 0.0
         self.count = dict.fromkeys(COUNTS, 0)
         sides = battle.sides()
@@ -138,9 +142,11 @@ class Simulator:
 
     def run(self) -> dict:
         self._readers.start()
+        self._writers.start()
         try:
             self._play()
         finally:
+            self._writers.stop(flush=0.0 if self._stop.is_set() else 2.0)
             self._readers.stop()
             self.finished.set()
         return self.truth()
@@ -151,6 +157,7 @@ class Simulator:
                 "sides": {side: {"deaths_reported": self.deaths[side], "valhalla_checkins": self.valhalla[side]}
                           for side in self.deaths},
                 "on_air": dict(self.air_counts), "acks": dict(self.acks), "gave_up": self.gave_up,
+                "gateway_dropped": sum(self._writers.dropped),
                 "unacked": len(self.pending)}
 
     def acks_seen(self) -> dict:
@@ -379,7 +386,7 @@ class Simulator:
                     return bad
 
     def _write(self, g: int, line: str) -> bool:
-        return self.ports[g].write((line + "\n").encode("ascii"), self._stop)
+        return self._writers.put(g, (line + "\n").encode("ascii"))
 
     # -- what the station writes ------------------------------------------------------
     def _take_lines(self, timeout: float) -> None:

@@ -263,7 +263,7 @@ class FakePort:
         return b""
 
     def write(self, data, stop=None):
-        self.written.append(data)
+        self.written += data.splitlines(keepends=True)       # (a gateway's outbox writes what piled up at once)
         return True
 
     def close(self):
@@ -286,6 +286,44 @@ def test_unacknowledged_reports_give_up_after_eight_tries_stopps_never():
     assert rx[501] >= 1 + 4 + (20 * 60 - 60) // 61               # 4, 8, 16, 32, then every 60 (+jitter) s
     assert truth["gave_up"] == 1 and truth["sent_valid_unique"] == 2
     assert truth["sent_duplicate_copies"] == 7 + rx[501] - 1
+
+
+class UnreadPort(FakePort):
+    """A gateway whose station asked ID? and then stopped reading (killed): every write waits, for ever."""
+
+    name = "unread"
+
+    def write(self, data, stop=None):
+        self.written.append(data)
+        stop.wait()
+        return False
+
+
+def test_a_gateway_nobody_reads_holds_up_neither_the_air_nor_the_gateway_beside_it(game, monkeypatch):
+    """Gateway 1's station is gone; its mast partner, gateway 2, is read and acks: every report is acked,
+    at once, and gateway 1's lines are dropped once its outbox is full, as a real gateway's would be."""
+    from controlroom.sim import ports
+
+    b = battle.generate(game.members, game.devices, 30, seed=25)
+    wanted = [t for t in b.transmissions if t.needs_ack]
+    unread, read = UnreadPort(), open_ptys(1)[0]
+    monkeypatch.setattr(ports, "OUTBOX_LINES", 20)
+    sim = Simulator(b, [unread, read], speed=200, drain=1.0, seed=3, mirror={0: 1})
+    thread = threading.Thread(target=sim.run)
+    thread.start()
+    st = Station([read.name], game.keys)
+    try:
+        st.identify()
+        thread.join(60)
+        assert not thread.is_alive()
+    finally:
+        sim.stop()
+        st.close()
+        read.close()
+    truth = sim.truth()
+    assert truth["complete"] and truth["unacked"] == 0 and truth["acks"]["matched"] == len(wanted) > 20
+    assert truth["gateway_dropped"] > 0 and len(unread.written) == 1
+    assert max(ms for _at, ms in sim.ack_delays) < 1000        # (the stall is noticed once, in half a second)
 
 
 def test_damaged_lines_fail_only_their_checksum_and_forgeries_only_their_tag(game):
