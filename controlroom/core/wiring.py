@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Slot
 
+from controlroom import pacing
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
 from controlroom.game.tak_settings import check_tak_url
@@ -85,6 +86,7 @@ class Station(QObject):
         return link
 
     def start(self) -> None:
+        pacing.short_switches()                 # acks wait for the GIL after each statement of an append
         self.core.start()
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:

@@ -37,8 +37,7 @@ def application() -> QApplication:
     return app
 
 
-#: How long a thread keeps the GIL while another waits for it (s); Python's own is 0.005.
-SWITCH_INTERVAL = 0.0005
+SWITCH_INTERVAL = pacing.SWITCH_INTERVAL
 
 
 def share_the_interpreter() -> None:
@@ -53,7 +52,7 @@ def share_the_interpreter() -> None:
     106 vs 186 ms, while other work loaded the machine); the core's threads
     lose only the cost of more frequent switches.
     """
-    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+    pacing.short_switches()
     pacing.share_with_this_thread()         # and long background work rests now and then (pacing.py)
 
 
