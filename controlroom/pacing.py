@@ -36,7 +36,7 @@ _sleep = time.sleep
 
 
 def short_switches() -> None:
-    """Let a thread waiting for the GIL have it sooner: every station, with a window or without.
+    """Let a thread waiting for the GIL have it sooner: every core thread's process, with a window or without.
 
     A thread that waits on a socket or a port gives the GIL up and, when its
     answer comes, waits for it again while another thread runs Python, up to
@@ -44,8 +44,8 @@ def short_switches() -> None:
     waits so about 17 times: with one busy Python thread beside it in the
     process (a delta built, a refold, other stations' appends read), 84 ms at
     Python's 5 ms, 10 ms at 0.5 ms, 2.3 ms with no busy thread (the same
-    machine, /tmp-free microbenchmark in docs/benchmarks.md); and a report is
-    acknowledged only after its append.  The window's thread waits likewise
+    machine, benchmarks/bench_append_latency.py); and a report is
+    acknowledged, a deadline stored, only after its append.  The window's thread waits likewise
     for each call from Qt into Python (ui/app.py).  The busy threads lose
     only the cost of more frequent switches.
     """

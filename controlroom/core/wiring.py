@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Slot
 
-from controlroom import pacing
 from controlroom.core.thread import CoreThread
 from controlroom.game.clock import Clock
 from controlroom.game.tak_settings import check_tak_url
@@ -86,7 +85,6 @@ class Station(QObject):
         return link
 
     def start(self) -> None:
-        pacing.short_switches()                 # acks wait for the GIL after each statement of an append
         self.core.start()
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:
