@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -61,6 +62,34 @@ def lock_appends(conn: Connection) -> None:
 def notify_appended(conn: Connection, last_seq: int) -> None:
     """Inside an append's transaction: tell listening stations (at commit) the new highest seq."""
     conn.execute(sa.text("SELECT pg_notify(:ch, :seq)"), {"ch": CHANNEL, "seq": str(last_seq)})
+
+
+INSERT_ROWS = 1000          # rows in one INSERT (parameters a statement: at most 65,535)
+
+
+@lru_cache(maxsize=64)
+def _insert_new(table: str, columns: tuple[str, ...], n: int) -> str:
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join([one] * n)} "
+            "ON CONFLICT (device, counter) DO NOTHING RETURNING seq, device, counter")
+
+
+def insert_new(cursor, table: str, columns: tuple[str, ...], rows: list[tuple]) -> list[int | None]:
+    """Inside an append's transaction (the append lock held): insert the rows (values in ``columns``' order,
+    with ``device`` and ``counter``) but the radio frames stored already; each row's seq, None for those.
+
+    Under the append lock the seqs of one statement are taken in its rows' order, so the rows returned,
+    in seq order, are the rows given but the frames skipped."""
+    device, counter = columns.index("device"), columns.index("counter")
+    out: list[int | None] = []
+    for i in range(0, len(rows), INSERT_ROWS):
+        part = rows[i:i + INSERT_ROWS]
+        cursor.execute(_insert_new(table, columns, len(part)), [value for row in part for value in row])
+        returned = sorted(cursor.fetchall())
+        radio = {(d, c): seq for seq, d, c in returned if d is not None}
+        plain = iter([seq for seq, d, _c in returned if d is None])
+        out += [next(plain) if row[device] is None else radio.get((row[device], row[counter])) for row in part]
+    return out
 
 
 class TimerLock:

@@ -74,6 +74,25 @@ def test_same_radio_frame_is_never_stored_twice(game):
     assert stored[0].radio == RadioMeta(7, 41, -90.5, 6.0, ("gw1",))
 
 
+def test_a_frame_another_station_stored_first_is_skipped_without_redoing_the_batch(pg_url, monkeypatch):
+    """Two stations hear each frame: the second one's batch stores its other events in the same transaction,
+    in their order, and says which frames were copies (no rollback and second try looking each frame up)."""
+    from controlroom.store.eventlog import EventLog
+
+    with GameStore.open(pg_url) as one, GameStore.open(pg_url) as two:
+        one.save_roster(ROSTER)
+        one.log.append([(down(1000), RadioMeta(7, 41)), (down(1100, 2), RadioMeta(8, 5))])
+        monkeypatch.setattr(EventLog, "_stored_keys", lambda *_a: pytest.fail("the batch was tried again"))
+        r = two.log.append([(down(1200), RadioMeta(8, 6)), (down(1000), RadioMeta(7, 41)),
+                            make_event(1250, "strike", "marshal:7", badge=2), (down(1100, 2), RadioMeta(8, 5)),
+                            (down(1300), RadioMeta(9, 1))])
+        assert r.duplicates == [1, 3] and r.indexes == [0, 2, 4]
+        assert [s.seq for s in r.stored] == sorted(s.seq for s in r.stored) and r.stored[0].seq > 2
+        read = {s.seq: (s.event.t, s.radio and (s.radio.device, s.radio.counter)) for s in one.log.read()}
+        assert [read[s.seq] for s in r.stored] == [(1200, (8, 6)), (1250, None), (1300, (9, 1))]
+        assert one.log.count() == 5
+
+
 def test_the_database_itself_refuses_a_second_copy_of_a_frame(game):
     game.log.append([(down(1000), RadioMeta(7, 41))])
     with game.engine.begin() as conn, pytest.raises(sa.exc.IntegrityError):
