@@ -77,12 +77,12 @@ def test_same_radio_frame_is_never_stored_twice(game):
 def test_a_frame_another_station_stored_first_is_skipped_without_redoing_the_batch(pg_url, monkeypatch):
     """Two stations hear each frame: the second one's batch stores its other events in the same transaction,
     in their order, and says which frames were copies (no rollback and second try looking each frame up)."""
-    from controlroom.store.eventlog import EventLog
+    from controlroom.store.appending import Appender
 
     with GameStore.open(pg_url) as one, GameStore.open(pg_url) as two:
         one.save_roster(ROSTER)
         one.log.append([(down(1000), RadioMeta(7, 41)), (down(1100, 2), RadioMeta(8, 5))])
-        monkeypatch.setattr(EventLog, "_stored_keys", lambda *_a: pytest.fail("the batch was tried again"))
+        monkeypatch.setattr(Appender, "_stored_keys", lambda *_a: pytest.fail("the batch was tried again"))
         r = two.log.append([(down(1200), RadioMeta(8, 6)), (down(1000), RadioMeta(7, 41)),
                             make_event(1250, "strike", "marshal:7", badge=2), (down(1100, 2), RadioMeta(8, 5)),
                             (down(1300), RadioMeta(9, 1))])
@@ -347,11 +347,15 @@ def test_a_damaged_event_is_named_and_the_events_before_it_are_read(game, late, 
 
 
 def test_the_sqlite_insert_names_every_column_of_a_row_and_of_the_table():
-    """The fast SQLite insert lists its columns by name: a column added to the table or to a row is not lost."""
+    """The fast SQLite insert (and PostgreSQL's) lists its columns by name: a column added to the table or to a
+    row is not lost; PostgreSQL's one-statement append casts each to its column's type, unbounded."""
     from controlroom.game.devices import RadioMeta
-    from controlroom.store.eventlog import EVENTS, ROW_COLUMNS, _row
+    from controlroom.store.appending import _PG_TYPES, EVENTS, ROW_COLUMNS, _row
 
     assert set(ROW_COLUMNS) == {c.name for c in EVENTS.columns} - {"seq"}
+    named_types = dict(zip(ROW_COLUMNS, _PG_TYPES))
+    assert (named_types["t"], named_types["device"], named_types["rssi"], named_types["source"]) == (
+        "BIGINT", "INTEGER", "FLOAT8", "TEXT")
     for radio in (RadioMeta(1, 2, -90.0, 7.5, ("gw1",), "mesh", "s"), None):
         row = _row(make_event(1, "down", "marshal:1", badge=1), radio, 0, None, None, None)
         assert len(row) == len(ROW_COLUMNS)
