@@ -271,7 +271,8 @@ def close_all(ports) -> None:
 
 
 class Readers:
-    """One thread per port, splitting what it reads into lines on ``self.lines`` (index, bytes)."""
+    """One thread per port, splitting what it reads into lines on ``self.lines`` (index, bytes, when read:
+    ``time.monotonic()`` as the reader had it, before the line waits for whoever takes it)."""
 
     def __init__(self, ports, max_line: int = 1024) -> None:
         self.ports = list(ports)
@@ -294,8 +295,9 @@ class Readers:
         port, splitter = self.ports[i], LineSplitter(max_line)
         while not self._stop.is_set():
             data = port.read(POLL)
+            at = time.monotonic()
             for line in splitter.feed(data) if data else ():
-                self.lines.put((i, line))
+                self.lines.put((i, line, at))
 
 
 OUTBOX_LINES = 1000     # lines a gateway holds for its serial line while its station does not read

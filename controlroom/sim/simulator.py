@@ -41,6 +41,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from controlroom import pacing
 from controlroom.game.clock import format_time
 from controlroom.radio import codec
 from controlroom.radio.lines import decode_line
@@ -141,6 +142,7 @@ class Simulator:
         return int((time.monotonic() - self.t0) * self.speed * 1000) if self.started.is_set() else 0
 
     def run(self) -> dict:
+        pacing.short_switches()     # the gateways' threads hand lines on without waiting for the GIL long
         self._readers.start()
         self._writers.start()
         try:
@@ -402,7 +404,7 @@ class Simulator:
             except queue.Empty:
                 return
 
-    def _line(self, g: int, raw: bytes) -> None:
+    def _line(self, g: int, raw: bytes, at: float) -> None:
         item = decode_line(raw)
         if item.kind == "id_request":
             sf = self.air.sf if self.air is not None else 9
@@ -411,12 +413,13 @@ class Simulator:
                 self.identified[g] = True
                 self.progress(f"gateway {g + 1} on {self.ports[g].name} identified by a station")
         elif item.kind == "tx":
-            self._tx(g, item.fields["frame"])
+            self._tx(g, item.fields["frame"], at)
         elif raw[:3] == b"TX ":
             self._write(g, codec.format_txerr_line("checksum" if item.reason == "checksum" else "line"))
 
-    def _tx(self, g: int, data: bytes) -> None:
-        """A frame the station wants sent: an acknowledgement reaches its handset if it verifies."""
+    def _tx(self, g: int, data: bytes, at: float) -> None:
+        """A frame the station wants sent (its line read at ``at``, monotonic): an acknowledgement reaches its
+        handset if it verifies."""
         try:
             frame = codec.decode_frame(data)
         except codec.FrameError:
@@ -442,8 +445,7 @@ class Simulator:
             self.acks["matched"] += 1
             self.acked.append(key)
             heard = self._first_heard.pop(key, None)
-            if heard is not None:
-                now = time.monotonic()
-                self.ack_delays.append((now - self.t0, (now - heard) * 1000))
+            if heard is not None:           # (from when the gateway heard it to when its ack line came)
+                self.ack_delays.append((at - self.t0, (at - heard) * 1000))
         else:
             self.acks["repeated"] += 1
