@@ -399,6 +399,11 @@ class CoreWorker(WorkerFacts):
     @Slot()
     def _publish(self) -> None:
         if self.engine is not None:
+            # Reports first: what was heard goes into its batch, on its way to storage while the delta is made.
+            self.take_heard()
+            if self._tick_timer.isActive():
+                self._tick_timer.stop()
+                self._tick()
             self._last_publish = time.monotonic()
             self.delta_published.emit(self._with_links(self.engine.publish()))
 

@@ -124,6 +124,39 @@ def test_heard_frames_reach_the_engine_from_any_thread(qtbot, tmp_path):
     assert sum(1 for e in stored_events(path) if e.type == "down") == 20
 
 
+def test_a_publish_sends_what_was_heard_to_storage_before_it_builds_the_delta(qtbot, tmp_path):
+    """A report heard just before the delta is built does not wait for it: its batch is on its way first."""
+    from PySide6.QtCore import Qt, QTimer
+
+    from controlroom.radio import codec
+    from controlroom.store.devices import register_device
+
+    path = tmp_path / "first.crgame"
+    with GameStore.open(path) as store:
+        store.save_roster(ROSTER)
+        key = register_device(store, 7, "marshal", "M7").key
+    sent, order, done = [], [], threading.Event()
+    ct = CoreThread(str(path), VirtualClock(0), acks=sent.append, publish_interval_ms=20)
+    with qtbot.waitSignal(ct.loaded, timeout=10_000):
+        ct.start()
+    worker = ct.worker
+    worker._append_requested.connect(lambda *_a: order.append("batch"), Qt.DirectConnection)
+    worker.delta_published.connect(lambda *_a: order.append("delta"), Qt.DirectConnection)
+
+    def in_the_core_thread():           # heard, and the publish timer's turn comes before the take's
+        ct.heard.put(FrameHeard("gw", 1, -90, 7.0, codec.encode_casualty(key, 7, 1, 1, "down")))
+        worker._publish()
+        done.set()
+
+    try:
+        QTimer.singleShot(0, worker, in_the_core_thread)
+        qtbot.waitUntil(done.is_set, timeout=5000)
+        qtbot.waitUntil(lambda: len(sent) == 1, timeout=10_000)
+    finally:
+        assert ct.shutdown()
+    assert order[:2] == ["batch", "delta"]
+
+
 def test_shutdown_with_events_in_flight_loses_none(qtbot, game):
     ct = CoreThread(game, VirtualClock(0))
     with qtbot.waitSignal(ct.loaded, timeout=10_000):
