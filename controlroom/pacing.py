@@ -36,18 +36,14 @@ _sleep = time.sleep
 
 
 def short_switches() -> None:
-    """Let a thread waiting for the GIL have it sooner: every core thread's process, with a window or without.
+    """Let a thread waiting for the GIL have it sooner: the window's (ui/app.py) and the simulator's gateways.
 
     A thread that waits on a socket or a port gives the GIL up and, when its
     answer comes, waits for it again while another thread runs Python, up to
-    the switch interval each time.  An append to PostgreSQL (five statements)
-    waits so about 17 times: with one busy Python thread beside it in the
-    process (a delta built, a refold, other stations' appends read), 84 ms at
-    Python's 5 ms, 10 ms at 0.5 ms, 2.3 ms with no busy thread (the same
-    machine, benchmarks/bench_append_latency.py); and a report is
-    acknowledged, a deadline stored, only after its append.  The window's thread waits likewise
-    for each call from Qt into Python (ui/app.py).  The busy threads lose
-    only the cost of more frequent switches.
+    the switch interval each time (an append beside a busy thread:
+    benchmarks/bench_append_latency.py).  Not set for a station without a
+    window: on the game day (a2ca4e3) its core thread's long steps beside a
+    refold thread grew from 2 s at most to 15 s (docs/benchmarks.md).
     """
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 

@@ -107,7 +107,6 @@ class CoreThread(Facts):
 
     # -- life ------------------------------------------------------------------------------------------
     def start(self) -> None:
-        pacing.short_switches()     # acks and deadlines wait for the GIL after each statement they store
         self.thread.start()
 
     def shutdown(self, timeout_ms: int = 30_000) -> bool:

@@ -57,23 +57,6 @@ def test_every_fact_is_mirrored_in_the_window_thread(qtbot, core):
     assert seen == [threading.main_thread()]
 
 
-def test_a_started_core_lets_its_threads_take_the_gil_back_soon(qtbot, game):
-    """Acks and deadlines are stored in statements that each give the GIL up: every process running a core
-    (a window or a headless station) shortens Python's 5 ms switch interval (pacing.short_switches)."""
-    from controlroom.pacing import SWITCH_INTERVAL
-
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(0.005)
-    ct = CoreThread(game, VirtualClock(0))
-    try:
-        with qtbot.waitSignal(ct.loaded, timeout=10_000):
-            ct.start()
-        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL, rel=0.01) and SWITCH_INTERVAL <= 0.001
-    finally:
-        assert ct.shutdown()
-        sys.setswitchinterval(before)
-
-
 def test_a_command_is_stored_and_comes_back_as_a_delta(qtbot, core, game):
     with qtbot.waitSignal(core.delta_published, timeout=5000,
                           check_params_cb=lambda d: any(c.badge == 1 for c in d.characters)) as blocker:
