@@ -42,8 +42,8 @@ def short_switches() -> None:
     answer comes, waits for it again while another thread runs Python, up to
     the switch interval each time (an append beside a busy thread:
     benchmarks/bench_append_latency.py).  Not set for a station without a
-    window: on the game day (a2ca4e3) its core thread's long steps beside a
-    refold thread grew from 2 s at most to 15 s (docs/benchmarks.md).
+    window: there it bought nothing on the game day (the calm ack p99 103 ms
+    against 101), and CPU-bound threads lose 20-25 % (docs/benchmarks.md).
     """
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
