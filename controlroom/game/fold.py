@@ -334,11 +334,10 @@ class Fold:
         first = min(key_of(s) for s, _t in items)
         if overdue is not None:
             first = min(first, overdue)
-        for s, _t in items:
-            if s.event.type == "retracted":
-                target = s.event.data["seq"]
-                gone = next((e.key for e in self.entries if e.seq == target), (float(target), target))
-                first = min(first, gone)
+        targets = {s.event.data["seq"] for s, _t in items if s.event.type == "retracted"}
+        if targets:                     # (one walk of the entries for all: a rerun's corrections come in hundreds)
+            found = {e.seq: e.key for e in self.entries if e.seq in targets}
+            first = min(first, *(found.get(t, (float(t), t)) for t in targets))
         out.refolded = True
         self._watch = {s.seq: out.verdicts for s, tok in items if tok is None}
         try:

@@ -176,7 +176,9 @@ def _fire_before(fold: Fold, entry: Entry, live: list[Entry], i: int, prev: Key,
         match = stored_timers.pop(_timer_id(event), None)
         if match is not None and match.key >= entry.key:
             consumed.add(match.seq)
-            here = next((e for e in live[i:] if e.seq not in consumed or e is match), None)
+            # (by index: a slice of the rest of the log for every deadline fired made a refold quadratic)
+            here = next((live[j] for j in range(i, len(live)) if live[j].seq not in consumed or live[j] is match),
+                        None)
             if here is not match:       # stored, but later than it fires now: moved to its time
                 corrections.append(_undo(match))
                 fold.retracted.add(match.seq)
