@@ -452,7 +452,9 @@ class Engine:
             self.additions.stale, out.refold = True, True
             return
         gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
+        fold.defer_deep = True          # an event of ``since`` before its checkpoints: folded again in the background
         confirmed = fold.confirm(since, self.authority.may_fire) if since else Confirmed()
+        self.additions.note((), fold.behind)
         confirmed.corrections = rerun + confirmed.corrections
         self.fold = fold
         self.folded_upto = upto         # the storage writer may still deliver events the new fold has read
@@ -487,7 +489,6 @@ class Engine:
     def stats(self) -> dict[str, Any]:
         """The radio counters and the engine's health, for ``headless --stats-json`` and the radio panel."""
         late = sorted(self.batcher.lateness_ms)
-
         def pct(p: float) -> float:
             return round(late[min(len(late) - 1, int(p * len(late)))], 3) if late else 0.0
 
@@ -495,6 +496,5 @@ class Engine:
                   "late_max_ms": round(late[-1], 3) if late else 0.0, "pending": len(self.fold.schedule),
                   "unstored": self.batcher.unstored(), "timers": self.authority.state if self.authority else ALONE,
                   "queued": self.queued, "dropped_deadlines": self.dropped_deadlines,
-                  "doubled_deadlines": self.doubled_deadlines,
-                  "waiting": self.batcher.waiting}
+                  "doubled_deadlines": self.doubled_deadlines, "waiting": self.batcher.waiting}
         return {"health": health, **self.intake.stats()}

@@ -299,6 +299,7 @@ class Fold:
         overdue = self._overdue() if may_fire else None
         consistent = overdue is None and self._consistent(ordered)
         own = {tok for _s, tok in items if tok is not None}
+        placed = {p.token for p in self.provisional if p.token in own and p.pos is not None}
         self.provisional = [p for p in self.provisional if p.token not in own]
         if consistent:
             # Events of ours in the batch were folded already: no checkpoint before the last of them (one at a
@@ -327,14 +328,20 @@ class Fold:
             out.new_warnings = len(self.state.warnings) - warnings_before
             out.deaths = self.state.deaths[len(deaths_before):]
             return out
+        targets = {s.event.data["seq"] for s, _t in items if s.event.type == "retracted"} - self.retracted
         for stored, _tok in ordered:
             self._insert(stored)
             if stored.event.type == "retracted":
                 self.retracted.add(stored.event.data["seq"])
-        first = min(key_of(s) for s, _t in items)
+        # From the first event the fold has not folded in its place.  Not from a correction of ours placed where
+        # it fell due, nor from an event a correction of ours took back: the refold that made them folded them
+        # (or left them out) there, and so did each checkpoint it took after them.  (After a roster import the
+        # owner's corrections reach back hours: folding from them took 4 s in the core thread.)
+        first = min((key_of(s) for s, tok in items if tok not in placed), default=None)
+        if first is None:
+            first = min(key_of(s) for s, _t in items)
         if overdue is not None:
             first = min(first, overdue)
-        targets = {s.event.data["seq"] for s, _t in items if s.event.type == "retracted"}
         if targets:                     # (one walk of the entries for all: a rerun's corrections come in hundreds)
             found = {e.seq: e.key for e in self.entries if e.seq in targets}
             first = min(first, *(found.get(t, (float(t), t)) for t in targets))

@@ -173,3 +173,31 @@ def test_an_addition_is_answered_while_the_game_cannot_be_stored(pump, game):
     for a in out.roster:
         assert "cannot be stored now (the disk holding the game file is full)" in a.problems[0]
     assert roster_of(game) == BADGES
+
+
+def test_an_event_before_the_checkpoints_of_a_refold_swapped_in_waits_for_the_next_background_one(pump, game):
+    """A station not running the timers swaps in a refold; another station's event stored meanwhile lies before
+    every checkpoint the new fold keeps (a correction placed hours back, on a long game): the new fold is marked
+    behind and folded again in the background, not read again from the whole log in the core thread."""
+    from controlroom.engine.authority import STANDBY
+    from controlroom.game import snapshot
+
+    engine = pump.engine
+    engine.authority.state = STANDBY                          # another station runs the timers
+    with GameStore.open(game, create=False) as other:
+        other.log.append([make_event(10_000 + i, "note", "gm", text=str(i)) for i in range(6)])
+    engine.additions.stale = True
+    new_fold = engine.refold_job()()
+    new_fold.checkpoints = [(new_fold.last_key, snapshot.take(new_fold.state))]    # as a long game's keeps
+    new_fold.based_on(new_fold.checkpoints[0][1])
+    with GameStore.open(game, create=False) as other:
+        other.log.append([(make_event(6_000, "down", "marshal:3", badge=2), None, 2.5)])   # placed at pos 2.5
+
+    def whole_log():
+        raise AssertionError("the whole log read again in the core thread")
+    new_fold.history = whole_log
+    with GameStore.open(game, create=False) as store:         # what the storage writer read meanwhile
+        engine.refolding = [(s, None) for s in store.log.fetch_after(new_fold.last_key[1])]
+    out = engine.refolded(new_fold)
+    assert engine.fold is new_fold and new_fold.behind
+    assert out.refold or engine._refold_due(), "the next refold, in the background, folds it in its place"

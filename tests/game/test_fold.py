@@ -377,3 +377,29 @@ def test_no_checkpoint_is_taken_between_another_stations_report_and_a_deadline_f
     assert s.report(ev(610_000, "note", text="late"), device=9, counter=3, happened=599_500).refolded
     assert [c.kind for c in s.notes if c.about.type == "died"] == [], "the death was not taken back"
     assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_an_owners_correction_placed_far_back_is_not_folded_again_from_its_place(monkeypatch):
+    """A deadline the owner fired late is folded where it fell due; stored with another station's late report,
+    the refold starts at that report, not hours back at the correction (the owner's 4 s steps of a game day)."""
+    from controlroom.game import fold_rerun
+
+    s = Station(checkpoint_every=3, keep=50)
+    s.report(ev(10_000, "heartbeat", device=7), device=7, counter=1)
+    for t in range(60_000, 900_000, 60_000):
+        s.report(ev(t, "note", text=f"t{t}"), device=9, counter=t)
+    # A late down: its death (700 s) is fired in its place, folded, provisional, not stored yet.
+    place = s.fold.place(7, 2, 900_000, 100_000)
+    down = s._append(ev(900_000, "down", badge=2)._replace(t=place.t), place.pos, RadioMeta(7, 2))
+    out = s.fold.confirm([(down, None)], may_fire=True)
+    (died,) = [c for c in out.corrections if c.kind == "fire"]
+    assert died.pos < key_of(s.log[-3])[0], "placed far back"
+    # Stored with another station's late note, folded before the last note the fold has.
+    late = s._append(ev(839_000, "note", text="late"), pos=key_of(s.log[-2])[0] - 0.5)
+    starts = []
+    real = fold_rerun.refold
+    monkeypatch.setattr(fold_rerun, "refold", lambda f, first, may: starts.append(first) or real(f, first, may))
+    out = s.fold.confirm([(s._append(died.event, died.pos), died.token), (late, None)], may_fire=True)
+    assert out.refolded and starts == [key_of(late)]
+    assert s.fold.state.characters[2].condition == "dead"
+    assert same_game(s.fold.state, s.plain_fold())
