@@ -95,7 +95,6 @@ class Batcher:
             batch.add(Pending(c.event, None, c.pos, epoch, c.token))
         self.corrections = []
         if may_fire:
-            deaths_before = set(fold.state.deaths)
             out = fold.fire(now)
             for c in out.corrections:              # fired late: placed where they fell due
                 batch.add(Pending(c.event, None, c.pos, epoch, c.token))
@@ -110,7 +109,7 @@ class Batcher:
             if len(self.lateness_ms) > 100_000:
                 del self.lateness_ms[:-100_000]
             batch.late, batch.refolded = out.corrections, out.refolded
-            batch.deaths = [d for d in fold.state.deaths if d not in deaths_before]
+            batch.deaths = out.deaths
         inbox, self.inbox = self.inbox, []
         for report in inbox:
             t, pos, radio = now, None, report.radio

@@ -58,6 +58,7 @@ class Fired:
     fired: list[tuple[int, Event]] = field(default_factory=list)     # (token, event), folded at the end
     corrections: list[Correction] = field(default_factory=list)      # placed where they fell due (provisional)
     refolded: bool = False                                           # folded again from a checkpoint for them
+    deaths: list[tuple] = field(default_factory=list)                # the deaths they recorded
 
 
 @dataclass(slots=True)

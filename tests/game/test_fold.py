@@ -34,7 +34,9 @@ class Station:
 
     def tick(self, now):
         """Fire due deadlines (folded now), store them; then store and fold the reports of this tick."""
+        before = set(self.fold.state.deaths)
         fired = self.fold.fire(now)
+        assert fired.deaths == [d for d in self.fold.state.deaths if d not in before]
         self.notes += fired.corrections
         items = [(self._append(c.event, c.pos), c.token) for c in fired.corrections]
         items += [(self._append(e), tok) for tok, e in fired.fired]
@@ -403,3 +405,17 @@ def test_an_owners_correction_placed_far_back_is_not_folded_again_from_its_place
     assert out.refolded and starts == [key_of(late)]
     assert s.fold.state.characters[2].condition == "dead"
     assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_deaths_fired_late_behind_a_rule_event_are_named_by_the_firing():
+    """A death that fell due before a rule event folded already (no station fired it then) is fired in its place
+    (a refold): the firing names it among the deaths it recorded, as it names those fired at the end."""
+    s = Station()
+    s.report(ev(0, "down", badge=1), device=7, counter=1)               # dies at 600 s unless bound
+    s.report(ev(1_000, "down", badge=2), device=7, counter=2)           # dies at 601 s
+    other = s._append(ev(600_500, "strike", badge=11))                  # stored by a station not firing
+    assert not s.fold.confirm([(other, None)], may_fire=False).refolded
+    fired = s.fold.fire(700_000)
+    assert fired.refolded
+    assert sorted(b for _t, b, _c, _s in fired.deaths) == [1, 2]
+    assert [c.event.t for c in fired.corrections if c.kind == "fire" and c.event.type == "died"] == [600_000]
