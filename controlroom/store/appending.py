@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import Event
 from controlroom.store import pg
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, error_for
 from controlroom.store.models import EventRow, table_of
 from controlroom.store.timer_keys import live_keys, retracts, timer_key
@@ -89,6 +90,7 @@ class Appender:
 
     def __init__(self, engine: Engine, where: str, path: str | None, shared: bool) -> None:
         self.engine, self.where, self.path, self.shared = engine, where, path, shared
+        self._writing = writing(engine)
         self._insert = sa.insert(EVENTS).returning(EVENTS.c.seq, sort_by_parameter_order=True)
         # SQLite: the driver's own executemany, the seqs from the last rowid (one writer holds the transaction,
         # and AUTOINCREMENT gives the rows of one statement consecutive seqs): a fifth of the statement's cost.
@@ -135,7 +137,7 @@ class Appender:
                 not any(timer_key(event) for event, _r, _p in pairs):
             return self._append_at_once(pairs, wall)
         result = AppendResult()
-        with self.engine.begin() as conn:
+        with self._writing.begin() as conn:
             if self.shared:
                 pg.lock_appends(conn)       # seqs commit in their order (see store.pg)
             keys = {(r.device, r.counter) for _, r, _p in pairs if r is not None}

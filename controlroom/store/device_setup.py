@@ -27,6 +27,7 @@ from controlroom.game.device_list import DeviceEntry
 from controlroom.game.devices import key_fingerprint
 from controlroom.game.table_file import at_line
 from controlroom.i18n import translate
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import Device, EventRow, Group, Marshal, ProvisioningRow, SiegeEngineRow, table_of
@@ -119,7 +120,7 @@ def import_devices(store: GameStore, entries: list[DeviceEntry]) -> ImportChange
     d, m, e = table_of(Device), table_of(Marshal), table_of(SiegeEngineRow)
     added = updated = unchanged = 0
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             groups = _ids(conn, table_of(Group), (x.group for x in entries if x.group))
             problems = [at_line(x.line, translate("devices", "unknown group {group}: import the roster with it "
                                                               "first").format(group=repr(x.group)))
@@ -178,7 +179,7 @@ def record_provisioning(store: GameStore, device: int, state: str, firmware: str
     p = table_of(ProvisioningRow)
     kept = Provisioning(state, firmware, fingerprint, detail, port, int(time.time() * 1000))
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             conn.execute(sa.delete(p).where(p.c.device == device))
             conn.execute(sa.insert(p).values(device=device, **kept._asdict()))
     except DBAPIError as exc:

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
 from controlroom.game.devices import BOARDS, ROLES, DeviceInfo, node_id
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import Device, Group, Marshal, SiegeEngineRow, table_of
@@ -80,7 +81,7 @@ def register_device(
     if key is not None and len(key) != KEY_BYTES:
         raise StoreError(f"a device key is {KEY_BYTES} bytes, not {len(key)}")
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             group_id = engine_id = marshal_id = None
             if group is not None:
                 t = table_of(Group)

@@ -51,8 +51,20 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
 
 
+WRITES = "controlroom_writes"       # an execution option: this transaction writes (``writing``)
+
+
 def _sqlite_begin(conn) -> None:
-    conn.exec_driver_sql("BEGIN")
+    # A transaction that reads, then writes, holds the write lock from its start.  Begun deferred, its first
+    # write fails at once ("database is locked": the busy timeout does not apply) when another connection
+    # wrote since its first read: a roster imported as a new game opened, while the map was kept in it.
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITES) else "BEGIN")
+
+
+def writing(engine: Engine) -> Engine:
+    """``engine`` (the same pool) for transactions that write: on SQLite they begin IMMEDIATE, waiting (up to
+    the busy timeout) for another writer to finish instead of failing after reading what it changed."""
+    return engine.execution_options(**{WRITES: True})
 
 
 def make_engine(db: str | os.PathLike | None) -> Engine:

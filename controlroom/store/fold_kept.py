@@ -24,6 +24,7 @@ from controlroom.game.fold import CHECKPOINT_EVERY, KEEP, Fold
 from controlroom.game.roster import Member, Roster
 from controlroom.game.state import GameState
 from controlroom.rules.profile import RulesProfile
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.eventlog import EVENTS
 from controlroom.store.models import GameMeta, table_of
@@ -252,7 +253,7 @@ class FoldKeeping:
         text = json.dumps({"fingerprint": point["fingerprint"], "key": list(point["key"]), "rows": point["rows"],
                            "last_seq": point["last_seq"]})
         try:
-            with self.engine.begin() as conn:
+            with writing(self.engine).begin() as conn:
                 _put_meta(conn, FOLD_POINT_KEY, text, replace=replace)
         except DBAPIError as exc:
             raise StoreError(explain(exc, self.where, self.log.path)) from exc
@@ -291,7 +292,7 @@ class FoldKeeping:
         info = json.dumps({"fingerprint": snapshot_json.fingerprint(roster.members.values(), profile),
                            "key": [key[0], key[1]], "rows": upto, "last_seq": known})
         try:
-            with self.engine.begin() as conn:           # the snapshot and its point: one transaction
+            with writing(self.engine).begin() as conn:           # the snapshot and its point: one transaction
                 _put_meta(conn, FOLD_SNAPSHOT_KEY, info + "\n" + body)
                 _put_meta(conn, FOLD_POINT_KEY, info)
         except DBAPIError as exc:

@@ -23,7 +23,7 @@ from controlroom.game.state import GameState
 from controlroom.paths import private_file
 from controlroom.rules.profile import ProfileError, RulesProfile, profile_from_dict
 from controlroom.store.checkpoint import Checkpointer
-from controlroom.store.engine import database_url, describe, make_engine, read_only_engine
+from controlroom.store.engine import database_url, describe, make_engine, read_only_engine, writing
 from controlroom.store.errors import SchemaTooNew, StoreError, explain
 from controlroom.store.eventlog import EVENTS, EventLog
 
@@ -181,7 +181,7 @@ class GameStore(FoldKeeping):
 
     def set_meta(self, key: str, value: str) -> None:
         try:
-            with Session(self.engine) as s:
+            with Session(writing(self.engine)) as s:
                 row = s.get(GameMeta, key) or GameMeta(key=key, value=value)
                 row.value = value
                 s.add(row)
@@ -196,7 +196,7 @@ class GameStore(FoldKeeping):
             if found is not None:
                 return found
             try:
-                with self.engine.begin() as conn:
+                with writing(self.engine).begin() as conn:
                     conn.execute(sa.insert(table_of(GameMeta)).values(key=key, value=value))
                 return value
             except IntegrityError:
@@ -215,7 +215,7 @@ class GameStore(FoldKeeping):
         self.meta_once(key, "0")
         bumped = sa.cast(sa.cast(table.c.value, sa.BigInteger) + int(size), sa.String)
         try:
-            with self.engine.begin() as conn:
+            with writing(self.engine).begin() as conn:
                 value = conn.execute(sa.update(table).where(table.c.key == key).values(value=bumped)
                                      .returning(table.c.value)).scalar_one()
         except DBAPIError as exc:
@@ -282,7 +282,7 @@ class GameStore(FoldKeeping):
         Roster.of(members)          # duplicate badges refused before anything is written
         added = updated = unchanged = removed = 0
         try:
-            with Session(self.engine) as s:
+            with Session(writing(self.engine)) as s:
                 sides = {x.name: x for x in s.exec(select(Side))}
                 groups = {x.name: x for x in s.exec(select(Group))}
                 for m in members:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import InviteRow, table_of
@@ -60,7 +61,7 @@ def add_invite(store: GameStore, name: str, role: str, token_sha256: str, badge:
         raise StoreError(f"a badge is a whole number above 0, not {badge!r}")
     now = _now_ms()
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             for old in _rows(conn, sa.and_(INVITES.c.name == name, INVITES.c.revoked.is_(None))):
                 if old.valid(now):
                     raise StoreError(f"{name!r} is invited already (as {old.role}): revoke that invite first "
@@ -86,7 +87,7 @@ def invites(store_or_engine) -> list[Invite]:
 def revoke_invite(store: GameStore, name: str) -> int:
     """Revoke every invite in force of that name; how many were revoked."""
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             return conn.execute(sa.update(INVITES).where(INVITES.c.name == _checked_name(name),
                                                          INVITES.c.revoked.is_(None))
                                 .values(revoked=_now_ms())).rowcount

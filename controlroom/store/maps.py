@@ -12,6 +12,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 
+from controlroom.store.engine import writing
 from controlroom.store.errors import StoreError, explain
 from controlroom.store.game import GameStore
 from controlroom.store.models import MapRow, table_of
@@ -60,7 +61,7 @@ def save_map(store: GameStore, path: str | os.PathLike, kind: str, crs_wkt: str,
             values["sha256"], crs_wkt, tuple(float(v) for v in world), kind):
         return kept                     # the same map, placed the same way: kept once
     try:
-        with store.engine.begin() as conn:
+        with writing(store.engine).begin() as conn:
             new_id = conn.execute(sa.insert(MAPS).values(**values).returning(MAPS.c.id)).scalar_one()
     except DBAPIError as exc:
         raise StoreError(explain(exc, store.where, store.log.path)) from exc

@@ -51,3 +51,31 @@ def test_paid_is_read_as_yes_or_no(value, paid):
 def test_paid_that_is_neither_yes_nor_no_is_refused():
     with pytest.raises(RosterError, match="paid must be yes or no, not 'maybe'"):
         member_from_dict({"badge": 1, "name": "A", "side": "N", "group": "G", "paid": "maybe"}, default_profile())
+
+
+def test_a_roster_saved_while_another_connection_writes_waits_for_it(tmp_path):
+    """The roster reads the stored groups, then writes.  Another connection writing between the two (the window
+    keeping the map of a game just started, while its roster is imported) made the write fail at once with
+    "locked by another program": begun IMMEDIATE, the save holds the write lock from its first read."""
+    import sqlite3
+
+    path = tmp_path / "race.crgame"
+    with GameStore.open(path) as store:
+        store.save_roster([Member(1, "A", "North", "Wolves")])
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        wrote = []
+
+        def between(conn, cursor, statement, *_args):
+            if statement.lstrip().upper().startswith("INSERT") and not wrote:
+                try:        # the other connection's write, after the roster's first read
+                    other.execute("INSERT INTO game_meta (key, value) VALUES ('map', 'kept')")
+                    wrote.append(True)
+                except sqlite3.OperationalError:
+                    wrote.append(False)     # it waits for the roster's transaction instead (its own retry)
+
+        sa.event.listen(store.engine, "before_cursor_execute", between)
+        change = store.save_roster([Member(1, "A", "North", "Wolves"), Member(2, "B", "South", "Ravens")])
+        sa.event.remove(store.engine, "before_cursor_execute", between)
+        other.close()
+        assert change.added == 1 and [m.badge for m in store.roster()] == [1, 2]
+        assert wrote == [False]

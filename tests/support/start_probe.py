@@ -4,7 +4,7 @@ Used by test_start_window.py in a subprocess:
 
     python start_probe.py NAME MAP ROSTER SECONDS
 
-Prints the window's last status message before it closes (the roster's import is said there).
+Prints every message of the window's status line (the roster's import is said there).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from controlroom.cli import main
 from controlroom.ui.app import application
 from controlroom.ui.dialogs.start import StartDialog
-from controlroom.ui.main_window import MainWindow
+from controlroom.ui.panels.status_message import StatusMessage
 
 
 def fill() -> None:
@@ -31,21 +31,20 @@ def fill() -> None:
     dialog.roster_file.setText(roster)
     print("start window:", dialog.windowTitle(), flush=True)
     dialog.new_button.click()
-    QTimer.singleShot(500, watch)
 
 
-def watch() -> None:
-    """Say the window's status line as it changes, until the window closes."""
-    windows = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
-    if windows:
-        text = windows[0].status.text()
-        if text != getattr(watch, "said", None):
-            watch.said = text
+def said(set_text):
+    """Every message the window's status line is given, as it is given: two within a moment (the roster's
+    import, then the map kept) are both said, where a look every 200 ms saw only the second."""
+    def setter(label, text: str) -> None:
+        if text:
             print("status:", text, flush=True)
-    QTimer.singleShot(200, watch)
+        set_text(label, text)
+    return setter
 
 
 if __name__ == "__main__":
+    StatusMessage.setText = said(StatusMessage.setText)
     application()
     QTimer.singleShot(0, fill)
     sys.exit(main(["--quit-after", sys.argv[4]]))
