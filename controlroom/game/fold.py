@@ -71,6 +71,7 @@ class Fold:
         self.checkpoint_every = checkpoint_every
         self.keep = keep
         self.entries: list[Entry] = []          # since the oldest checkpoint, in fold order
+        self.rule_t: int | None = None          # a rule report's latest time among them, or later (None: unknown)
         self._keys: list[Key] = []
         self.index = LogIndex()                  # every event's key and time, in fold order
         self._checkpoints: list[tuple[Key, snapshot.Snapshot]] = [(last_key, snapshot.take(state))]
@@ -242,6 +243,12 @@ class Fold:
         ``LOOK_BACK_MS`` older than ``t``; starting a refold too early costs
         time only, since the refold fires each deadline where it falls due.
         """
+        # Most deadlines fire on time, after every rule report: the answer is then known without walking back
+        # through ten game minutes of entries (mostly positions: 18 % of a game day station's core thread).
+        if self.rule_t is None:
+            self.rule_t = max((e.event.t for e in self.entries if _rule_report(e.event)), default=-1)
+        if self.rule_t < t:
+            return None
         first = None
         for entry in reversed(self.entries):
             event = entry.event
@@ -443,6 +450,8 @@ class Fold:
         i = bisect.bisect_left(self._keys, k)
         self._keys.insert(i, k)
         self.entries.insert(i, entry)
+        if self.rule_t is not None and stored.event.t > self.rule_t and _rule_report(stored.event):
+            self.rule_t = stored.event.t
         if radio is not None:
             frames = self.frames.setdefault(radio.device, [])
             bisect.insort(frames, (radio.counter, k, stored.event.t))
@@ -466,3 +475,8 @@ class Fold:
     # -- folding again (game.fold_rerun) -------------------------------------------------------
     def _refold(self, first: Key, may_fire: bool) -> list[Correction]:
         return fold_rerun.refold(self, first, may_fire)
+
+
+def _rule_report(event: Event) -> bool:
+    """A report of a rule (not a deadline, not a field report): what a deadline due before it must precede."""
+    return event.source != SOURCE_TIMER and event.type not in FIELD_TYPES

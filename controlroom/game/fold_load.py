@@ -181,6 +181,7 @@ def _load_tail(fold: Fold, rows: list, seqs: list[int], poss: list[float]) -> No
         return
     deque(map(fold.state.apply, [e[2] for e in kept]), maxlen=0)
     fold.entries += kept
+    fold.rule_t = None          # (found again when first asked)
     fold._keys += [e[0] for e in kept]
     every = fold.checkpoint_every
     fold._due += [kept[i][0] for i in range(every - fold._since_checkpoint - 1, len(kept), every)]

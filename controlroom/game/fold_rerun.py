@@ -85,7 +85,7 @@ def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
         raise RuntimeError("a late event lies before the oldest checkpoint and the log cannot be read again")
     state, stored = fold.history()
     fold.state = state
-    fold.entries, fold._keys = [], []
+    fold.entries, fold._keys, fold.rule_t = [], [], None
     fold.index = LogIndex()
     stored = list(stored)
     for s in stored:

@@ -419,3 +419,40 @@ def test_deaths_fired_late_behind_a_rule_event_are_named_by_the_firing():
     assert fired.refolded
     assert sorted(b for _t, b, _c, _s in fired.deaths) == [1, 2]
     assert [c.event.t for c in fired.corrections if c.kind == "fire" and c.event.type == "died"] == [600_000]
+
+
+def test_the_first_rule_report_after_a_time_is_found_with_or_without_walking_back():
+    """``_first_rule_after`` answers at once when every rule report folded is older (a deadline on time), and
+    otherwise as the walk back through the entries does: the same answer for every time asked."""
+    from controlroom.game.fold import FIELD_TYPES as FIELD
+    from controlroom.game.fold import LOOK_BACK_MS
+
+    def walked(fold, t):
+        first = None
+        for entry in reversed(fold.entries):
+            e = entry.event
+            if e.source == SOURCE_TIMER or e.type in FIELD or entry.seq in fold.retracted:
+                continue
+            if e.t >= t:
+                first = entry.key
+            elif e.t < t - LOOK_BACK_MS:
+                break
+        return first
+
+    s = Station(checkpoint_every=5, keep=3)
+    counter = 0
+    for t in range(0, 1_800_000, 60_000):
+        counter += 1
+        s.report(ev(t + 500, "position", device=5, lat=58.0, lon=25.0), device=5, counter=counter)
+        if t % 240_000 == 0:
+            s.report(ev(t, "strike", badge=1 + (t // 240_000) % 3), device=7, counter=counter)
+    times = range(-1, 1_900_000, 7_919)
+    assert [s.fold._first_rule_after(t) for t in times] == [walked(s.fold, t) for t in times]
+    assert s.fold.rule_t == 1_680_000                     # found from the entries when first asked
+    s.report(ev(1_700_000, "strike", badge=2), device=7, counter=99)
+    assert s.fold.rule_t == 1_700_000                     # kept as reports are folded in
+    s.report(ev(1_000_000, "note", text="late"), device=9, counter=1, happened=900_000)      # placed back
+    assert [s.fold._first_rule_after(t) for t in times] == [walked(s.fold, t) for t in times]
+    s.fold.rule_t = None                                  # as after an opening
+    assert [s.fold._first_rule_after(t) for t in times] == [walked(s.fold, t) for t in times]
+    assert s.fold._first_rule_after(s.fold.rule_t + 1) is None
