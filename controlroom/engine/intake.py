@@ -175,7 +175,7 @@ class Intake:
         """Links, counters per gateway, devices heard (and by which gateway how well), the last frames, the
         Meshtastic packets per link, and TAK phones once one is heard."""
         view = {"links": dict(self.links), "counts": self.ingest.stats(), "heard": dict(self.ingest.heard),
-                "signal": {d: dict(g) for d, g in self.ingest.signal.items()},
+                "signal": dict(self.ingest.signal),     # (each device's dict is replaced, never changed)
                 "recent": list(self.ingest.recent)[-200:], "mesh": self.mesh.stats()}
         if self.tak.counts["heard"]:
             view["tak"] = self.tak.view()

@@ -238,10 +238,8 @@ class Ingest:
         self.recent.append((now_ms, gateway, out.device, out.counter, out.verdict, rssi, snr, out.detail))
         if out.verdict in (ACCEPTED, DUPLICATE) and out.device is not None:
             self.heard[out.device] = (now_ms, rssi, snr, out.counter, gateway)
-            signal = self.signal.get(out.device)
-            if signal is None:
-                signal = self.signal[out.device] = {}
-            signal[str(gateway)] = (now_ms, rssi, snr)
+            # A new dict each time, never one changed in place: a view shares the dicts (``Intake.radio_view``).
+            self.signal[out.device] = {**self.signal.get(out.device, {}), str(gateway): (now_ms, rssi, snr)}
         return out
 
     def reject_line(self, gateway: int | str, reason: str, detail: str = "", now_ms: int = 0) -> None:

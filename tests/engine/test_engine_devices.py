@@ -39,5 +39,9 @@ def test_a_device_imported_while_the_station_runs_is_known_once_read_again(tmp_p
         view = engine.intake.radio_view()
         assert view["signal"][301] == {"7": (60_000, -97, 7.25), "8": (60_000, -110, -3.5)}
         assert view["mesh"] == {}
+        # A view handed out (to the window's thread) is not changed by the frames heard after it.
+        engine.heard([FrameHeard("gw", 7, -90, 9.0, codec.encode_position(key, 301, 2, None, None, 76, 0, 0))])
+        assert view["signal"][301]["7"] == (60_000, -97, 7.25)
+        assert engine.intake.radio_view()["signal"][301]["7"] == (60_000, -90, 9.0)
     finally:
         game.store.close()
