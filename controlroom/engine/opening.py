@@ -105,9 +105,12 @@ def _open(store: GameStore, db: str, clock: Clock | None, speed: float | None, q
         if len(spool):
             deliver_queue(store, spool)
     fold = store.open_fold(complete=False)       # completed once the window has the game
-    last_seq = store.log.last_seq()
+    # What the fold read, and no more: the storage writer reads on from there.  (Read again after the fold, the
+    # last seq took in events that other stations stored meanwhile, and no one folded them: a station started
+    # again mid-battle lost the reports stored during its opening, and as timer owner took back their deaths.)
+    last_seq = fold.read_upto or 0
     events = [StoredView(s.seq, s.wall, s.event, s.radio.via if s.radio else None)
-              for s in store.log.read(after=max(0, last_seq - OPENING_EVENTS))]
+              for s in store.log.read(after=max(0, last_seq - OPENING_EVENTS)) if s.seq <= last_seq]
     # The downlink counter (PROTOCOL.md section 4): this session's block is reserved now, while the game is open.
     reserved = store.reserve_block(DOWNLINK_KEY, DownlinkCounter.BLOCK)
     known = devices(store)

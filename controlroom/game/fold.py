@@ -88,7 +88,7 @@ class Fold:
         self.opened: tuple[Key, int, snapshot.Snapshot] | None = None
         self._index_pending: tuple[Callable[[], tuple], int] | None = None   # load's index_head, for complete
         self.saved_point: tuple[Key, int] | None = None     # (key, rows) of the kept snapshot it was opened from
-        self.retractions_known: int | None = None           # the seq up to which its corrections were read
+        self.read_upto: int | None = None        # the seq up to which it read the log (its corrections too)
         self.defer_deep = False     # a late event before every checkpoint: ``behind``, not folded at once (fold_rerun)
         self.behind = False         # such an event came: the whole log is to be folded again
         self.rerun: list[Correction] = []                 # corrections of ``rerun_timers``, not sent yet

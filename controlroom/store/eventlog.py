@@ -158,19 +158,23 @@ class EventLog:
             for row in self.rows(after):
                 yield row.seq, row.event
 
-    def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None
-             ) -> Generator[LogRow, None, None]:
+    def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None,
+             upto: int | None = None) -> Generator[LogRow, None, None]:
         """Every event after ``after`` in fold order, with what a fold needs (the fast path).
 
         Most events fold at their own seq; the few placed earlier (late
         reports, corrections) carry a position and are merged in.  It reads
         through the driver's own cursor (the statement compiled by SQLAlchemy
         for this database), since opening a game folds every event.
-        ``after_key``: only the events whose fold key comes after it.
+        ``after_key``: only the events whose fold key comes after it.  ``upto``: only those up to that seq (the
+        last one stored before the read began: the two statements below see the same events, and whoever
+        reads on from ``upto`` misses none stored meanwhile).
         """
         c = EVENTS.c
         cols = (c.seq, c.pos, c.wall, c.device, c.counter, c.t, c.type, c.payload, c.source)
         base = sa.select(*cols).where(c.seq > int(after))
+        if upto is not None:
+            base = base.where(c.seq <= int(upto))
         placed_q, at_seq_q = base.where(c.pos.is_not(None)), base.where(c.pos.is_(None))
         if after_key is not None:
             placed_q = placed_q.where(sa.not_(_placed_upto(after_key)))

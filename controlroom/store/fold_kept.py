@@ -83,8 +83,10 @@ class FoldKeeping:
         profile = profile or self.profile()
         with no_collection():
             kept = self.saved_fold(members, profile) if saved else None
-            # Every correction up to here is in the set read next (appends commit in seq order): what a
-            # snapshot of this fold must be checked against is what was stored after it.
+            # The log is read up to here (appends commit in seq order): every event and correction up to it,
+            # none after, though more are stored while it is read.  Whoever folds on reads from here (the
+            # opening's storage writer: one reading on from a later seq missed what came meanwhile), and a
+            # snapshot of this fold is checked against what was stored after it.
             known = self.log.last_seq()
             gone = self.retracted()
             if kept is not None:
@@ -97,14 +99,15 @@ class FoldKeeping:
                 def head() -> tuple:
                     return self.log.index_upto(key, upto_seq)
 
-                fold.load(self.log.rows(after_key=key), gone, self.log.count(), skip=upto, index_head=head)
+                fold.load(self.log.rows(after_key=key, upto=known), gone, self.log.count(), skip=upto,
+                          index_head=head)
             else:
                 fold = Fold(GameState(members, profile), history=history, **options)
-                fold.load(self.log.rows(), gone, self.log.count())
+                fold.load(self.log.rows(upto=known), gone, self.log.count())
             if complete:
                 fold.complete()
         fold.saved_point = (kept[0], kept[1]) if kept is not None else None
-        fold.retractions_known = known
+        fold.read_upto = known
         return fold
 
     def saved_fold(self, members: list[Member],
@@ -272,7 +275,7 @@ class FoldKeeping:
         if fold.saved_point == (key, upto):
             return False
         state = fold.state
-        known = fold.retractions_known
+        known = fold.read_upto
         if known is None:
             return False
         return self._store_fold(key, upto, snap, known, state.roster, state.profile)

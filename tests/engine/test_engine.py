@@ -284,3 +284,4 @@ def test_a_report_of_another_station_after_an_unfired_deadline_finds_it_fired_fi
     assert order == [("down", 0), ("died", 600_000), ("bound", 650_000)]
     assert state.characters[1].condition == "dead"
     pump.close()
+

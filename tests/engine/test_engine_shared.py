@@ -475,3 +475,28 @@ def test_a_queue_delivered_on_its_own_is_folded_as_the_logs(shared, tmp_path, mo
         assert [(e.type, e.data["badge"]) for e in a.events()] == [("down", 3), ("down", 2)]     # stored once
     finally:
         a.close()
+
+
+def test_an_event_stored_by_another_station_while_the_game_opens_is_folded(shared, tmp_path, monkeypatch):
+    """Another station stores a report while this one reads the log to open the game.  The opening reads on
+    from where its fold read, not from the last seq afterwards: the report comes through the storage writer
+    and is folded.  (A station started again mid-battle lost such reports, then took back the deaths they
+    had caused when it became the timer owner: four deadlines missing from a game day.)"""
+    real = GameStore.open_fold
+
+    def open_fold_while_another_stores(store, *args, **kwargs):
+        fold = real(store, *args, **kwargs)
+        with GameStore.open(shared, create=False) as other:
+            other.log.append([make_event(1_000, "down", "marshal:9", badge=2)])
+        return fold
+
+    monkeypatch.setattr(GameStore, "open_fold", open_fold_while_another_stores)
+    pump = Pump(shared, VirtualClock(0), open={"queue_path": str(tmp_path / "a.queue")})
+    monkeypatch.undo()
+    try:
+        assert pump.state.characters[2].condition == "active"     # not in the fold the opening read
+        pump.engine.logged([(s, None) for s in pump.writer.read_after()])
+        assert pump.state.characters[2].condition == "unconscious"
+        assert [e.type for e in pump.events()] == ["down"]
+    finally:
+        pump.close()
