@@ -19,7 +19,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 #: How long background work runs between two rests (s) ...
 WORK_S = 0.004
@@ -46,6 +46,20 @@ def short_switches() -> None:
     against 101), and CPU-bound threads lose 20-25 % (docs/benchmarks.md).
     """
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+
+
+@contextlib.contextmanager
+def switching_often() -> Iterator[None]:
+    """Short switches (:func:`short_switches`) inside only: long background work beside a station's live work
+    (a refold), whose threads then wait at most ``SWITCH_INTERVAL`` for the GIL between its rests.  A thread
+    alone loses nothing to it: the interval counts only while another waits."""
+    before = sys.getswitchinterval()
+    short_switches()
+    try:
+        yield
+    finally:
+        if sys.getswitchinterval() == min(before, SWITCH_INTERVAL):
+            sys.setswitchinterval(before)
 
 
 def share_with_this_thread() -> None:
@@ -86,3 +100,41 @@ def breathe() -> None:
     elif now - since >= WORK_S:
         _sleep(REST_S)
         _local.since = _clock()
+
+
+#: Background work rests for a station's live work at most this long at a time (s) ...
+LIVE_LONGEST_S = 0.05
+#: ... then works at least this long before it rests for it again (s), so that it is never starved.
+LIVE_LEAST_S = 0.01
+#: How often a resting job looks whether the live work is done (s).
+LIVE_STEP_S = 0.0005
+
+
+def for_live_work(busy: Callable[[], bool]) -> Callable[[], None]:
+    """A pause for long background work beside a station's live work: a refold of the whole game beside the
+    acks and the rule deadlines (engine.Engine.refold_job).
+
+    While ``busy()`` (a frame heard and not yet taken, a batch on its way to
+    the store), the work rests: the core's thread, the storage writer's and
+    the links' then never wait for the GIL behind it (with the GIL, each of
+    their many calls into Python from Qt or a driver waits up to the switch
+    interval while a thread runs Python: acks waited 170 ms at the median
+    during a refold of the 200,000-event game, benchmarks/bench_refold.py).
+    It rests at most ``LIVE_LONGEST_S`` at a time, then works at least
+    ``LIVE_LEAST_S``: a station flooded with reports still gets its refold.
+    It also rests for a window as :func:`breathe` does.
+    """
+    free_until = 0.0
+
+    def pause() -> None:
+        nonlocal free_until
+        breathe()
+        if not busy() or _clock() < free_until:
+            return
+        end = _clock() + LIVE_LONGEST_S
+        while busy():
+            if _clock() >= end:
+                free_until = _clock() + LIVE_LEAST_S     # rested its longest: works a while before resting again
+                return
+            _sleep(LIVE_STEP_S)
+    return pause

@@ -4,6 +4,7 @@ What the rests buy the window (its heartbeat while a big game's fold completes a
 benchmarks/bench_background.py; these tests check where and when the work rests.
 """
 
+import sys
 import threading
 
 import pytest
@@ -106,3 +107,33 @@ def test_the_folds_completion_and_its_snapshot_kept_rest_in_a_background_thread(
     before = len(rests)
     assert snapshot_json.dumps(snapshot.take(fold.state), fold.state.roster) == done["text"]
     assert len(rests) == before
+
+
+def test_a_refold_rests_while_live_work_waits_and_goes_on_when_it_is_done(rests):
+    busy = iter([True, True, True, True, True, False, False])
+    pause = pacing.for_live_work(lambda: next(busy))
+    pause()                                          # a frame heard, its batch on its way: rests meanwhile
+    assert rests == [pacing.LIVE_STEP_S] * 4
+    pause()                                          # nothing waits: no rest
+    assert len(rests) == 4
+
+
+def test_a_refold_beside_live_work_that_never_ends_is_not_starved(rests):
+    pause = pacing.for_live_work(lambda: True)
+    pause()
+    longest = len(rests)
+    assert 0 < longest * pacing.LIVE_STEP_S <= pacing.LIVE_LONGEST_S     # at most its longest rest ...
+    for _ in range(5):
+        pause()
+    assert len(rests) == longest                     # ... then it works on a while (the clock: 1 ms a look) ...
+    for _ in range(int(pacing.LIVE_LEAST_S / 0.001)):
+        pacing._clock()
+    pause()
+    assert len(rests) > longest                      # ... and rests again
+
+
+def test_switches_are_short_only_while_a_refold_runs():
+    before = sys.getswitchinterval()
+    with pacing.switching_often():
+        assert sys.getswitchinterval() == min(before, pacing.SWITCH_INTERVAL)
+    assert sys.getswitchinterval() == before

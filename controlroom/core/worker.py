@@ -32,9 +32,9 @@ from controlroom.core.fold_saver import FoldSaver
 from controlroom.core.server_watch import Notices, TimerWatch
 from controlroom.core.storage import StorageWriter
 from controlroom.engine import commands as cmds
-from controlroom.engine.engine import Engine, device_view
+from controlroom.engine.engine import Engine
 from controlroom.engine.opening import open_game
-from controlroom.engine.output import Output
+from controlroom.engine.output import Output, device_view
 from controlroom.game.alarms import Alarm
 from controlroom.game.clock import Clock
 from controlroom.paths import without_password
@@ -369,11 +369,14 @@ class CoreWorker(WorkerFacts):
         """Fold the game again over its stored roster, in a thread of its own; swapped in here once done."""
         if self._refold_thread is not None and self._refold_thread.is_alive():
             return
-        job = self.engine.refold_job()
+        engine, heard = self.engine, self.heard
+        # It rests whenever live work waits (frames heard, a batch on its way): acks and deadlines go first.
+        job = engine.refold_job(pacing.for_live_work(lambda: bool(len(heard)) or engine.busy()))
 
         def work() -> None:
             try:
-                result = job()
+                with pacing.switching_often():
+                    result = job()
             except Exception as exc:   # the log cannot be read now: the next roster_added or a restart folds it
                 result = exc
             self._refold_done.emit(result)

@@ -31,7 +31,7 @@ from controlroom.engine.coverage import LiveCoverage, map_locator
 from controlroom.engine.intake import Intake
 from controlroom.engine.opening import OpenedGame
 from controlroom.engine.output import FormAnswer, Output, RosterAnswer
-from controlroom.engine.publisher import Publisher
+from controlroom.engine.publisher import Publisher, Viewed, viewed
 from controlroom.engine.reports import Report, form_verdict, try_report, verdict
 from controlroom.engine.roster import Additions, not_storing
 from controlroom.engine.storage import Committed, Logged
@@ -48,12 +48,6 @@ from controlroom.store.errors import StoreError
 log = logging.getLogger(__name__)
 
 GM_STOPP_KEY = "gm_stopp_counter"      # the highest number given to a game master's STOPP (GM1, GM2...)
-
-
-def device_view(known) -> dict:
-    """What the window may know of the devices: {source: role, label, group, engine, tak}, no keys."""
-    return {d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine,
-                       "tak": d.tak_uid or d.tak_callsign} for d in known.values()}
 
 
 class Engine:
@@ -80,6 +74,7 @@ class Engine:
         self.folded_upto = 0                     # after a refold: the highest seq its fold read
         self.refolding: list | None = None       # while a refold runs: the events folded meanwhile
         self._new_fold: Fold | None = None       # a refold done, waiting for a quiet moment to be swapped in
+        self._viewed: Viewed | None = None       # its characters viewed beforehand, in the refold's thread
         self._later = Output()                   # what making a batch found, said with its commit
         self.coverage = LiveCoverage(game.coverage_anchor, game.fold.state.positions, game.ingest.devices,
                                      map_locator(game.info.map, game.store.where), game.ingest.highest)
@@ -141,15 +136,11 @@ class Engine:
 
     def _reload_devices(self, out: Output) -> None:
         """The devices as registered now (a list imported elsewhere): the radio knows them from here on."""
-        from controlroom.store.devices import devices
-
         try:
-            known = devices(self.store)
+            out.devices = self.intake.reload(self.store)
         except StoreError as exc:
             out.rejected.append(str(exc))
             return
-        self.intake.know(known)
-        out.devices = device_view(known)
         out.publish = True
 
     def _receive(self, report: Report, out: Output) -> None:
@@ -195,8 +186,7 @@ class Engine:
         fold, clock = self.fold, self.clock
         now = max(clock.now_ms(), fold.state.latest)
         batch = self.batcher.take(fold, now, may_fire=self.authority.may_fire, epoch=self.authority.epoch or None,
-                                  best=self.intake.ingest.best, happened=self.happened,
-                                  real_ms=clock.real_ms)
+                                  best=self.intake.ingest.best, happened=self.happened, real_ms=clock.real_ms)
         if batch is not None:
             for report in batch.reports:
                 if report is not None and report.from_field:
@@ -423,10 +413,19 @@ class Engine:
         return (self.additions.stale and self.refolding is None and self._new_fold is None
                 and self.batcher.in_flight is None and not self.batcher.corrections and not self.fold.provisional)
 
-    def refold_job(self) -> Callable[[], Fold]:
-        """The refold (``Additions.job``) for another thread, its fold to ``refolded``: swapped in, and caught up."""
-        self.refolding = []
-        return self.additions.job(self.store.open_fold, self.authority.may_fire)
+    def refold_job(self, pause: Callable[[], None] | None = None) -> Callable[[], Fold]:
+        """The refold (``Additions.job``, resting at ``pause``) for another thread, its fold to ``refolded``."""
+        self.refolding, self._viewed = [], None
+        job = self.additions.job(self.store.open_fold, self.authority.may_fire, pause)
+
+        def refold() -> Fold:           # its characters viewed too: read at the swap, once this thread is done
+            self._viewed = viewed(fold := job(), pause)
+            return fold
+        return refold
+
+    def busy(self) -> bool:
+        """Live work on its way: a batch to store, events stored to fold (a background refold rests meanwhile)."""
+        return self.batcher.busy or bool(self.buffer)
 
     def refolded(self, fold: Fold | BaseException) -> Output:
         """The refold's result (a fold, or what went wrong): swapped in as soon as nothing is on its way."""
@@ -459,7 +458,7 @@ class Engine:
         self.fold = fold
         self.folded_upto = upto         # the storage writer may still deliver events the new fold has read
         gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
-        self.publisher.refolded(fold, anew=True)
+        self.publisher.refolded(fold, anew=True, ready=self._viewed)
         if confirmed.corrections:
             self.batcher.correct(confirmed.corrections)
         out.publish = out.tick = True   # and the deadlines of the new players' earlier events that fell due

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from controlroom.engine.output import Output
+from controlroom.engine.output import Output, device_view
 from controlroom.engine.reports import Report, try_report
 from controlroom.game.alarms import Alarm, SecurityFlood
 from controlroom.game.state import GameState
@@ -180,6 +180,14 @@ class Intake:
         if self.tak.counts["heard"]:
             view["tak"] = self.tak.view()
         return view
+
+    def reload(self, store) -> dict:
+        """The devices as registered now in ``store`` (a list imported elsewhere), known from here on: what the
+        window may know of them (``output.device_view``).  StoreError when they cannot be read."""
+        from controlroom.store.devices import devices
+
+        self.know(known := devices(store))
+        return device_view(known)
 
     def know(self, devices) -> None:
         """The game's devices as registered now: the radio, Meshtastic and TAK paths take them from here on."""

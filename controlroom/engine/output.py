@@ -66,3 +66,9 @@ class Output:
         return {"acks": len(self.acks), "alarms": len(self.alarms), "stopps": len(self.stopps),
                 "died": len(self.died), "rejected": len(self.rejected), "roster": len(self.roster),
                 "answers": len(self.answers)}
+
+
+def device_view(known) -> dict:
+    """What the window may know of the devices: {source: role, label, group, engine, tak}, no keys."""
+    return {d.source: {"role": d.role, "label": d.label, "group": d.group, "engine": d.siege_engine,
+                       "tak": d.tak_uid or d.tak_callsign} for d in known.values()}

@@ -14,11 +14,13 @@ lists them by line.
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from controlroom.collecting import no_collection
 from controlroom.engine.commands import AddPlayers
 from controlroom.engine.output import RosterAnswer
 from controlroom.engine.reports import Report, report
@@ -85,20 +87,27 @@ class Additions:
                 self.stale = True
                 self.added.update(event.data.get("added", ()))
 
-    def job(self, open_fold: Callable[[], Fold], may_fire: bool) -> Callable[[], Fold]:
+    def job(self, open_fold: Callable[..., Fold], may_fire: bool,
+            pause: Callable[[], None] | None = None) -> Callable[[], Fold]:
         """The game folded again from its whole log, over the stored roster, in the background.  Under the timer
         lock it also runs every timer again (``Fold.rerun_timers``): what late registrations did before they were
         on the roster counts now, and no station could fire the deadlines of it.  It runs whenever the owner
         folds again, since the roster is saved before its ``roster_added`` is stored: a refold asked for another
-        reason may be the first to read the new players."""
+        reason may be the first to read the new players.  ``pause`` is called every few hundred events (the
+        job rests there while the station has live work: pacing.for_live_work)."""
         self.stale = False
         added, self.added = len(self.added), set()
 
         def job() -> Fold:
             started = time.monotonic()
-            fold = open_fold()
-            if may_fire:
-                fold.rerun = fold.rerun_timers()     # the corrections go out at the swap
+            # No collection meanwhile: the new fold's million objects were walked again and again, each walk
+            # holding the GIL (9 collections of 0.13-0.42 s in a refold of the 200,000-event game, every ack
+            # and deadline waiting); they go to the permanent generation at once, as an opening's do.
+            with no_collection():
+                fold = open_fold(pause=pause)
+                if may_fire:
+                    fold.rerun = fold.rerun_timers(pause)    # the corrections go out at the swap
+                gc.freeze()
             log.info("the game folded again over its roster (%d players added)%s in %.1f s", added,
                      f", every timer run again: {len(fold.rerun)} corrections" if may_fire else "",
                      time.monotonic() - started)

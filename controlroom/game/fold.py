@@ -55,7 +55,7 @@ END_T = 1 << 62                     # later than any game time
 LOOK_BACK_MS = 600_000              # how far back (game time) a report may stand among those folded after it
 
 
-History = Callable[[], tuple[GameState, Iterable]]
+History = Callable[[Callable[[], None] | None], tuple[GameState, Iterable]]    # (given a pause: see deep_refold)
 
 
 class Fold:
@@ -99,10 +99,11 @@ class Fold:
             bisect.insort(self.frames.setdefault(device, []), (counter, key, t))
 
     def load(self, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None, *,
-             skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None) -> None:
+             skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None,
+             pause: Callable[[], None] | None = None) -> None:
         """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter): see
         ``game.fold_load.load``."""
-        fold_load.load(self, rows, retracted, total, skip=skip, index_head=index_head)
+        fold_load.load(self, rows, retracted, total, skip=skip, index_head=index_head, pause=pause)
 
     @property
     def checkpoints(self) -> list[tuple[Key, snapshot.Snapshot]]:
@@ -225,12 +226,13 @@ class Fold:
             out.refolded = True
         return out
 
-    def rerun_timers(self) -> list[Correction]:
+    def rerun_timers(self, pause: Callable[[], None] | None = None) -> list[Correction]:
         """Fold the whole log again, firing every deadline where the rules fire it: after late registrations,
         whose reports count only now, no station could fire their deadlines, nor those they changed of others
         (a late healer's touch saves a player the log has bled out).  The corrections are folded and
-        provisional, for the timer owner to store."""
-        return fold_rerun.deep_refold(self, True)
+        provisional, for the timer owner to store.  ``pause`` is called now and then (a background refold rests
+        there for the station's live work: controlroom/pacing.py)."""
+        return fold_rerun.deep_refold(self, True, pause)
 
     def _first_rule_after(self, t: int) -> Key | None:
         """The fold key of the first report of a rule folded that happened at ``t`` or later (None: none did): where

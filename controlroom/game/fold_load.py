@@ -27,7 +27,8 @@ def _go_on() -> None:
 
 
 def load(fold: Fold, rows: Iterable, retracted: Iterable[int] = (), total: int | None = None, *,
-         skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None) -> None:
+         skip: int = 0, index_head: tuple | Callable[[], tuple] | None = None,
+         pause: Callable[[], None] | None = None) -> None:
     """Fold a whole stored log (rows in fold order, each with seq, pos, event, device, counter).
 
     Snapshots are taken only over the last ``checkpoint_every * keep``
@@ -47,6 +48,7 @@ def load(fold: Fold, rows: Iterable, retracted: Iterable[int] = (), total: int |
     may show the game first: nothing folds on before ``complete``).  ``opened`` is then set to (key, rows before
     it, snapshot) of the checkpoint at the start of the tail: the fold of
     the log up to there and nothing else, what a game keeps to open faster.
+    ``pause``: called every 256 rows (a background refold rests there for the live work: pacing.py).
     """
     state = fold.state
     apply = state.apply
@@ -70,8 +72,11 @@ def load(fold: Fold, rows: Iterable, retracted: Iterable[int] = (), total: int |
     last = fold.last_key
     n = skip                                # rows taken so far (or already folded)
     it = iter(rows)
+    size = _LOAD_BATCH if pause is None else 256
     while True:
-        chunk = list(islice(it, _LOAD_BATCH))
+        if pause is not None:
+            pause()
+        chunk = list(islice(it, size))
         if not chunk:
             break
         seqs = [r.seq for r in chunk]

@@ -10,6 +10,7 @@ so that folding the log (corrections included) always gives the same game.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from controlroom.game import snapshot
@@ -79,27 +80,30 @@ def changed_since(fold: Fold, back: int) -> set[int] | None:
     return out
 
 
-def deep_refold(fold: Fold, may_fire: bool) -> list[Correction]:
-    """The late event lies before every checkpoint kept: fold the whole log again."""
+def deep_refold(fold: Fold, may_fire: bool, pause: Callable[[], None] | None = None) -> list[Correction]:
+    """The late event lies before every checkpoint kept: fold the whole log again (``pause``: called every
+    256 events, as the history read is)."""
     if fold.history is None:
         raise RuntimeError("a late event lies before the oldest checkpoint and the log cannot be read again")
-    state, stored = fold.history()
+    state, stored = fold.history(pause)
     fold.state = state
-    fold.entries, fold._keys, fold.rule_t = [], [], None
+    fold.entries, fold._keys, fold.rule_t = [], [], -1      # kept by each insert (not 200,000 walked when asked)
     fold.index = LogIndex()
     stored = list(stored)
-    for s in stored:
+    for i, s in enumerate(stored):
+        if pause is not None and not i & 255:
+            pause()
         fold._insert(s)
         if s.event.type == "retracted":
             fold.retracted.add(s.event.data["seq"])
     start_key = (0.0, 0)
     fold.checkpoints = [(start_key, snapshot.take(state))]
     fold.based_on(fold.checkpoints[0][1])
-    return run(fold, list(fold.entries), may_fire, start_key)
+    return run(fold, list(fold.entries), may_fire, start_key, pause=pause)
 
 
 def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: Schedule | None = None,
-        changed: set[int] | None = None) -> list[Correction]:
+        changed: set[int] | None = None, pause: Callable[[], None] | None = None) -> list[Correction]:
     """Fold ``entries`` onto the restored state; the timer owner re-runs the deadlines as it goes.
 
     ``schedule``: the deadlines as they stood at the checkpoint restored (kept with it), else they are
@@ -112,16 +116,23 @@ def run(fold: Fold, entries: list[Entry], may_fire: bool, start: Key, schedule: 
     else:
         fold.schedule.rebuild(state)
     corrections: list[Correction] = []
-    live = [e for e in entries if e.seq not in fold.retracted]
+    live: list[Entry] = []
     stored_timers: dict[tuple, Entry] = {}
-    if may_fire:
-        for e in live:
-            if e.event.source == SOURCE_TIMER and e.event.type != "retracted":
-                stored_timers.setdefault(_timer_id(e.event), e)
+    gone = fold.retracted
+    for i, e in enumerate(entries):
+        if pause is not None and not i & 1023:
+            pause()
+        if e.seq in gone:
+            continue
+        live.append(e)
+        if may_fire and e.event.source == SOURCE_TIMER and e.event.type != "retracted":
+            stored_timers.setdefault(_timer_id(e.event), e)
     consumed: set[int] = set()
     prev = start
     fold._since_checkpoint = 0
     for i, entry in enumerate(live):
+        if pause is not None and not i & 63:
+            pause()
         if may_fire and entry.event.type not in FIELD_TYPES:
             # Before a rule event (or a deadline): what fell due by its time.  Not before a field report: a
             # deadline counts at its own time wherever it stands among them (GameState.apply), so one fired

@@ -66,7 +66,7 @@ class FoldKeeping:
         def retracted(self) -> set[int]: ...
 
     def open_fold(self, profile: RulesProfile | None = None, saved: bool = True, complete: bool = True,
-                  **options) -> Fold:
+                  pause: Callable[[], None] | None = None, **options) -> Fold:
         """The game folded from its whole log, with what the core needs to fold on and fold again.
 
         With ``saved``, the fold snapshot kept with the game (``save_fold``),
@@ -74,13 +74,25 @@ class FoldKeeping:
         after it are folded.  Without ``complete``, the index of the log up to
         that point is read, and the checkpoints of the last events taken,
         only when ``Fold.complete`` is called (the core shows the game
-        first); nothing may fold on before.
+        first); nothing may fold on before.  ``pause`` is called every few hundred events, also when the fold
+        reads the log again (a background refold rests there for the station's live work: pacing.py).
         """
-        def history() -> tuple[GameState, list]:
-            return GameState(self.roster(), profile or self.profile()), list(self.log.rows())
+        def history(rest: Callable[[], None] | None = None) -> tuple[GameState, list]:
+            if rest is not None:
+                rest()
+            state = GameState(self.roster(), profile or self.profile())
+            if rest is None:
+                return state, list(self.log.rows())
+            rows = []
+            for i, row in enumerate(self.log.rows(batch=256)):     # (a batch's payloads are read in one call)
+                if not i & 255:
+                    rest()
+                rows.append(row)
+            return state, rows
 
         members = self.roster()
         profile = profile or self.profile()
+        batch = 10_000 if pause is None else 256
         with no_collection():
             kept = self.saved_fold(members, profile) if saved else None
             # The log is read up to here (appends commit in seq order): every event and correction up to it,
@@ -99,13 +111,13 @@ class FoldKeeping:
                 def head() -> tuple:
                     return self.log.index_upto(key, upto_seq)
 
-                fold.load(self.log.rows(after_key=key, upto=known), gone, self.log.count(), skip=upto,
-                          index_head=head)
+                fold.load(self.log.rows(after_key=key, upto=known, batch=batch), gone, self.log.count(),
+                          skip=upto, index_head=head, pause=pause)
             else:
                 fold = Fold(GameState(members, profile), history=history, **options)
-                fold.load(self.log.rows(upto=known), gone, self.log.count())
+                fold.load(self.log.rows(upto=known, batch=batch), gone, self.log.count(), pause=pause)
             if complete:
-                fold.complete()
+                fold.complete(pause)
         fold.saved_point = (kept[0], kept[1]) if kept is not None else None
         fold.read_upto = known
         return fold

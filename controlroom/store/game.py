@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from controlroom.collecting import no_collection
 from controlroom.game.events import Event
@@ -300,7 +300,12 @@ class GameStore(FoldKeeping):
                         g.side_id = side_id
                         s.add(g)
                 s.flush()
-                existing = {row.badge: row for row in s.exec(select(CharacterRow))}
+                if remove_missing:
+                    existing = {row.badge: row for row in s.exec(select(CharacterRow))}
+                else:       # only the rows of these badges: 200 added to 8,000 read them all (0.15 s, core thread)
+                    badges = sorted({m.badge for m in members})
+                    existing = {row.badge: row for i in range(0, len(badges), 500) for row in s.exec(
+                        select(CharacterRow).where(col(CharacterRow.badge).in_(badges[i:i + 500])))}
                 for m in members:
                     values: dict[str, Any] = dict(     # (a column's value of each type)
                         name=m.name, group_id=groups[m.group].id, char_class=m.cls, paid=m.paid, helmet=m.helmet,

@@ -1,15 +1,22 @@
 """Players added to an open game, through the engine: stored, announced, and the game folded again beside it."""
 
+import gc
+
 import pytest
 
 from controlroom.engine import commands as cmds
+from controlroom.engine import publisher
 from controlroom.game.clock import VirtualClock
-from controlroom.game.events import make_event
+from controlroom.game.events import SOURCE_TIMER, make_event
 from controlroom.game.roster import Member
 from controlroom.game.roster_csv import read_roster_entries
+from controlroom.game.views import character_view
+from controlroom.radio import codec
+from controlroom.radio.link import FrameAck
 from controlroom.rules.profile import default_profile
+from controlroom.store.devices import register_device
 from controlroom.store.game import GameStore
-from tests.support.engine_pump import Pump
+from tests.support.engine_pump import Pump, new_game
 
 ROSTER = [Member(1, "Aldo", "North", "Wolves"), Member(2, "Birgit", "North", "Wolves"),
           Member(3, "Carl", "North", "Wolves", "healer"), Member(4, "Dora", "North", "Wolves"),
@@ -193,7 +200,7 @@ def test_an_event_before_the_checkpoints_of_a_refold_swapped_in_waits_for_the_ne
     with GameStore.open(game, create=False) as other:
         other.log.append([(make_event(6_000, "down", "marshal:3", badge=2), None, 2.5)])   # placed at pos 2.5
 
-    def whole_log():
+    def whole_log(_pause=None):
         raise AssertionError("the whole log read again in the core thread")
     new_fold.history = whole_log
     with GameStore.open(game, create=False) as store:         # what the storage writer read meanwhile
@@ -201,3 +208,39 @@ def test_an_event_before_the_checkpoints_of_a_refold_swapped_in_waits_for_the_ne
     out = engine.refolded(new_fold)
     assert engine.fold is new_fold and new_fold.behind
     assert out.refold or engine._refold_due(), "the next refold, in the background, folds it in its place"
+
+
+def test_acks_and_deadlines_go_on_while_a_refold_runs_and_each_counts_once_after_the_swap(tmp_path, monkeypatch):
+    """The refold runs in another thread: meanwhile a marshal's report is acknowledged and a deadline fires and
+    is stored by the old fold.  At the swap the new fold, which read the log before either, takes both in: the
+    deadline it had pending is the one stored (not fired again), and the first delta shows both."""
+    path = new_game(tmp_path / "refold.crgame")
+    with GameStore.open(path) as store:
+        key = register_device(store, 7, "marshal", "M7").key
+        store.log.append([make_event(0, "scenario_started", name="Morning")])
+    clock = VirtualClock(60_000)
+    pump = Pump(path, clock)
+    engine = pump.engine
+    knockout = default_profile().knockout_ms
+    assert pump.frame(codec.encode_casualty(key, 7, 1, 1, "knocked_out")).acks      # Aldo wakes at 60 s + 5 min
+    pump.settle(engine.command(cmds.AddPlayers(2, entries(), True)))           # (a first refold, swapped in)
+    pauses = []
+    engine.additions.stale = True
+    job = engine.refold_job(lambda: pauses.append(gc.isenabled()))
+    new_fold = job()                     # it read the log as it stood, and waits to be swapped in
+    # It rested now and then, with no collection of the new fold's objects (then its 8 characters viewed).
+    assert len(pauses) > 2 and not any(pauses[:-1]) and pauses[-1]
+    heard = pump.frame(codec.encode_casualty(key, 7, 2, 2, "down"))
+    assert [type(a) for a in heard.acks] == [FrameAck]                      # acknowledged meanwhile
+    pump.at(60_000 + knockout)                                                 # Aldo wakes: fired and stored
+    woke = [e for e in pump.events() if e.source == SOURCE_TIMER and e.data.get("badge") == 1]
+    assert len(woke) == 1 and engine.fold is not new_fold
+    engine.refolded(new_fold)
+    assert engine.fold is new_fold
+    pump.at(60_000 + knockout + 60_000)
+    assert [e for e in pump.events() if e.source == SOURCE_TIMER and e.data.get("badge") == 1] == woke
+    viewed_again = []
+    monkeypatch.setattr(publisher, "character_view", lambda st, b: viewed_again.append(b) or character_view(st, b))
+    views = {c.badge: c for c in pump.delta().characters}
+    assert views[1].condition == "active" and views[2].condition == "unconscious" and 150 in views
+    assert set(viewed_again) == {1, 2}      # the rest were viewed in the refold's thread, before the swap

@@ -24,7 +24,7 @@ class Station:
         self.fold = Fold(GameState(ROSTER), history=self.history, checkpoint_every=checkpoint_every, keep=keep)
         self.notes = []
 
-    def history(self):
+    def history(self, pause=None):
         return GameState(ROSTER), sorted(self.log, key=key_of)
 
     def _append(self, event, pos=None, radio=None):
