@@ -32,6 +32,7 @@ class FoldSaver(QObject):
         super().__init__(parent)
         self.store = store
         self._first = first             # the fold the game opened with: stored first, if it is new
+        self._saving: Fold | None = None  # that fold, while its snapshot is being kept
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self._held = False
@@ -56,7 +57,7 @@ class FoldSaver(QObject):
         if self._thread is not None and self._thread.is_alive():
             return
         store, first, cancel = self.store, self._first, self._cancel
-        self._first = None
+        self._first, self._saving = None, first
 
         def work() -> None:
             try:
@@ -66,9 +67,18 @@ class FoldSaver(QObject):
             except Exception:           # a snapshot not kept costs only time at the next opening
                 if not cancel.is_set():
                     log.exception("keeping the fold snapshot of %s", store.where)
+            finally:
+                self._saving = None
 
         self._thread = threading.Thread(target=work, name="controlroom-fold-snapshot", daemon=True)
         self._thread.start()
+
+    def lets_go_of(self, fold: Fold) -> bool:
+        """Whether ``fold`` (one a refold replaced) may be emptied now: not while its snapshot is being kept; one
+        not begun yet is not kept at all (it would not hold for the game's new roster anyway)."""
+        if self._first is fold:
+            self._first = None
+        return self._saving is not fold
 
     def stop(self) -> None:
         """No more snapshots; one being kept is cancelled and waited for (before the store is closed)."""

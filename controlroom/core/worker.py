@@ -37,6 +37,7 @@ from controlroom.engine.opening import open_game
 from controlroom.engine.output import Output, device_view
 from controlroom.game.alarms import Alarm
 from controlroom.game.clock import Clock
+from controlroom.game.fold_release import let_go
 from controlroom.paths import without_password
 from controlroom.radio.link import Ack, HeardQueue
 from controlroom.rules.profile import ProfileError
@@ -353,6 +354,8 @@ class CoreWorker(WorkerFacts):
             self._flood_timer.start(self.engine.intake.flood.update_ms)
         if out.refold:
             self._refold()
+        if out.retired is not None:
+            self._let_go(out.retired)
         if out.publish:
             self._request_publish()
         if out.tick and not self._tick_timer.isActive():
@@ -369,9 +372,7 @@ class CoreWorker(WorkerFacts):
         """Fold the game again over its stored roster, in a thread of its own; swapped in here once done."""
         if self._refold_thread is not None and self._refold_thread.is_alive():
             return
-        engine, heard = self.engine, self.heard
-        # It rests whenever live work waits (frames heard, a batch on its way): acks and deadlines go first.
-        job = engine.refold_job(pacing.for_live_work(lambda: bool(len(heard)) or engine.busy()))
+        job = self.engine.refold_job(self._live_work_first())
 
         def work() -> None:
             try:
@@ -383,6 +384,16 @@ class CoreWorker(WorkerFacts):
 
         self._refold_thread = threading.Thread(target=work, name="controlroom-refold", daemon=True)
         self._refold_thread.start()
+
+    def _let_go(self, fold) -> None:
+        """The fold a refold replaced, emptied a piece at a time in a thread (game.fold_release), not freed here."""
+        if self._fold_saver is None or self._fold_saver.lets_go_of(fold):    # (else the snapshot's thread frees it)
+            threading.Thread(target=let_go, args=(fold, self._live_work_first()), name="fold-let-go").start()
+
+    def _live_work_first(self) -> Callable[[], None]:
+        """A pause for background work: it rests whenever live work waits (frames heard, a batch on its way)."""
+        engine, heard = self.engine, self.heard
+        return pacing.for_live_work(lambda: bool(len(heard)) or engine.busy())
 
     @Slot(object)
     def _on_refolded(self, fold) -> None:

@@ -54,7 +54,7 @@ class Engine:
     """Owns one game's fold, its deadlines and what waits to be stored; nothing else writes them."""
 
     def __init__(self, game: OpenedGame, *, marshal_silence_ms: int = 600_000) -> None:
-        self.game = game
+        self._first_events = game.events         # (not the game: its fold would outlive a refold's swap)
         self.store = game.store
         self.fold: Fold = game.fold
         self.clock = game.clock
@@ -86,8 +86,8 @@ class Engine:
     # -- the opening --------------------------------------------------------------------------
     def opened(self) -> StateDelta:
         """The whole game as opened, with its last events: what the window shows first."""
-        delta = self.publisher.opened(self.fold, self.game.events)
-        self.game.events = []
+        delta = self.publisher.opened(self.fold, self._first_events)
+        self._first_events = []
         return delta._replace(t=max(delta.t, self.clock.now_ms()))
 
     def complete(self, pause: Callable[[], None] | None = None) -> StateDelta | None:
@@ -455,7 +455,7 @@ class Engine:
         confirmed = fold.confirm(since, self.authority.may_fire) if since else Confirmed()
         self.additions.note((), fold.behind)
         confirmed.corrections = rerun + confirmed.corrections
-        self.fold = fold
+        out.retired, self.fold = self.fold, fold
         self.folded_upto = upto         # the storage writer may still deliver events the new fold has read
         gc.freeze()                     # (no collection here: only the GUI thread collects, ui/collector.py)
         self.publisher.refolded(fold, anew=True, ready=self._viewed)

@@ -55,11 +55,12 @@ class Output:
     timers: str | None = None        # who runs the rule timers now, when that changed
     recheck: bool = False            # the timer lock is not ours after all: its watcher must look again now
     devices: dict | None = None      # the devices as registered now ({source: role, label, group, engine}), read again
+    retired: Any = None              # the fold a refold replaced: to let go of in another thread (fold_release)
 
     def __bool__(self) -> bool:
         return any((self.acks, self.alarms, self.stopps, self.died, self.rejected, self.roster, self.answers,
                     self.links, self.stored is not None, self.publish, self.tick, self.flood_later, self.refold,
-                    self.timers is not None, self.recheck, self.devices is not None))
+                    self.timers is not None, self.recheck, self.devices is not None, self.retired is not None))
 
     def summary(self) -> dict[str, Any]:
         """Counts of each effect (for logs and tests)."""

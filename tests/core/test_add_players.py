@@ -8,8 +8,12 @@ stores nothing; an addition with a problem stores nothing; a clean one is in
 the game file (a restart and a replay see it) and in the next full delta.
 """
 
+import threading
+import weakref
+
 import pytest
 
+from controlroom.core import worker as worker_module
 from controlroom.core.thread import CoreThread
 from controlroom.engine.commands import AddPlayers
 from controlroom.game.clock import VirtualClock
@@ -114,3 +118,24 @@ def test_healers_are_counted_with_the_players_already_in_the_game(qtbot, core):
     assert not answer.stored and answer.problems == (
         "group 'Wolves' has 2 healers but 6 paid members allow at most 1 (one healer per five paid members): "
         "healer on line 6 (and 1 already in the game)",)
+
+
+def test_the_fold_a_refold_replaced_is_let_go_of_in_another_thread(qtbot, core):
+    """Its snapshot not kept yet (10 s after the opening), the fold the game opened with is forgotten by the
+    fold saver and emptied in a thread of its own once the refold is swapped in: nothing holds it any more."""
+    opened = weakref.ref(core.worker.fold)
+    emptied = []
+    real = worker_module.let_go
+
+    def let_go(fold, pause):
+        real(fold, pause)
+        emptied.append(threading.current_thread())
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(worker_module, "let_go", let_go)
+        with qtbot.waitSignal(core.delta_published, timeout=10_000, check_params_cb=lambda d: d.full):
+            ask(qtbot, core, 2, read_roster_entries(FILE, default_profile()), True)
+        qtbot.waitUntil(lambda: bool(emptied), timeout=10_000)
+    assert emptied[0] is not threading.main_thread() and emptied[0].name == "fold-let-go"
+    assert core.worker._fold_saver._first is None
+    qtbot.waitUntil(lambda: opened() is None, timeout=10_000)

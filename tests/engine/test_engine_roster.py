@@ -1,6 +1,8 @@
 """Players added to an open game, through the engine: stored, announced, and the game folded again beside it."""
 
+import dataclasses
 import gc
+import weakref
 
 import pytest
 
@@ -244,3 +246,12 @@ def test_acks_and_deadlines_go_on_while_a_refold_runs_and_each_counts_once_after
     views = {c.badge: c for c in pump.delta().characters}
     assert views[1].condition == "active" and views[2].condition == "unconscious" and 150 in views
     assert set(viewed_again) == {1, 2}      # the rest were viewed in the refold's thread, before the swap
+
+
+def test_the_fold_a_refold_replaces_is_let_go(pump):
+    """Nothing holds on to the fold the game opened with once a refold is swapped in: two whole folds of a big
+    game in memory, for the rest of the day, after the first roster import."""
+    opened = weakref.ref(pump.engine.fold)
+    pump.game = dataclasses.replace(pump.game, fold=None)      # (the harness's own hold: a station keeps none)
+    pump.settle(pump.engine.command(cmds.AddPlayers(2, entries(), True)))
+    assert pump.engine.fold is not opened() and opened() is None
