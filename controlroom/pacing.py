@@ -122,13 +122,12 @@ def for_live_work(busy: Callable[[], bool]) -> Callable[[], None]:
     during a refold of the 200,000-event game, benchmarks/bench_refold.py).
     It rests at most ``LIVE_LONGEST_S`` at a time, then works at least
     ``LIVE_LEAST_S``: a station flooded with reports still gets its refold.
-    It also rests for a window as :func:`breathe` does.
+    It does not rest for a window (:func:`breathe`): the game master waits for a refold.
     """
     free_until = 0.0
 
     def pause() -> None:
         nonlocal free_until
-        breathe()
         if not busy() or _clock() < free_until:
             return
         end = _clock() + LIVE_LONGEST_S

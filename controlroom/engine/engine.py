@@ -380,6 +380,7 @@ class Engine:
         """This station runs the rule timers from now: what fell due while none did, or the station before fired
         late, is folded where it fell due (``Fold.repair``) and stored; then every timer runs again (refold_job)."""
         self.additions.stale = True         # (the station before may have died before it stored its run)
+        out.refold = self._refold_due()     # (a fold behind fires nothing until this refold is swapped in)
         deaths_before = set(self.fold.state.deaths)
         fired = self.fold.repair()
         state = self.fold.state

@@ -176,6 +176,8 @@ class Fold:
         death was fired.
         """
         out = Fired()
+        if self.behind:                 # it misses a late event: what it fired might not be the rules'
+            return out
         due = self.schedule.next_due()
         before: list | None = None      # the deaths before a refold (one may take a death back)
         if due is not None and due <= now:
@@ -213,10 +215,10 @@ class Fold:
         """This station has just taken the rule timers over: fold again, firing, from the first rule event after
         the last deadline stored, so that a deadline that fell due meanwhile (while no station fired, or
         fired late by the station before) is folded where it fell due, and the rules' time holds.  A fold
-        ``behind`` (a late event waits for the engine's background refold) folds the whole log again first."""
+        ``behind`` (a late event waits for the engine's background refold) does nothing: that refold runs every
+        timer again, and nothing fires before it is swapped in."""
         if self.behind:
-            self.behind = False
-            return Fired(corrections=fold_rerun.deep_refold(self, True), refolded=True)
+            return Fired()
         last = next((e.event.t for e in reversed(self.entries) if e.event.source == SOURCE_TIMER
                      and e.event.type != "retracted" and e.seq not in self.retracted), None)
         first = self._first_rule_after(last if last is not None else -1)
@@ -291,7 +293,7 @@ class Fold:
         return token
 
     def next_due(self) -> int | None:
-        return self.schedule.next_due()
+        return None if self.behind else self.schedule.next_due()     # (behind: it fires nothing, see fire)
 
     # -- late events ---------------------------------------------------------------
     def place(self, device: int | None, counter: int | None, arrival_t: int, happened_t: int | None = None,
@@ -314,6 +316,7 @@ class Fold:
             return out
         warnings_before = len(self.state.warnings)
         ordered = sorted(items, key=lambda it: key_of(it[0]))
+        may_fire = may_fire and not self.behind       # (it misses a late event: see fire)
         overdue = self._overdue() if may_fire else None
         consistent = overdue is None and self._consistent(ordered)
         n_deaths = len(self.state.deaths)   # (folded on, deaths are only added: no copy of them)

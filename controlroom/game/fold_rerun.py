@@ -35,13 +35,14 @@ if TYPE_CHECKING:
 def refold(fold: Fold, first: Key, may_fire: bool) -> list[Correction]:
     """Fold again from the last checkpoint before ``first``; re-run the timers if this station fires them.
 
-    Before every checkpoint kept, the whole log is folded again; a station that
-    does not fire the timers and whose engine does that in the background
-    (``Fold.defer_deep``) marks the fold ``behind`` instead, and folds again
-    from its last checkpoint only: the event before them counts once the
-    background fold is swapped in.
+    Before every checkpoint kept, the whole log is folded again; a station
+    whose engine does that in the background (``Fold.defer_deep``) marks the
+    fold ``behind`` instead, and folds again from its last checkpoint only,
+    firing nothing: the event before them counts once the background fold
+    is swapped in, and the timer owner fires no deadline meanwhile (its fold
+    misses an event: ``Fold.fire``), its background fold runs every timer again.
     """
-    if not may_fire and fold.defer_deep and fold.checkpoints[0][0] >= first:
+    if fold.defer_deep and fold.checkpoints[0][0] >= first:
         fold.behind = True
         cp_key, snap = fold.checkpoints[-1]
         changed = changed_since(fold, len(fold.checkpoints) - 1)

@@ -133,7 +133,8 @@ def test_an_owner_that_lost_its_lock_unawares_stores_no_deadline(qtbot, stations
     qtbot.waitUntil(lambda: a.timer_states[-1:] == ["standby"], timeout=5000)
     qtbot.wait(300)
     assert a.worker.stats()["health"]["dropped_deadlines"] == 1           # fired once, not again and again
-    assert [e.type for e in logged(shared)] == ["down"]
+    # (B may have fired it already: it runs every timer again as it takes them over, in the background.)
+    assert [e.type for e in logged(shared)] in (["down"], ["down", "died"])
     b.poll()                         # B fires it: stored, once
     qtbot.waitUntil(lambda: [e.type for e in logged(shared)] == ["down", "died"], timeout=5000)
     qtbot.waitUntil(lambda: a.worker.state.characters[1].condition == "dead", timeout=5000)

@@ -229,7 +229,13 @@ def test_acks_and_deadlines_go_on_while_a_refold_runs_and_each_counts_once_after
     pauses = []
     engine.additions.stale = True
     job = engine.refold_job(lambda: pauses.append(gc.isenabled()))
-    new_fold = job()                     # it read the log as it stood, and waits to be swapped in
+    was = gc.isenabled()
+    gc.enable()                          # (as in a station: another test may have left the collector off)
+    try:
+        new_fold = job()                 # it read the log as it stood, and waits to be swapped in
+    finally:
+        if not was:
+            gc.disable()
     # It rested now and then, with no collection of the new fold's objects (then its 8 characters viewed).
     assert len(pauses) > 2 and not any(pauses[:-1]) and pauses[-1]
     heard = pump.frame(codec.encode_casualty(key, 7, 2, 2, "down"))
