@@ -449,7 +449,7 @@ class Engine:
         self._new_fold, self.refolding = None, None
         rerun, fold.rerun = fold.rerun, []
         if rerun and not self.authority.may_fire:   # its timers ran under a lock lost since: again, without
-            self.additions.stale, out.refold = True, True
+            self.additions.stale, out.refold, out.retired = True, True, fold
             return
         gc.unfreeze()                   # the old fold, frozen at opening, becomes garbage the collector sees
         fold.defer_deep = True          # an event of ``since`` before its checkpoints: folded again in the background
