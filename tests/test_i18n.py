@@ -174,3 +174,22 @@ def test_a_text_kept_with_its_arguments_is_said_in_any_language():
     finally:
         i18n.choose(None)
     assert i18n.wording("warnings", "no such text {x}", x=1).render("et") == "no such text 1"   # untranslated
+
+
+def test_a_text_packed_is_one_flat_tuple_the_collector_stops_tracking():
+    """``Text.packed``: a fold keeps one for each rule warning, so it must cost the collector nothing (a tuple
+    of plain values is untracked at the first collection; a Text, or a tuple holding tuples, is not)."""
+    import gc
+
+    who = i18n.wording("warnings", "{name} (badge {badge})", name="Jüri", badge=102)
+    text = i18n.wording("warnings", "{role} {who} is {condition}: {rule}", role=i18n.wording("roles", "binder"),
+                        who=who, condition="x", rule=i18n.joined("{a}; {b}", a=who, b=3.5))
+    packed = text.packed()
+    assert type(packed) is tuple and all(type(x) in (str, int, float, bool, type(None)) for x in packed)
+    gc.collect()
+    assert not gc.is_tracked(packed)
+    assert i18n.Text.unpack(packed) == text
+    assert i18n.Text.unpack(packed).render("et") == text.render("et")
+    assert i18n.Text.unpack(i18n.wording("warnings", "plain").packed()) == i18n.wording("warnings", "plain")
+    with pytest.raises(ValueError, match="not a packed Text"):
+        i18n.Text.unpack((*packed, "more"))

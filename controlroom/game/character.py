@@ -18,43 +18,17 @@ CONDITIONS = (ACTIVE, UNCONSCIOUS, KNOCKED_OUT, DEAD)
 DIES, WAKES, REGAINS_HP, RESPAWNS, STOPP_OVERDUE = "dies", "wakes", "regains_hp", "respawns", "stopp_overdue"
 
 
-class Said:
-    """A warning's text in the language spoken when it was folded, said the first time it is read.
-
-    Saying it (``Text.render``) as it is folded took 29 µs a warning, a third of a 200,000-event fold
-    with its 19,616 warnings, most of them never read.  Equal to the str it says, and hashed as it.
-    """
-
-    __slots__ = ("wording", "language", "_text")
-
-    def __init__(self, wording: Text, language: str) -> None:
-        self.wording, self.language = wording, language
-        self._text: str | None = None
-
-    def __str__(self) -> str:
-        text = self._text
-        if text is None:
-            text = self._text = self.wording.render(self.language)
-        return text
-
-    def __eq__(self, other: object) -> bool:
-        return str(self) == (str(other) if isinstance(other, Said) else other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    def __repr__(self) -> str:
-        return repr(str(self))
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class RuleWarning:
     """An event the rules forbid (or a timer that no longer applies): logged, not applied.
 
-    ``message`` is said in the language spoken when it was folded (``said``: that text, or a ``Said`` that
-    says it when first read); ``wording`` keeps what it says, to be said in another language (a marshal's
-    answer, in the marshals' language).  A fold snapshot keeps the message said, not the wording
-    (``kept``: False): a warning read back from one is said as it was.
+    ``message`` is said in the language spoken when it was folded (``language``), the first time it is read:
+    saying it as it is folded took 29 µs a warning, a third of a 200,000-event fold, and most warnings are
+    never read.  ``wording`` is what it says, to be said in another language (a marshal's answer, in the
+    marshals' language), kept packed (``Text.packed``: plain tuples, which the collector does not walk).  A
+    fold snapshot keeps the message said, not the wording: a warning read back from one is said as it was.
+    Two warnings are equal when they say the same of the same event.  Not to be changed once made (not a
+    frozen dataclass only because its making took three times as long, and a fold makes thousands).
     """
 
     index: int
@@ -62,13 +36,35 @@ class RuleWarning:
     type: str
     badge: int | None
     code: str
-    said: str | Said = field(metadata={"read": "message"})     # (a snapshot keeps ``message``)
-    wording: Text | None = field(default=None, compare=False, repr=False, metadata={"kept": False})
+    said: str | None = field(metadata={"read": "message"})     # None until read (a snapshot keeps ``message``)
+    words: tuple | None = field(default=None, metadata={"kept": False})
+    language: str | None = field(default=None, metadata={"kept": False})
 
     @property
     def message(self) -> str:
         said = self.said
-        return said if type(said) is str else str(said)
+        if said is None:
+            assert self.words is not None           # (a warning is made said, or with its words)
+            said = Text.unpack(self.words).render(self.language)
+            self.said = said            # said once; the same text whichever thread says it
+        return said
+
+    @property
+    def wording(self) -> Text | None:
+        return None if self.words is None else Text.unpack(self.words)
+
+    def _key(self) -> tuple:
+        return (self.index, self.t, self.type, self.badge, self.code, self.message)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RuleWarning) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"RuleWarning(index={self.index}, t={self.t}, type={self.type!r}, badge={self.badge}, "
+                f"code={self.code!r}, message={self.message!r})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from controlroom.game.events import Event
 
 
 class FieldReports:
     """GameState's part that keeps the latest field reports (folded like every other event)."""
+
+    if not TYPE_CHECKING:       # (mypy would refuse the parts' assignments to GameState's slots)
+        __slots__ = ()          # GameState holds the attributes (its __slots__): no instance dict
 
     t: int
 

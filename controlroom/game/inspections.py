@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controlroom.game.events import Event
 from controlroom.game.fold_parts import StatePart
@@ -30,6 +30,9 @@ class Inspection:
 
 class InspectionLedger(StatePart):
     """Mixed into GameState: ``inspections`` holds the latest inspection of each tag."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()          # GameState holds the attributes
 
     def _init_inspections(self) -> None:
         self.inspections: dict[str, Inspection] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from controlroom.game.events import Event
 from controlroom.game.fold_parts import StatePart
@@ -24,6 +24,9 @@ class LootLedger(StatePart):
     person they took them from; whoever looted them owes those items to the
     looter.  Scenario relics and group flags may be taken without consent.
     """
+
+    if not TYPE_CHECKING:
+        __slots__ = ()          # GameState holds the attributes
 
     def _init_loot(self) -> None:
         self._owed: dict[tuple[int, int], Counter] = {}

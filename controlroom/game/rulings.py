@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from controlroom.game.character import DEAD, Scenario
 from controlroom.game.events import Event
 from controlroom.game.fold_parts import StatePart
@@ -13,6 +15,9 @@ from controlroom.rules.armour_materials import check_armour, failures
 
 class Rulings(StatePart):
     """GameState's part for what a game master rules, and the bookkeeping events (notes, retractions, alarms)."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()          # GameState holds the attributes
 
     def _e_hp_set(self, ev: Event) -> None:
         ch = self._char(ev)

@@ -52,6 +52,21 @@ SPECIAL = frozenset({"characters", "stopps", "active_stopps", "scenario", "scena
 KNOWN = SHARED | LISTS | FLAT | NESTED | SPECIAL
 
 
+def attributes(state: GameState) -> dict[str, Any]:
+    """Every attribute of ``state`` by name (its slots: a GameState has no instance dict)."""
+    return dict(zip(_NAMES, _get_all(state)))
+
+
+def _set_attributes(state: GameState, attrs: dict[str, Any]) -> None:
+    setter = object.__setattr__
+    for name, value in attrs.items():
+        setter(state, name, value)
+
+
+_NAMES: tuple[str, ...] = tuple(name for name in GameState.__slots__ if name != "__weakref__")
+_get_all = operator.attrgetter(*_NAMES)
+
+
 class Snapshot:
     """The state of a fold after ``events_applied`` events (opaque; restore it with ``restore``)."""
 
@@ -112,7 +127,7 @@ def take(state: GameState) -> Snapshot:
     none = _NO_PATIENTS
     chars = [_before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
              for c in state.characters.values()]
-    return Snapshot(_copy_attrs(vars(state)), chars)
+    return Snapshot(_copy_attrs(attributes(state)), chars)
 
 
 def take_since(state: GameState, base: Snapshot, changed: set[int]) -> Snapshot:
@@ -131,15 +146,14 @@ def take_since(state: GameState, base: Snapshot, changed: set[int]) -> Snapshot:
                 row = _before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
                 if row != rows[i]:
                     rows[i] = row
-    return Snapshot(_copy_attrs(vars(state)), rows)
+    return Snapshot(_copy_attrs(attributes(state)), rows)
 
 
 def restore(snapshot: Snapshot, pause: Callable[[], None] | None = None) -> GameState:
     """A new GameState equal to the one the snapshot was taken of (``pause``: called every 512 characters,
     where background work may rest: pacing.py)."""
     state = GameState.__new__(GameState)
-    attrs = _copy_attrs(snapshot.attrs)
-    state.__dict__.update(attrs)
+    _set_attributes(state, _copy_attrs(snapshot.attrs))
     characters = {}
     new, set_all = Character.__new__, _set_all
     for i, row in enumerate(snapshot.characters):
@@ -180,7 +194,7 @@ def restore_into(state: GameState, snapshot: Snapshot) -> None:
     rows = snapshot.characters
     if len(characters) != len(rows):
         raise ValueError("the snapshot is of another game (not the same characters)")
-    state.__dict__.update(_copy_attrs(snapshot.attrs))     # all but the characters and the handlers
+    _set_attributes(state, _copy_attrs(snapshot.attrs))    # all but the characters
     for ch, row in zip(characters.values(), rows):
         if ch.member is not row[0]:
             raise ValueError("the snapshot is of another game (its characters are in another order)")

@@ -30,12 +30,12 @@ from controlroom.game.character import (  # noqa: F401  (re-exported: the state'
     Character,
     Deadline,
     RuleWarning,
-    Said,
     Scenario,
     Stopp,
 )
 from controlroom.game.events import SOURCE_TIMER, Event, make_event
 from controlroom.game.field import QUIET, FieldReports
+from controlroom.game.fold_parts import STATE_SLOTS
 from controlroom.game.inspections import InspectionLedger
 from controlroom.game.loot import LootLedger
 from controlroom.game.roster import Member, Roster
@@ -55,6 +55,7 @@ NO_INTERACTION = QT_TRANSLATE_NOOP("warnings",
 class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings):
     """Characters, scenario, STOPPs, Valhalla and warnings, folded from events in order."""
 
+    __slots__ = STATE_SLOTS      # (fold_parts.py: why slots)
     # Each event type's handler, set below the class.
     _handlers: ClassVar[dict[str, Callable[[GameState, Event], None]]]
 
@@ -136,10 +137,6 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         self._fold_late(event)
         self.events_applied += 1
 
-    def apply_all(self, events: Iterable[Event]) -> None:
-        for ev in events:
-            self.apply(ev)
-
     def take_dirty(self) -> tuple[set[int], set[str]]:
         """Badges and STOPPs whose deadlines may have changed since the last call."""
         badges, stopps = self._dirty, self._dirty_stopps
@@ -150,8 +147,8 @@ class GameState(FieldReports, StoppRules, LootLedger, InspectionLedger, Rulings)
         """A rule warning of the event folded, in the language spoken now (said when read; its wording kept)."""
         ev = self._event
         assert ev is not None
-        said = Said(message, language())
-        self.warnings.append(RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, said, message))
+        self.warnings.append(RuleWarning(self.events_applied, ev.t, ev.type, ev.data.get("badge"), code, None,
+                                         message.packed(), language()))
 
     def _char(self, ev: Event) -> Character:
         badge = ev.data["badge"]

