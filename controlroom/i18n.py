@@ -242,6 +242,12 @@ class Text:
         return packed
 
     @staticmethod
+    def render_packed(packed: tuple, code: str | None = None) -> str:
+        """``Text.unpack(packed).render(code)``, said from the packed form itself (no Text made)."""
+        said, _end = _render_at(packed, 0, code or language())
+        return said
+
+    @staticmethod
     def unpack(packed: tuple) -> Text:
         text, end = Text._unpack(packed, 0)
         if end != len(packed):
@@ -261,6 +267,23 @@ class Text:
                 v, i = p[i + 2], i + 3
             args.append((k, v))
         return Text(context, source, tuple(args)), i
+
+
+def _render_at(p: tuple, i: int, code: str) -> tuple[str, int]:
+    """The packed text at ``p[i:]`` said in ``code``, and where it ends (``Text.packed``'s layout)."""
+    context, source, n = p[i], p[i + 1], p[i + 2]
+    i += 3
+    template = source if context is None else translate_into(code, context, source)
+    if not n:
+        return template, i
+    args = {}
+    for _ in range(n):
+        k = p[i]
+        if p[i + 1]:
+            args[k], i = _render_at(p, i + 2, code)
+        else:
+            args[k], i = p[i + 2], i + 3
+    return template.format(**args), i
 
 
 def wording(context: str, text: str, **args: Any) -> Text:

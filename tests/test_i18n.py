@@ -190,6 +190,7 @@ def test_a_text_packed_is_one_flat_tuple_the_collector_stops_tracking():
     assert not gc.is_tracked(packed)
     assert i18n.Text.unpack(packed) == text
     assert i18n.Text.unpack(packed).render("et") == text.render("et")
+    assert [i18n.Text.render_packed(packed, code) for code in ("en", "et")] == [text.render("en"), text.render("et")]
     assert i18n.Text.unpack(i18n.wording("warnings", "plain").packed()) == i18n.wording("warnings", "plain")
     with pytest.raises(ValueError, match="not a packed Text"):
         i18n.Text.unpack((*packed, "more"))

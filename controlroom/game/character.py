@@ -45,7 +45,7 @@ class RuleWarning:
         said = self.said
         if said is None:
             assert self.words is not None           # (a warning is made said, or with its words)
-            said = Text.unpack(self.words).render(self.language)
+            said = Text.render_packed(self.words, self.language)
             self.said = said            # said once; the same text whichever thread says it
         return said
 
