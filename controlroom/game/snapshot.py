@@ -40,8 +40,11 @@ _set_all = _namespace["_set_all"]
 # Attributes copied as they are (immutable, or shared on purpose).
 SHARED = frozenset({"profile", "roster", "t", "latest", "_floor", "events_applied", "inspection_count",
                     "_inspection_limits", "_event"})
-# Lists of immutable records: a shallow copy is a full copy.
-LISTS = frozenset({"deaths", "valhalla", "warnings", "retractions", "messages", "loot_log"})
+# Lists of immutable records the fold only appends to: a snapshot keeps the list and its length (``Prefix``),
+# not a copy (a fold keeps 64 checkpoints: copies held 64 pointers for every warning, death and check-in).
+APPENDED = frozenset({"deaths", "valhalla", "warnings", "retractions", "loot_log"})
+# Lists of immutable records: a shallow copy is a full copy (a late field message is inserted in place).
+LISTS = frozenset({"messages"})
 # Dicts of immutable values, and sets of immutable members.
 FLAT = frozenset({"positions", "heard", "headcounts", "siege", "inspections", "acknowledged", "_no_consent",
                   "_dirty", "_dirty_stopps"})
@@ -49,7 +52,28 @@ FLAT = frozenset({"positions", "heard", "headcounts", "siege", "inspections", "a
 NESTED = frozenset({"_owed", "_order"})
 # Handled one by one below.
 SPECIAL = frozenset({"characters", "stopps", "active_stopps", "scenario", "scenarios"})
-KNOWN = SHARED | LISTS | FLAT | NESTED | SPECIAL
+KNOWN = SHARED | APPENDED | LISTS | FLAT | NESTED | SPECIAL
+
+
+class Prefix:
+    """The first ``n`` items of a list the fold only appends to: what a snapshot keeps of it.
+
+    The snapshots of a fold share its state's list; a state restored from one gets a list of its own
+    (``values``), so a list a snapshot shares is only ever appended to, never changed within its prefix.
+    """
+
+    __slots__ = ("items", "n")
+
+    def __init__(self, items: list, n: int) -> None:
+        self.items, self.n = items, n
+
+    def values(self) -> list:
+        return self.items[:self.n]
+
+
+def plain(value: Any) -> Any:
+    """A snapshot's attribute as a plain value (a ``Prefix`` as the list it stands for)."""
+    return value.values() if type(value) is Prefix else value
 
 
 def attributes(state: GameState) -> dict[str, Any]:
@@ -94,7 +118,8 @@ def _nested(value: dict) -> dict:
     return {k: (Counter(v) if isinstance(v, Counter) else list(v)) for k, v in value.items()}
 
 
-def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
+def _copy_attrs(source: dict[str, Any], taking: bool = False) -> dict[str, Any]:
+    """A copy of a state's attributes, to keep in a snapshot (``taking``) or to give a state made from one."""
     unknown = set(source) - KNOWN
     if unknown:
         raise TypeError(f"GameState attributes unknown to the snapshot: {', '.join(sorted(unknown))}")
@@ -102,6 +127,11 @@ def _copy_attrs(source: dict[str, Any]) -> dict[str, Any]:
     for name, value in source.items():
         if name in SHARED:
             out[name] = value
+        elif name in APPENDED:
+            if taking:
+                out[name] = Prefix(value, len(value))
+            else:
+                out[name] = value.values() if type(value) is Prefix else list(value)
         elif name in LISTS:
             out[name] = list(value)
         elif name in FLAT:
@@ -127,7 +157,7 @@ def take(state: GameState) -> Snapshot:
     none = _NO_PATIENTS
     chars = [_before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
              for c in state.characters.values()]
-    return Snapshot(_copy_attrs(attributes(state)), chars)
+    return Snapshot(_copy_attrs(attributes(state), taking=True), chars)
 
 
 def take_since(state: GameState, base: Snapshot, changed: set[int]) -> Snapshot:
@@ -146,7 +176,7 @@ def take_since(state: GameState, base: Snapshot, changed: set[int]) -> Snapshot:
                 row = _before(c) + ((frozenset(c.patients) if c.patients else none),) + _after(c)
                 if row != rows[i]:
                     rows[i] = row
-    return Snapshot(_copy_attrs(attributes(state)), rows)
+    return Snapshot(_copy_attrs(attributes(state), taking=True), rows)
 
 
 def restore(snapshot: Snapshot, pause: Callable[[], None] | None = None) -> GameState:

@@ -201,7 +201,7 @@ class _Decoder:
 def dumps(snap: snapshot.Snapshot, roster: Roster) -> str:
     """The snapshot as JSON text (TypeError: it holds a value this format does not know)."""
     enc = _Encoder(roster).enc
-    attrs = {name: enc(value) for name, value in snap.attrs.items() if name not in _ATTRS_GIVEN}
+    attrs = {name: enc(snapshot.plain(value)) for name, value in snap.attrs.items() if name not in _ATTRS_GIVEN}
     # The characters by column (a slot of every character, in the state's order): most slots are plain values.
     rows = snap.characters
     width = len(snapshot._SLOTS)

@@ -37,6 +37,29 @@ def test_a_restored_snapshot_is_independent_of_the_state_it_was_taken_of():
     assert fingerprint(second) == before, "folding a restored state changed the snapshot"
 
 
+def test_snapshots_share_the_lists_the_fold_appends_to_and_each_restores_its_own_prefix():
+    """Warnings, deaths, check-ins, retractions and loot are kept by every snapshot as the state's list and a
+    length (a fold keeps 64 checkpoints: a copy each held 64 pointers for every record); a restored state
+    gets a list of its own, so folding it leaves the snapshots' lists as they were."""
+    g = Game()
+    g.at(10_000, "died", badge=1)
+    g.at(11_000, "strike", badge=1)                  # a warning: the dead take no strikes
+    first = snapshot.take(g.state)
+    g.at(20_000, "died", badge=2)
+    g.at(21_000, "strike", badge=2)
+    second = snapshot.take(g.state)
+    for name in snapshot.APPENDED:
+        assert first.attrs[name].items is second.attrs[name].items is getattr(g.state, name)
+    assert (first.attrs["warnings"].n, second.attrs["warnings"].n) == (1, 2)
+    back = snapshot.restore(first)
+    assert [d[1] for d in back.deaths] == [1] and len(back.warnings) == 1
+    assert back.warnings is not g.state.warnings
+    back.apply(make_event(30_000, "strike", "gm", badge=1))
+    snapshot.restore_into(back, second)
+    assert [d[1] for d in back.deaths] == [1, 2] and len(back.warnings) == 2
+    assert len(g.state.warnings) == 2 and len(snapshot.restore(first).warnings) == 1
+
+
 timed = st.lists(st.tuples(st.integers(0, 900_000), game_event), min_size=1, max_size=50)
 
 
