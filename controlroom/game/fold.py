@@ -51,6 +51,7 @@ from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
 CHECKPOINT_EVERY, KEEP = 500, 64    # a fold's checkpoints: every so many events, so many kept
+SCHEDULES_KEPT = 16                 # the newest checkpoints keep the deadline schedule (older ones rebuild it)
 END_T = 1 << 62                     # later than any game time
 LOOK_BACK_MS = 600_000              # how far back (game time) a report may stand among those folded after it
 
@@ -469,6 +470,8 @@ class Fold:
             return
         self._since_checkpoint = 0
         self._checkpoint(self.last_key)
+        if len(self._checkpoints) > SCHEDULES_KEPT:       # (a copy of every pending deadline each)
+            self._checkpoints[-SCHEDULES_KEPT - 1][1].schedule = None
         if len(self.checkpoints) > self.keep:
             del self.checkpoints[0]
             oldest = self.checkpoints[0][0]

@@ -298,6 +298,23 @@ def test_each_checkpoints_schedule_is_the_one_its_state_gives_so_going_back_need
     assert same_game(s.fold.state, s.plain_fold())
 
 
+def test_only_the_newest_checkpoints_keep_a_schedule_and_going_back_further_rebuilds_it():
+    """A schedule copy holds every pending deadline: 64 checkpoints held 64 (bench_memory).  The newest
+    ``SCHEDULES_KEPT`` keep theirs; a refold from an older one rebuilds the schedule and folds the same game."""
+    from controlroom.game.fold import SCHEDULES_KEPT
+
+    s = Station(checkpoint_every=1, keep=40)
+    for i in range(30):
+        s.report(ev(i * 20_000, "down" if i % 3 else "strike", badge=1 + i), device=7, counter=i + 1)
+    cps = s.fold.checkpoints
+    assert len(cps) > SCHEDULES_KEPT + 5
+    assert all(snap.schedule is None for _k, snap in cps[:-SCHEDULES_KEPT])
+    assert sum(snap.schedule is not None for _k, snap in cps[-SCHEDULES_KEPT:]) > SCHEDULES_KEPT // 2
+    out = s.report(ev(620_000, "bound", badge=2), device=8, counter=1, happened=30_000)   # late, far back
+    assert out.refolded
+    assert same_game(s.fold.state, s.plain_fold())
+
+
 def _checking_takes(monkeypatch):
     """Every checkpoint taken from what changed since the last (``snapshot.take_since``) is compared with one
     that reads every character: the rows must be equal (a change not noted would leave a stale row)."""
