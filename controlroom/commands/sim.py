@@ -227,20 +227,21 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # pyserial raises several kinds
         raise CliError(translate("errors", "cannot open the ports: {problem}").format(problem=exc)) from None
     say = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
-    print(" ".join(p.name for p in ports), flush=True)
-    sides = ", ".join(battle.sides())
-    groups = len({m.group for m in battle.members})
-    say(f"seed {seed}: {len(battle.members)} players in {groups} groups ({sides}), {len(battle.devices)} devices, "
-        f"{len(battle.transmissions)} frames over {args.duration:g} game minutes")
-    for note in notes:
-        say(note)
-    if air is not None:
-        say(f"the air: {air.describe()}")
     sim = Simulator(battle, ports, speed=args.speed, loss=args.loss, corrupt_rate=args.corrupt_rate,
                     forge_rate=args.forge_rate, replay_rate=args.replay_rate, seed=seed, drain=args.drain,
                     progress=say, air=air)
+    # Before the first line: whoever reads it may stop the battle at once (and gets the truth written).
     old = {sig: signal.signal(sig, lambda *_: sim.stop()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        print(" ".join(p.name for p in ports), flush=True)
+        sides = ", ".join(battle.sides())
+        groups = len({m.group for m in battle.members})
+        say(f"seed {seed}: {len(battle.members)} players in {groups} groups ({sides}), {len(battle.devices)} "
+            f"devices, {len(battle.transmissions)} frames over {args.duration:g} game minutes")
+        for note in notes:
+            say(note)
+        if air is not None:
+            say(f"the air: {air.describe()}")
         truth = sim.run()
     finally:
         for sig, handler in old.items():
@@ -281,12 +282,12 @@ def _run_meshtastic(args, battle, notes, seed) -> int:
                                progress=(lambda text: None) if args.quiet else (lambda text: print(text, flush=True)))
     except ImportError as exc:
         raise CliError(str(exc)) from None
-    print(sim.url, flush=True)
-    if not args.quiet:
-        for note in notes:
-            print(note, flush=True)
     old = {sig: signal.signal(sig, lambda *_: sim.stop()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        print(sim.url, flush=True)          # (after the handlers: whoever reads it may stop the battle at once)
+        if not args.quiet:
+            for note in notes:
+                print(note, flush=True)
         truth = sim.run()
     finally:
         for sig, handler in old.items():
