@@ -36,7 +36,9 @@ __all__ = ["CELL_M", "FRESH_MS", "FRAME", "HEARD", "RETRIED", "MISSED", "ROW", "
 CELL_M = 25.0               # the side of a cell, metres
 FRESH_MS = 120_000          # a position this recent (game time) stands for where a frame was sent from
 MAX_GAP = 64                # a larger jump of a device's counter is a restart (it skips up to 256), not losses
-REMEMBER = 4096             # frames remembered per device for their retries and late arrivals
+REMEMBER = 4096             # at most this many frames remembered per device for their retries and late arrivals
+HOLD_MS = 1_800_000         # and only those of the last 30 to 60 game minutes (a handset retries for 30: the radio's
+                            # RETRY_WINDOW_MS), kept in two generations: the current half hour's and the one before
 FRAME, HEARD, RETRIED, MISSED = 0, 1, 2, 3
 ROW = np.dtype([("t", "i8"), ("kind", "i1"), ("ix", "i4"), ("iy", "i4"), ("gw", "i2"), ("snr", "f4"),
                 ("rssi", "f4"), ("n", "i4")])
@@ -82,6 +84,8 @@ class CoverageFold:
         self._cells: dict[int, dict] = {}       # device -> {counter: (ix, iy)} of its recent frames (retries)
         self._missing: dict[int, dict] = {}     # device -> {counter: (ix, iy)} counted missing
         self._retried: set[tuple[int, int]] = set()
+        self._before: tuple[dict, dict, set] = ({}, {}, set())   # the three above, of the generation before
+        self._turn_at: int | None = None        # the game time at which the current generation becomes old
         self._rows: list[tuple] = []
         self.frames = 0                         # radio frames folded, placed or not
         if anchor is not None:
@@ -110,6 +114,8 @@ class CoverageFold:
     # -- folding ---------------------------------------------------------------------------------
     def add(self, t: int, source: str, type_: str, data, radio) -> None:
         """One stored event (``radio``: its RadioMeta or None), in the order it was stored."""
+        if self._turn_at is None or t >= self._turn_at:
+            self._turn(t)
         if type_ == "radio_retried":
             self._retry(t, data)
             return
@@ -166,24 +172,38 @@ class CoverageFold:
             self._last[device] = (counter, *(cell if cell is not None else (None, None)))
             return
         found = self._missing.get(device, {}).pop(counter, None)
+        if found is None:
+            found = self._before[1].get(device, {}).pop(counter, None)
         if found is not None:           # a frame counted missing came after all (late, through a far gateway)
             self._rows.append((t, MISSED, found[0], found[1], -1, _NAN, _NAN, -1))
 
     def _retry(self, t: int, data) -> None:
         key = (data.get("device"), data.get("counter"))
-        if key in self._retried:
+        if key in self._retried or key in self._before[2]:
             return                      # (another station stored it too)
-        cell = self._cells.get(key[0], {}).get(key[1])
+        cell = self.cell_of(*key)
         if cell is not None:
             self._retried.add(key)
             self._rows.append((t, RETRIED, cell[0], cell[1], -1, _NAN, _NAN, 1))
 
     def cell_of(self, device: int, counter: int) -> tuple[int, int] | None:
-        """Where a folded frame was sent from (None: not placed, or long forgotten)."""
-        return self._cells.get(device, {}).get(counter)
+        """Where a folded frame was sent from (None: not placed, or forgotten: sent over HOLD_MS before the
+        newest event folded)."""
+        cell = self._cells.get(device, {}).get(counter)
+        return cell if cell is not None else self._before[0].get(device, {}).get(counter)
 
     def retried(self, device: int, counter: int) -> bool:
-        return (device, counter) in self._retried
+        return (device, counter) in self._retried or (device, counter) in self._before[2]
+
+    def _turn(self, t: int) -> None:
+        """A new generation from game time ``t`` on (at the first event, and once HOLD_MS have passed since the
+        last turn): what was current becomes the generation before, and the one before that is forgotten. Each
+        turn depends only on the events' times in the order they were stored: a fold of the same log forgets the
+        same frames."""
+        if self._turn_at is not None:
+            self._before = (self._cells, self._missing, self._retried)
+            self._cells, self._missing, self._retried = {}, {}, set()
+        self._turn_at = (t // HOLD_MS + 1) * HOLD_MS
 
     def seed(self, positions) -> None:
         """Where sources were when a game was opened (``GameState.positions``: source -> (t, lat, lon, ...))."""

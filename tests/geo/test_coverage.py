@@ -9,7 +9,7 @@ import pytest
 import tifffile
 
 from controlroom.game.devices import VIA_MESH_PKI, RadioMeta
-from controlroom.geo.coverage import CELL_M, FRAME, HEARD, MISSED, RETRIED, CoverageFold
+from controlroom.geo.coverage import CELL_M, FRAME, HEARD, HOLD_MS, MISSED, RETRIED, CoverageFold
 from controlroom.geo.coverage_cells import Cells, margin_rgba
 from controlroom.geo.coverage_files import write_cells
 from controlroom.geo.geotiff import read_geotiff
@@ -71,6 +71,26 @@ def test_gaps_late_frames_and_retries_mark_the_cell_they_came_from():
     at_first = (view.ix == first[0]) & (view.iy == first[1])
     assert view.retried[at_first].tolist() == [1] and view.missed[at_first].tolist() == [3]
     assert view.marked[at_first].all() and not view.marked[~at_first].any()
+
+
+def test_retries_and_late_frames_are_placed_for_half_an_hour_then_forgotten():
+    """A handset retries a frame for 30 minutes: its cell is kept at least that long (two generations of
+    HOLD_MS), not for the whole game (3 hours of 500 devices' frames were 60 MB)."""
+    half = HOLD_MS
+    fold = fold_of((half - 1_000, "marshal:7", "position", {"lat": LAT, "lon": LON}, meta(10)),
+                   (half - 500, "marshal:7", "casualty", {}, meta(11)),
+                   (half + 10, "marshal:7", "heartbeat", {}, meta(14)),         # a new generation; 12, 13 missing
+                   (2 * half - 1_000, "marshal:7", "radio_retried", {"device": 7, "counter": 11, "tries": 9}, None),
+                   (2 * half - 900, "marshal:7", "heartbeat", {}, meta(12)))    # late
+    assert fold.retried(7, 11) and fold.cell_of(7, 10) is not None
+    fold.add(2 * half, "marshal:7", "heartbeat", {}, meta(15))                 # the third: the first is forgotten
+    assert fold.cell_of(7, 10) is None and fold.cell_of(7, 14) is not None and fold.retried(7, 11)
+    fold.add(2 * half + 1, "marshal:7", "radio_retried", {"device": 7, "counter": 10, "tries": 9}, None)
+    fold.add(3 * half, "marshal:7", "heartbeat", {}, meta(16))                 # the fourth
+    fold.add(3 * half + 1, "marshal:7", "heartbeat", {}, meta(13))             # counted missing an hour ago
+    assert fold.cell_of(7, 14) is None and not fold.retried(7, 11)
+    rows = fold.take().rows
+    assert (rows["kind"] == RETRIED).sum() == 1 and rows[rows["kind"] == MISSED]["n"].tolist() == [2, -1]
 
 
 def _rows(rows, fold):
