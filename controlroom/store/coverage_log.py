@@ -41,8 +41,16 @@ def coverage_anchor(store: GameStore) -> tuple[float, float] | None:
 
 def coverage_rows(store: GameStore, upto: int | None = None, after: int = 0,
                   progress: Callable[[int, int], bool] | None = None) -> CoverageRows:
-    """The coverage rows of the game's events stored after ``after`` up to seq ``upto`` (None: all)."""
+    """The coverage rows of the game's events stored after ``after`` up to seq ``upto`` (None: all).
+
+    Rows come only from radio frames (a retry marks a frame's cell): a log
+    without any is answered from the index of (device, counter), not by
+    reading the whole log twice (the anchor's query and the fold's).
+    """
     c = EVENTS.c
+    with store.engine.connect() as conn:     # (no seq range here: SQLite would walk the range, not the index)
+        if conn.execute(sa.select(c.device).where(c.device.is_not(None)).limit(1)).first() is None:
+            return CoverageRows.empty()
     cond = sa.and_(c.seq > int(after), sa.or_(c.device.is_not(None), c.type == "radio_retried"))
     if upto is not None:
         cond = sa.and_(cond, c.seq <= int(upto))

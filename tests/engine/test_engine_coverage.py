@@ -170,3 +170,34 @@ def test_the_weak_spot_is_named_by_the_square_of_the_map_kept_with_the_game(radi
     # below the top: C4.
     assert weak and weak[0].message == "marshal 12 in a weak spot (C4): 3 of the last 3 reports needed retries"
     pump.close()
+
+
+def test_a_log_without_radio_frames_has_no_coverage_and_is_not_read_for_it(radio_game):
+    """The report, the replay and the window ask every game for its coverage: one with no radio frame (typed-in
+    reports, positions of a game master) is answered from the index of frames, not by two walks of its log."""
+    import sqlalchemy as sa
+
+    path, key = radio_game
+    pump = Pump(path)
+    pump.submit("position", {"device": 12, "lat": LAT, "lon": LON})
+    assert any(e.type == "position" for e in pump.events())
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append(statement)
+
+    engine = pump.game.store.engine
+    sa.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        rows = coverage_rows(pump.game.store)
+        assert not len(rows) and rows.anchor is None
+        assert len(statements) == 1 and "device IS NOT NULL" in statements[0] and "LIMIT" in statements[0]
+        with engine.connect() as conn:
+            plan = " ".join(str(r) for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statements[0], (1, 0)))
+        assert "INDEX" in plan, plan
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", seen)
+    pump.frame(position(key, 1))
+    assert len(coverage_rows(pump.game.store)) == 2         # a frame and its gateway
+    pump.close()
