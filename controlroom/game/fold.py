@@ -28,7 +28,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable
 
-from controlroom.game import fold_load, fold_place, fold_rerun, snapshot
+from controlroom.game import fold_load, fold_place, fold_rerun, fold_trim, snapshot
 from controlroom.game.events import SOURCE_TIMER, Event
 from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what callers of the fold use)
     END,
@@ -50,8 +50,7 @@ from controlroom.game.fold_records import (  # noqa: F401  (re-exported: what ca
 from controlroom.game.scheduler import Changes, Schedule, fire_due
 from controlroom.game.state import GameState
 
-CHECKPOINT_EVERY, KEEP = 500, 64    # a fold's checkpoints: every so many events, so many kept
-SCHEDULES_KEPT = 16                 # the newest checkpoints keep the deadline schedule (older ones rebuild it)
+CHECKPOINT_EVERY, KEEP = 500, 64    # a fold's checkpoints: every so many events, reaching back so many (fold_trim)
 END_T = 1 << 62                     # later than any game time
 LOOK_BACK_MS = 600_000              # how far back (game time) a report may stand among those folded after it
 
@@ -470,14 +469,7 @@ class Fold:
             return
         self._since_checkpoint = 0
         self._checkpoint(self.last_key)
-        if len(self._checkpoints) > SCHEDULES_KEPT:       # (a copy of every pending deadline each)
-            self._checkpoints[-SCHEDULES_KEPT - 1][1].schedule = None
-        if len(self.checkpoints) > self.keep:
-            del self.checkpoints[0]
-            oldest = self.checkpoints[0][0]
-            cut = bisect.bisect_right(self._keys, oldest)
-            del self.entries[:cut]
-            del self._keys[:cut]
+        fold_trim.trim(self)
 
     # -- folding again -------------------------------------------------------------
     # -- folding again (game.fold_rerun) -------------------------------------------------------

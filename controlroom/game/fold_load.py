@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from controlroom.game import snapshot
+from controlroom.game import fold_trim, snapshot
 from controlroom.game.fold_records import Entry, Key
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ def fill_checkpoints(fold: Fold, pause: Callable[[], None] | None = None) -> Non
             state.take_dirty()
             target = next(targets, None)
             if target is None:
+                fold_trim.trim(fold)
                 return
     raise ValueError(f"the checkpoint due at {target} is past the fold's entries")
 

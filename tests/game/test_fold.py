@@ -60,12 +60,13 @@ class Station:
             assert not out.refolded, "the corrections were folded where they belong"
         return first
 
-    def plain_fold(self):
-        """What any station gets by folding the log (no timers): must equal the owner's game."""
+    def plain_fold(self, upto=None):
+        """What any station gets by folding the log (no timers; up to the fold key ``upto``): must equal the
+        owner's game."""
         state = GameState(ROSTER)
         gone = {r.event.data["seq"] for r in self.log if r.event.type == "retracted"}
         for rec in sorted(self.log, key=key_of):
-            if rec.seq not in gone:
+            if rec.seq not in gone and (upto is None or key_of(rec) <= upto):
                 state.apply(rec.event)
         return state
 
@@ -263,7 +264,8 @@ def test_a_late_report_before_the_checkpoints_are_taken_folds_again_from_the_rig
 
     everything = rows + [_Row(41, 33.5, late.event)]
     keys = [k for k, _s in fold.checkpoints]
-    assert keys[:3] == [(28.0, 28), (31.0, 31), (33.5, 41)]    # those after the report were taken again
+    # the tail's (28) is past the reach of 4 once those after it are taken; those after the report taken again
+    assert keys[:2] == [(31.0, 31), (33.5, 41)]
     for key, snap in fold.checkpoints:
         upto = [r for r in everything if (r.pos if r.pos is not None else float(r.seq), r.seq) <= key]
         assert same_game(snapshot.restore(snap), _plain(upto)), key
@@ -301,18 +303,52 @@ def test_each_checkpoints_schedule_is_the_one_its_state_gives_so_going_back_need
 def test_only_the_newest_checkpoints_keep_a_schedule_and_going_back_further_rebuilds_it():
     """A schedule copy holds every pending deadline: 64 checkpoints held 64 (bench_memory).  The newest
     ``SCHEDULES_KEPT`` keep theirs; a refold from an older one rebuilds the schedule and folds the same game."""
-    from controlroom.game.fold import SCHEDULES_KEPT
+    from controlroom.game.fold_trim import SCHEDULES_KEPT
 
-    s = Station(checkpoint_every=1, keep=40)
-    for i in range(30):
+    s = Station(checkpoint_every=1, keep=200)
+    for i in range(60):
         s.report(ev(i * 20_000, "down" if i % 3 else "strike", badge=1 + i), device=7, counter=i + 1)
     cps = s.fold.checkpoints
     assert len(cps) > SCHEDULES_KEPT + 5
     assert all(snap.schedule is None for _k, snap in cps[:-SCHEDULES_KEPT])
     assert sum(snap.schedule is not None for _k, snap in cps[-SCHEDULES_KEPT:]) > SCHEDULES_KEPT // 2
-    out = s.report(ev(620_000, "bound", badge=2), device=8, counter=1, happened=30_000)   # late, far back
+    out = s.report(ev(1_220_000, "bound", badge=2), device=8, counter=1, happened=30_000)   # late, far back
     assert out.refolded
     assert same_game(s.fold.state, s.plain_fold())
+
+
+def test_older_checkpoints_stand_further_apart_for_the_same_reach_and_a_report_that_late_folds_right(monkeypatch):
+    """The newest ``DENSE`` checkpoints stand every ``checkpoint_every`` events, older ones ``SPARSE`` times as
+    far apart (bench_memory: 64 checkpoints held 15 MB), reaching back as far; a late report before a thinned
+    one folds again from the one before it; a game opened again keeps them the same way."""
+    from controlroom.game import fold_trim, snapshot
+
+    monkeypatch.setattr(fold_trim, "DENSE", 4)
+    monkeypatch.setattr(fold_trim, "SPARSE", 3)
+    s = Station(checkpoint_every=2, keep=13)                # reach: 13 x 2 events; 4 + 3 + 1 checkpoints kept
+    for i in range(80):
+        s.report(ev(1_000 + i * 1_000, "down" if i % 2 else "strike", badge=1 + i % 40), device=7, counter=i + 1)
+    cps = s.fold.checkpoints
+    assert len(cps) == fold_trim.most(13) == 8
+
+    def apart(cps):
+        at = [sum(1 for k in s.fold._keys if k <= key) for key, _snap in cps]
+        return [b - a for a, b in zip(at, at[1:])]
+
+    gaps = apart(cps)           # 4 sparse, each 6 events after the one before; then the newest 4, 2 apart
+    assert gaps[:3] == [6, 6, 6] and gaps[3] in (2, 4, 6) and gaps[4:] == [2, 2, 2], gaps
+    assert len(s.fold.entries) >= 2 * 13                    # the reach of 13 checkpoints at the full spacing
+    for key, snap in cps:
+        assert same_game(snapshot.restore(snap), s.plain_fold(upto=key)), key
+    late_at = cps[1][0][1] - 2                              # a report between the 2nd and 3rd sparse ones
+    out = s.report(ev(81_000, "bound", badge=3), device=8, counter=1, happened=s.log[late_at - 1].event.t)
+    assert out.refolded and same_game(s.fold.state, s.plain_fold())
+    again = Fold(GameState(ROSTER), checkpoint_every=2, keep=13)
+    rows = [_Row(r.seq, r.pos, r.event) for r in sorted(s.log, key=key_of)]
+    again.load(rows, s.fold.retracted, len(rows))
+    again.complete()
+    gaps = apart(again.checkpoints)
+    assert gaps[:3] == [6, 6, 6] and gaps[4:] == [2, 2, 2] and same_game(again.state, s.fold.state), gaps
 
 
 def _checking_takes(monkeypatch):
