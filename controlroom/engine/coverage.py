@@ -21,11 +21,9 @@ from collections.abc import Callable, Mapping
 from controlroom.engine.output import Output
 from controlroom.game.alarms import Alarm
 from controlroom.game.devices import DeviceInfo
-from controlroom.geo.coverage import CELL_M, CoverageFold, CoverageRows
+from controlroom.geo.coverage import CELL_M, UNACKED, CoverageFold, CoverageRows  # UNACKED: never retried
 from controlroom.i18n import translate
 
-# Radio events whose frames want no acknowledgement (never retried by a handset): not "reports" here.
-UNACKED = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
 WEAK_OF, WEAK_LAST = 3, 4          # this many of the last so many reports needed retries: a weak spot
 
 Locate = Callable[[float, float], str | None]      # GPS position -> the map's grid square ("D4"), None off the map

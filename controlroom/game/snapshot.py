@@ -41,7 +41,7 @@ _set_all = _namespace["_set_all"]
 SHARED = frozenset({"profile", "roster", "t", "latest", "_floor", "events_applied", "inspection_count",
                     "_inspection_limits", "_event"})
 # Lists of immutable records the fold only appends to: a snapshot keeps the list and its length (``Prefix``),
-# not a copy (a fold keeps 64 checkpoints: copies held 64 pointers for every warning, death and check-in).
+# not a copy (a fold kept 64 checkpoints: copies held 64 pointers for every warning, death and check-in).
 APPENDED = frozenset({"deaths", "valhalla", "warnings", "retractions", "loot_log"})
 # Lists of immutable records: a shallow copy is a full copy (a late field message is inserted in place).
 LISTS = frozenset({"messages"})

@@ -30,13 +30,16 @@ import numpy as np
 
 from controlroom.geo.tmerc import LocalTM
 
-__all__ = ["CELL_M", "FRESH_MS", "FRAME", "HEARD", "RETRIED", "MISSED", "ROW", "CoverageRows", "CoverageFold",
-           "anchor_for"]
+__all__ = ["CELL_M", "FRESH_MS", "FRAME", "HEARD", "RETRIED", "MISSED", "ROW", "UNACKED", "CoverageRows",
+           "CoverageFold", "anchor_for"]
 
 CELL_M = 25.0               # the side of a cell, metres
 FRESH_MS = 120_000          # a position this recent (game time) stands for where a frame was sent from
 MAX_GAP = 64                # a larger jump of a device's counter is a restart (it skips up to 256), not losses
 REMEMBER = 4096             # at most this many frames remembered per device for their retries and late arrivals
+# Events of frames that want no acknowledgement: a handset never retries them (radio/codec.py TYPES), so their
+# cells are not remembered for retries (trackers' positions: most frames of a game).
+UNACKED = frozenset({"position", "heartbeat", "headcount", "siege_status", "message"})
 HOLD_MS = 1_800_000         # and only those of the last 30 to 60 game minutes (a handset retries for 30: the radio's
                             # RETRY_WINDOW_MS), kept in two generations: the current half hour's and the one before
 FRAME, HEARD, RETRIED, MISSED = 0, 1, 2, 3
@@ -81,7 +84,7 @@ class CoverageFold:
         self._gw: dict[str, int] = {}
         self._where: dict[str, tuple] = {}      # source -> (t, lat, lon, ix, iy) of its last position
         self._last: dict[int, tuple] = {}       # device -> (counter, ix, iy) of its highest frame
-        self._cells: dict[int, dict] = {}       # device -> {counter: (ix, iy)} of its recent frames (retries)
+        self._cells: dict[int, dict] = {}       # device -> {counter: (ix, iy)} of its recent reports (retries)
         self._missing: dict[int, dict] = {}     # device -> {counter: (ix, iy)} counted missing
         self._retried: set[tuple[int, int]] = set()
         self._before: tuple[dict, dict, set] = ({}, {}, set())   # the three above, of the generation before
@@ -150,6 +153,8 @@ class CoverageFold:
                 rows.append((t, HEARD, ix, iy, self._gateway(gw), _num(radio.snr) if best else _NAN,
                              _num(radio.rssi) if best else _NAN, 1))
                 best = False
+        if type_ in UNACKED:
+            return
         known = self._cells.setdefault(radio.device, {})
         known[radio.counter] = cell
         if len(known) > REMEMBER:
@@ -187,8 +192,8 @@ class CoverageFold:
             self._rows.append((t, RETRIED, cell[0], cell[1], -1, _NAN, _NAN, 1))
 
     def cell_of(self, device: int, counter: int) -> tuple[int, int] | None:
-        """Where a folded frame was sent from (None: not placed, or forgotten: sent over HOLD_MS before the
-        newest event folded)."""
+        """Where a folded report (a frame that wants an acknowledgement) was sent from (None: not placed, not
+        a report, or forgotten: sent over HOLD_MS before the newest event folded)."""
         cell = self._cells.get(device, {}).get(counter)
         return cell if cell is not None else self._before[0].get(device, {}).get(counter)
 
