@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Iterable, Iterator
@@ -353,10 +352,11 @@ class GameStore(FoldKeeping):
 
     # -- the game as a fold of its log ------------------------------------
     def retracted(self) -> set[int]:
-        """Seqs of events a later correction retracted."""
-        q = sa.select(EVENTS.c.payload).where(EVENTS.c.type == "retracted")
+        """Seqs of events a later correction retracted (from the index of ``retracts``: the whole log is not read
+        for the few corrections a game has)."""
+        q = sa.select(EVENTS.c.retracts).where(EVENTS.c.retracts.is_not(None))
         with self.engine.connect() as conn:
-            return {json.loads(p)["seq"] for (p,) in conn.execute(q)}
+            return {seq for (seq,) in conn.execute(q)}
 
     def events(self) -> Iterator[tuple[int, Event]]:
         """(seq, event) of the game in log order, leaving out retracted events."""

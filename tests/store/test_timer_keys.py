@@ -56,6 +56,7 @@ def test_a_deadline_taken_back_may_fire_again_with_its_identity(game):
                             None, None), (woke(), None, stored.seq - 0.5)])
     assert out.doubled == [] and len(out.stored) == 2
     assert game.log.append([woke()]).doubled == [0]              # the new one stands: not a third time
+    assert game.retracted() == {stored.seq}                      # (read from the index of what each takes back)
 
 
 def test_an_old_game_file_gets_the_identities_of_its_deadlines(tmp_path):
@@ -75,6 +76,7 @@ def test_an_old_game_file_gets_the_identities_of_its_deadlines(tmp_path):
         with store.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT seq, timer_key, retracts FROM events ORDER BY seq")).all()
         assert rows == [(1, "woke|1||1000", None), (2, None, 1), (3, "died|2||3000", None)]
+        assert store.retracted() == {1}
         assert store.log.append([make_event(3000, "died", SOURCE_TIMER, badge=2, cause="bled_out")]).doubled == [0]
         assert store.log.append([make_event(1000, "woke", SOURCE_TIMER, badge=1)]).doubled == []   # taken back
 
