@@ -11,7 +11,7 @@ from controlroom.game.devices import DeviceInfo
 from controlroom.game.roster import Member
 from controlroom.report.coverage_page import coverage_page
 from controlroom.report.field_map import field_map, place_text
-from controlroom.report.log_read import _walls, marshal_names
+from controlroom.report.log_read import marshal_names
 from controlroom.report.model import Report, build_report
 from controlroom.store.devices import devices
 from controlroom.store.eventlog import EVENTS
@@ -37,26 +37,20 @@ def load_report(store: GameStore, scenario: str | None = None,
     """Fold the stored game (retracted events left out) into the report's figures."""
     gone = store.retracted()
     members, devs = store.roster(), devices(store)     # each read once
-    # Two reads in log order, zipped: the events through the log's fast path, and
-    # their wall times.  Events stored meanwhile come after both reads' rows.
-    walls = _walls(store)
     wrong: dict = {}            # the retracted reports, kept as they are read (for the list of corrections)
 
     def items():
-        for (seq, event), wall in zip(store.log.events(), walls):
+        for seq, wall, event in store.log.timed_events():      # in fold order, each with its wall time
             if seq in gone:
                 wrong[seq] = event
             else:
                 yield seq, wall, event
 
-    try:
-        report = build_report(
-            store.name, members, store.profile(), items(), scenario=scenario,
-            marshals=marshal_names(devs), engine_sides=engine_sides(store, members, devs),
-            total=store.log.count(), progress=progress, retracted=wrong,
-        )
-    finally:
-        walls.close()       # (a database cursor left open would linger until garbage collection)
+    report = build_report(
+        store.name, members, store.profile(), items(), scenario=scenario,
+        marshals=marshal_names(devs), engine_sides=engine_sides(store, members, devs),
+        total=store.log.count(), progress=progress, retracted=wrong,
+    )
     fm = report.field_map = field_map(store, scenario, progress=progress)     # a game with a map: its map page
     report.coverage = coverage_page(store, fm)          # a game heard by radio: its coverage page
     # STOPPs and siege engines placed in the field map's words: its nearest named feature and grid square.

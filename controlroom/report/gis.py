@@ -8,7 +8,7 @@ from controlroom.collecting import no_collection
 from controlroom.game.events import Event
 from controlroom.game.state import GameState
 from controlroom.geo.gis import POSITION_GROUP, POSITION_OWN, POSITION_REPORTER, GisLayers, Place, Track, TrackPoint
-from controlroom.report.log_read import _walls, marshal_names
+from controlroom.report.log_read import marshal_names
 from controlroom.report.model import ReportCancelled, UnknownScenario, reporter, what_happened
 from controlroom.store.devices import DeviceInfo, devices
 from controlroom.store.game import GameStore
@@ -24,13 +24,9 @@ def load_gis(store: GameStore, scenario: str | None = None,
     """The map layers of a stored game, or of one of its scenarios (retracted events left out)."""
     gone = store.retracted()
     devs = devices(store)
-    walls = _walls(store)
-    try:
-        items = ((seq, wall, event) for (seq, event), wall in zip(store.log.events(), walls) if seq not in gone)
-        return gis_layers(store.name, store.roster(), store.profile(), items, devs, scenario=scenario,
-                          total=store.log.count(), progress=progress)
-    finally:
-        walls.close()
+    items = ((seq, wall, event) for seq, wall, event in store.log.timed_events() if seq not in gone)
+    return gis_layers(store.name, store.roster(), store.profile(), items, devs, scenario=scenario,
+                      total=store.log.count(), progress=progress)
 
 
 def gis_layers(game: str, members, profile, items: Iterable[tuple[int, int, Event]], devs: dict[int, DeviceInfo],

@@ -1,13 +1,9 @@
 """What the report and the GIS export both read of a stored game besides its fold: who carries each
-device, and every event's wall time."""
+device (the events with their wall times: ``EventLog.timed_events``)."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from controlroom.game.devices import DeviceInfo
-from controlroom.store.eventlog import EVENTS
-from controlroom.store.game import GameStore
 
 
 def marshal_names(devs: dict[int, DeviceInfo]) -> dict[int, str]:
@@ -21,15 +17,3 @@ def marshal_names(devs: dict[int, DeviceInfo]) -> dict[int, str]:
         if name:
             out[d.id] = name
     return out
-
-
-def _walls(store: GameStore):
-    """The wall time of every stored event, in log order (read beside the log's fast path)."""
-    q = sa.select(EVENTS.c.wall).order_by(EVENTS.c.seq)
-    with store.engine.connect() as conn:
-        result = conn.execution_options(yield_per=20_000).execute(q)
-        try:
-            for (wall,) in result:
-                yield wall
-        finally:
-            result.close()

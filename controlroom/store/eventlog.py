@@ -130,33 +130,57 @@ class EventLog:
         A log with no event placed earlier than its seq (no late report) is read
         in seq order with nothing else per row; otherwise through ``rows``.
         """
+        chunks = self._chunks(after, batch, False)
+        if chunks is None:
+            for row in self.rows(after):
+                yield row.seq, row.event
+            return
+        new, ev_cls = _tuple_new, Event
+        for chunk, datas in chunks:
+            yield from [(seq, new(ev_cls, (t, type_, data, source)))
+                        for (seq, t, type_, _text, source), data in zip(chunk, datas)]
+
+    def timed_events(self, after: int = 0, batch: int = 10_000) -> Iterator[tuple[int, int, Event]]:
+        """(seq, wall ms, event) in fold order after ``after``: ``events`` with each one's wall time, read in
+        the same statement (the report and the GIS export)."""
+        chunks = self._chunks(after, batch, True)
+        if chunks is None:
+            for row in self.rows(after):
+                yield row.seq, row.wall, row.event
+            return
+        new, ev_cls = _tuple_new, Event
+        for chunk, datas in chunks:
+            yield from [(seq, wall, new(ev_cls, (t, type_, data, source)))
+                        for (seq, t, type_, _text, source, wall), data in zip(chunk, datas)]
+
+    def _chunks(self, after: int, batch: int, wall: bool) -> Iterator[tuple[list, list]] | None:
+        """The rows after ``after`` in seq order, a batch at a time with their payloads decoded, when no event
+        is placed earlier than its seq (else None: ``rows`` merges those in)."""
         c = EVENTS.c
         placed = sa.select(c.seq).where(c.seq > int(after), c.pos.is_not(None)).limit(1)
-        q = sa.select(c.seq, c.t, c.type, c.payload, c.source).where(c.seq > int(after)).order_by(c.seq)
         with self._driver() as raw:
             cur = raw.cursor()
             cur.execute(self._compiled(placed))
             late = cur.fetchone() is not None
             cur.close()
-            if not late:
-                cur = raw.cursor()
-                cur.execute(self._compiled(q))
-                new, ev_cls = _tuple_new, Event
-                while True:
-                    chunk = cur.fetchmany(batch)
-                    if not chunk:
-                        break
-                    datas = _batch_data([r[3] for r in chunk])    # a whole batch at once
-                    if datas is None:           # a damaged payload: found again row by row
-                        for seq, t, type_, payload, source in chunk:
-                            yield seq, Event(t, type_, self._data(seq, payload), source)
-                        continue
-                    yield from [(seq, new(ev_cls, (t, type_, data, source)))
-                                for (seq, t, type_, _text, source), data in zip(chunk, datas)]
-                cur.close()
         if late:
-            for row in self.rows(after):
-                yield row.seq, row.event
+            return None
+        cols = (c.seq, c.t, c.type, c.payload, c.source, *((c.wall,) if wall else ()))
+        return self._read_chunks(sa.select(*cols).where(c.seq > int(after)).order_by(c.seq), batch)
+
+    def _read_chunks(self, q, batch: int) -> Iterator[tuple[list, list]]:
+        with self._driver() as raw:
+            cur = raw.cursor()
+            cur.execute(self._compiled(q))
+            while True:
+                chunk = cur.fetchmany(batch)
+                if not chunk:
+                    break
+                datas = _batch_data([r[3] for r in chunk])    # a whole batch at once
+                if datas is None:           # a damaged payload: found again row by row
+                    datas = [self._data(r[0], r[3]) for r in chunk]
+                yield chunk, datas
+            cur.close()
 
     def rows(self, after: int = 0, batch: int = 10_000, after_key: tuple[float, int] | None = None,
              upto: int | None = None) -> Generator[LogRow, None, None]:

@@ -114,6 +114,27 @@ def test_wall_times_give_the_games_date(game):
     assert report.date.startswith("2026-05-")
 
 
+def test_each_row_has_its_own_wall_time_when_a_late_report_folds_before_others(game_db):
+    """A late report is stored last and folds where it happened: the fold order is not the log's order, and
+    each row keeps the wall time it was stored at (the walls were once read in log order beside events read
+    in fold order, and paired by position)."""
+    with GameStore.open(game_db) as store:
+        store.save_roster([Member(1, "Aldo", "North", "Wolves"), Member(2, "Õie", "South", "Ravens")])
+        (first,) = store.log.append([make_event(1_000, "strike", "marshal:M1", badge=1, count=1)], 1_000_000).stored
+        store.log.append([make_event(5_000, "strike", "marshal:M1", badge=2, count=1)], 2_000_000)
+        store.log.append([(make_event(3_000, "strike", "marshal:M2", badge=1, count=1), None, first.seq + 0.5)],
+                         3_000_000)                                          # heard late, happened between
+    report = _report(game_db)
+    assert [(r.t, r.badge, r.wall) for r in report.casualties] == [(1_000, 1, 1_000_000), (3_000, 1, 3_000_000),
+                                                                    (5_000, 2, 2_000_000)]
+    from controlroom.report.gis import load_gis
+
+    with GameStore.open(game_db, create=False) as store:
+        assert store.log.count() == 3 and [w for _s, w, _e in store.log.timed_events()] == [1_000_000, 3_000_000,
+                                                                                             2_000_000]
+        assert load_gis(store) is not None
+
+
 def test_cancelling_stops_the_fold(game):
     path, _ = game
     calls = []
