@@ -172,3 +172,43 @@ def desk_delta(field_heard):
 
     d = make_delta(GameState([]), (), (), full=True)
     return d._replace(field={"partial": True, "heard": field_heard}, radio={})
+
+
+def test_a_read_asked_while_one_fails_is_made_after_it(qtbot, station, monkeypatch):
+    """The game opening (or a list imported) asks for the registry while the desk's first read is under way;
+    that read fails (the file busy while the station opens it): the one asked meanwhile is made after it, and
+    the rows come (once, a CI run waited in vain for them)."""
+    import threading
+
+    from controlroom.core.jobs import Job
+    from controlroom.store.errors import StoreError
+
+    _db, st, window, _gateway = station
+    desk = window.desk_switch.desks["devices"]
+    window.desk_switch.show_desk("devices")
+    qtbot.waitUntil(lambda: len(desk.table.rows) == 3 and not desk.jobs, timeout=20_000)
+    jobs, real = st.core.jobs, st.core.jobs.devices
+    go = threading.Event()
+
+    def busy(_progress):
+        go.wait(10)
+        raise StoreError("the game file is busy")
+
+    calls = []
+
+    def devices():
+        calls.append(1)
+        if len(calls) == 1:
+            return jobs._submit(Job("devices", busy))
+        return real()
+
+    monkeypatch.setattr(jobs, "devices", devices)
+    desk.statuses = []
+    desk.refresh(force=True)
+    assert len(desk.table.rows) == 0
+    desk.read_registry()                # under way, to fail
+    desk.read_registry()                # asked meanwhile
+    assert len(calls) == 1 and desk._registry_again
+    go.set()
+    qtbot.waitUntil(lambda: len(desk.table.rows) == 3, timeout=20_000)
+    assert len(calls) == 2 and "busy" in desk.status.text() and not desk._registry_again

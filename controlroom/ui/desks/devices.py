@@ -79,6 +79,7 @@ class DevicesDesk(QWidget):
         self.jobs: dict[str, tuple] = {}        # the job of each kind under way, and what takes its answer
         self._due = True
         self._registry_due = True
+        self._registry_again = False            # asked while a read was under way: read again after it
         layout = QVBoxLayout(self)
         layout.addWidget(bigger(QLabel(self.tr("Devices"), self), 2.0, bold=True))
         self.summary = bigger(QLabel(self), 1.3)
@@ -184,13 +185,27 @@ class DevicesDesk(QWidget):
             self._registry_due = True           # read when the desk is shown
             return
         self._registry_due = False
-        if "devices" not in self.jobs:
-            self._job("devices", self.core.jobs.devices(), self._registry_read)
+        if "devices" in self.jobs:
+            # The read under way may have begun before what asked now (the game opened, a list imported), or
+            # fail (the file busy while the station opens it): one more read after it, never a lost one.
+            self._registry_again = True
+            return
+        self._job("devices", self.core.jobs.devices(), self._registry_read, self._registry_failed)
 
     def _registry_read(self, statuses) -> None:
         self.statuses = list(statuses)
         self._due = True
         self.refresh(force=True)
+        self._read_again()
+
+    def _registry_failed(self, why: str) -> None:
+        self._job_failed(why)
+        self._read_again()
+
+    def _read_again(self) -> None:
+        if self._registry_again:
+            self._registry_again = False
+            self.read_registry()
 
     def reload(self) -> None:
         """The devices as registered now (a list imported meanwhile): the station and the table read them again."""
