@@ -177,8 +177,15 @@ class EventLog:
                 if not chunk:
                     break
                 datas = _batch_data([r[3] for r in chunk])    # a whole batch at once
-                if datas is None:           # a damaged payload: found again row by row
-                    datas = [self._data(r[0], r[3]) for r in chunk]
+                if datas is None:           # a damaged payload: found again row by row, those before it given
+                    datas = []
+                    for r in chunk:
+                        try:
+                            datas.append(self._data(r[0], r[3]))
+                        except StoreError:
+                            if datas:
+                                yield chunk[:len(datas)], datas
+                            raise
                 yield chunk, datas
             cur.close()
 
