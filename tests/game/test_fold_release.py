@@ -3,13 +3,13 @@
 from controlroom.game import fold_release
 from controlroom.game.fold import Fold
 from controlroom.game.state import GameState
-from tests.game.test_fold import _battle, _plain
+from tests.support.fold_station import battle, plain_log
 from tests.support.game_helpers import ROSTER, fingerprint
 
 
 def test_a_fold_let_go_of_is_emptied_a_piece_at_a_time_and_the_new_fold_keeps_its_events(monkeypatch):
     monkeypatch.setattr(fold_release, "STEP", 16)
-    rows = _battle(400)
+    rows = battle(400)
     old, new = (Fold(GameState(ROSTER), checkpoint_every=50, keep=4) for _ in range(2))
     old.load(rows)
     new.load(rows)                          # the same events and data: what a refold reads again
@@ -18,7 +18,7 @@ def test_a_fold_let_go_of_is_emptied_a_piece_at_a_time_and_the_new_fold_keeps_it
     assert not old.entries and not old._keys and not old._checkpoints
     assert not old.state.characters and not old.state.warnings
     assert len(pauses) >= 200 // 16         # (the entries alone: 200 in the tail, 16 at a time)
-    plain = _plain(rows)
+    plain = plain_log(rows)
     plain.take_dirty()
     new.state.take_dirty()
     assert all(row.event.data for row in rows) and fingerprint(new.state) == fingerprint(plain)
