@@ -88,6 +88,20 @@ class Cells:
     def frame(self) -> MapFrame | None:
         return MapFrame(*self.anchor) if self.anchor is not None else None
 
+    def add_all(self, batches: list[CoverageRows]) -> None:
+        """Several sets of rows in the order they came, summed as ``add`` each would: consecutive ones whose gateway
+        table only grew (the live fold's) are joined and summed at once (one pass instead of one a delta)."""
+        runs: list[tuple[list[np.ndarray], tuple[str, ...], tuple[float, float] | None]] = []
+        for rows in batches:
+            if runs and rows.gateways[:len(runs[-1][1])] == runs[-1][1]:
+                parts, _gateways, anchor = runs[-1]
+                parts.append(rows.rows)
+                runs[-1] = (parts, rows.gateways, rows.anchor if rows.anchor is not None else anchor)
+            else:
+                runs.append(([rows.rows], rows.gateways, rows.anchor))
+        for parts, gateways, anchor in runs:
+            self.add(CoverageRows(parts[0] if len(parts) == 1 else np.concatenate(parts), gateways, anchor))
+
     def add(self, rows: CoverageRows) -> None:
         if rows.anchor is not None:
             self.anchor = rows.anchor

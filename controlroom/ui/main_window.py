@@ -481,6 +481,7 @@ class MainWindow(QMainWindow):
         s.setValue("window/night", self.night_action.isChecked())
         s.setValue("window/dim", self.map.dim)
         s.setValue("window/large", self.large_action.isChecked())
+        self.speak_action.speech.stop()             # nothing more is said once the window is closed
         super().closeEvent(event)
 
 

@@ -118,6 +118,37 @@ def test_cells_grow_as_rows_come_and_sum_as_if_taken_at_once():
     assert whole.until(29_000).rows["t"].max() == 29_000
 
 
+def test_rows_summed_together_are_the_rows_summed_one_set_after_the_other():
+    """Cells.add_all (the live layer's rows kept aside, then summed in one pass) gives what ``add`` of each set in
+    turn gives, for each gateway: the live fold's sets, whose gateway table grows, and the log's, whose table
+    numbers the same gateways otherwise."""
+    live, log = CoverageFold(), CoverageFold()
+    batches = []
+    for t in range(48):
+        signals = "1:-90:5" if t < 20 else ("2:-112:-8" if t % 2 else "1:-95:1,3:-101:2")
+        live.add(t * 1000, "tracker:7", "position", {"lat": LAT + (t % 6) * 3e-4, "lon": LON + (t % 4) * 4e-4},
+                 meta(t + 1, signals))
+        if t % 5 == 4:
+            batches.append(live.take())
+        if t == 30:                          # the log's coverage, read by a job: gateway 3 first, then 1
+            log.add(500, "tracker:8", "position", {"lat": LAT, "lon": LON}, meta(1, "3:-99:4", device=8))
+            log.add(900, "tracker:8", "position", {"lat": LAT + 6e-4, "lon": LON}, meta(2, "1:-97:3", device=8))
+            batches.append(log.take())
+    batches.append(live.take())
+    assert batches[0].gateways == ("1",) and batches[-1].gateways[:1] == ("1",) and len(batches[-1].gateways) == 3
+    one_by_one, together = Cells(), Cells()
+    for rows in batches:
+        one_by_one.add(rows)
+    together.add_all(batches)
+    assert together.gateways == one_by_one.gateways and together.anchor == one_by_one.anchor
+    assert together.rows == one_by_one.rows == sum(len(b) for b in batches)
+    for gateway in (None, *together.gateways):
+        a, b = one_by_one.view(gateway=gateway), together.view(gateway=gateway)
+        order_a, order_b = np.lexsort((a.ix, a.iy)), np.lexsort((b.ix, b.iy))
+        for name in ("ix", "iy", "frames", "heard", "snr", "rssi", "retried", "missed"):
+            assert np.allclose(getattr(a, name)[order_a], getattr(b, name)[order_b], equal_nan=True), (gateway, name)
+
+
 def test_margins_have_colours_and_nothing_known_is_transparent():
     rgba = margin_rgba([-20, 0, 7.5, 30, np.nan])
     assert rgba[4, 3] == 0 and (rgba[:4, 3] > 0).all()

@@ -84,6 +84,37 @@ def test_the_live_layer_adds_what_is_heard_to_what_the_log_held(qtbot, tmp_path)
         assert core.shutdown()
 
 
+def test_a_hidden_layer_keeps_the_deltas_rows_aside_and_sums_them_in_one_pass(qtbot, monkeypatch):
+    """Every delta brings coverage rows; a hidden layer does not sum them a delta at a time in the GUI thread: once
+    read, or drawn, or when PENDING_ROWS wait."""
+    from controlroom.geo.coverage import CoverageFold
+    from controlroom.geo.coverage_cells import Cells
+    from controlroom.ui.map import coverage_layer
+
+    passes = []
+    add = Cells.add
+    monkeypatch.setattr(Cells, "add", lambda self, rows: (passes.append(len(rows)), add(self, rows))[1])
+    view = MapView(projection=MapFrame(LAT, LON))
+    qtbot.addWidget(view)
+    layer = coverage_layer.CoverageLayer(view)
+    fold = CoverageFold()
+    for i in range(12):                                     # twelve deltas, a position heard by gateway 1 each
+        fold.add(1000 * i, "tracker:31", "position", {"lat": LAT + STEP * (i % 4), "lon": LON},
+                 RadioMeta(31, 100 + i, -90.0, 4.0, ("1",), None, "1:-90:4"))
+        layer.add(fold.take())
+    assert passes == [] and layer.dirty and layer.draws == 0
+    assert len(layer.cells) == 4 and len(passes) == 1 and layer.cells.rows == passes[0]     # read: one pass
+    monkeypatch.setattr(coverage_layer, "PENDING_ROWS", 2 * passes[0])
+    for i in range(12, 38):                                 # 26 more: the bound is reached after 24
+        fold.add(1000 * i, "tracker:31", "position", {"lat": LAT + STEP * (i % 4), "lon": LON},
+                 RadioMeta(31, 100 + i, -90.0, 4.0, ("1",), None, "1:-90:4"))
+        layer.add(fold.take())
+    assert len(passes) == 2 and passes[1] == 2 * passes[0]        # the rows waiting reached the bound: summed
+    layer.show(True)                                        # shown: drawn from every row, the rest summed first
+    assert layer.draws == 1 and len(passes) == 3 and layer.cells.rows == sum(passes)
+    assert layer.cells.view().frames.sum() == 38
+
+
 def test_the_replay_shows_the_coverage_as_it_stood_at_the_moment(qtbot, tmp_path):
     path = new_game(tmp_path / "replay.crgame")
     stored_positions(path, n=10)

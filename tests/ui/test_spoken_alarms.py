@@ -145,6 +145,28 @@ def test_view_speak_alarms_is_off_by_default_and_remembered(qtbot, tmp_path):
         assert windows[1].speak_action.isChecked() and windows[1].speak_action.speech.enabled
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_closing_the_window_stops_what_is_said_and_what_waits(qtbot, tmp_path):
+    from controlroom.ui.main_window import MainWindow
+
+    path = tmp_path / "close.crgame"
+    GameStore.open(path).close()
+    window = MainWindow(CoreThread(str(path), VirtualClock(0)))         # (not started: only closed)
+    qtbot.addWidget(window)
+    speech = window.speak_action.speech
+    speaker = FakeSpeaker()
+    speaker.stopped = 0
+    speaker.stop = lambda: setattr(speaker, "stopped", speaker.stopped + 1)
+    speech.speaker = speaker
+    speech.set_enabled(True)
+    for n in (1, 2):
+        window.panels.alarms.add_alarm(stopp(n))
+    assert speech.speaking is not None and len(speech.waiting) == 1
+    window.show()
+    window.close()
+    assert speaker.stopped == 1 and speech.speaking is None and not speech.waiting
+
+
 @needs_pulse
 @pytest.mark.skipif(shutil.which("espeak-ng") is None and os.environ.get("CI", "").lower() in ("", "0", "false"),
                     reason="espeak-ng is not installed (Debian: espeak-ng)")

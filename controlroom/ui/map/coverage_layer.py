@@ -1,10 +1,12 @@
 """The map's "Radio coverage" layer: the observed cells as one image, coloured by margin, and crosses where frames
 needed retries or went missing.
 
-Rows come at any rate (the core's deltas, a replay's moment); the layer sums
-them (``geo.coverage_cells.Cells``) and, while shown, is drawn again on a
-timer at most ``PAINT_MS`` apart: one ``setImage`` and one ``setData`` a
-turn.  The image is the grid's raster placed on the map by the transform
+Rows come at any rate (the core's deltas, a replay's moment); the layer keeps
+them aside and sums them (``geo.coverage_cells.Cells``) when it is drawn, read
+or holds ``PENDING_ROWS``: one pass for many deltas, nothing a delta while the
+layer is hidden (the GUI thread's time at 200 frames/s).  While shown, it is
+drawn again on a timer at most ``PAINT_MS`` apart: one ``setImage`` and one
+``setData`` a turn.  The image is the grid's raster placed on the map by the transform
 that takes its corners (the grid's frame) to the map's frame.
 """
 
@@ -19,6 +21,7 @@ from controlroom.geo.coverage import CELL_M, CoverageRows
 from controlroom.geo.coverage_cells import BEST, NOT_HEARD, Cells, margin_rgba
 
 PAINT_MS = 1000             # coverage changes slowly: drawn again at most once a second
+PENDING_ROWS = 4096         # rows kept aside before they are summed (a hidden layer's: a pass every ~10 s at 200/s)
 Z_IMAGE, Z_MARKS = -40, -39  # above the map and the night overlay, below every marker
 
 
@@ -51,7 +54,9 @@ class CoverageLayer(QObject):
     def __init__(self, view, parent: QObject | None = None) -> None:
         super().__init__(parent or view)
         self.view = view
-        self.cells = Cells()
+        self._cells = Cells()
+        self._pending: list[CoverageRows] = []
+        self._pending_rows = 0
         self.gateway: str | None = BEST
         self.sf = 9
         self.shown = False
@@ -76,12 +81,27 @@ class CoverageLayer(QObject):
         """Rows of the coverage fold (a delta's, or the log's up to the opening)."""
         if rows is None:
             return
-        self.cells.add(rows)
+        self._pending.append(rows)
+        self._pending_rows += len(rows)
+        if self._pending_rows >= PENDING_ROWS:
+            self._sum_pending()
         self._changed()
+
+    @property
+    def cells(self) -> Cells:
+        """The cells with every row given so far."""
+        if self._pending:
+            self._sum_pending()
+        return self._cells
+
+    def _sum_pending(self) -> None:
+        pending, self._pending, self._pending_rows = self._pending, [], 0
+        self._cells.add_all(pending)
 
     def set_cells(self, cells: Cells) -> None:
         """Everything the layer shows, at once (a replay's moment); drawn now when shown."""
-        self.cells = cells
+        self._cells = cells
+        self._pending, self._pending_rows = [], 0
         self.dirty = True
         if self.shown:
             self.draw()

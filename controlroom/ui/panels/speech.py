@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QProcess, QSettings, QTimer, Signal
+from PySide6.QtCore import QObject, QProcess, QSettings, QTimer, Signal
 from PySide6.QtGui import QAction
 
 from controlroom import i18n
@@ -223,15 +223,9 @@ class SpeakAlarmsAction(QAction):
         self.setChecked(self.isEnabled() and QSettings().value(SETTING, False, type=bool))
         self.speech.set_enabled(self.isChecked())
         self.toggled.connect(self._toggled)
-        window.installEventFilter(self)
 
     def _toggled(self, on: bool) -> None:
         self.speech.set_enabled(on)
         QSettings().setValue(SETTING, bool(on))
         if not on:
             self.speech.stop()
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Type.Close:
-            self.speech.stop()
-        return False
