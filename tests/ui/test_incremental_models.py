@@ -367,6 +367,52 @@ def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
     # coarse: Qt's coarse timers may fire up to 5 % late, so it can read 1,018 ms)
 
 
+def test_rows_inserted_bring_the_next_fit_closer_only_when_one_is_wider_than_its_column(qtbot):
+    """The deadlines take a row at each report: measuring the whole table each second for that blocked the window
+    at 200 frames/s.  The rows inserted are measured alone; only a text wider than its column (or more rows than
+    MEASURE_ROWS at once) brings the next fit within a second."""
+    from PySide6.QtCore import QModelIndex
+    from PySide6.QtWidgets import QWidget
+
+    from controlroom.ui.panels.table import ColumnFitter, read_only_view
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    model = Words(("A", "B", "C"))
+    view = read_only_view(box, model)
+    view.resize(600, 300)
+    box.show()
+    qtbot.waitExposed(box)
+    fitter = view.fitter
+    model.replace_rows([("a middling text", "x", "y")])
+    qtbot.waitUntil(lambda: fitter.fits == 1)
+    fitter.fit()
+    fitter.fit()
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
+
+    def insert(*rows):
+        at = len(model.rows)
+        model.beginInsertRows(QModelIndex(), at, at + len(rows) - 1)
+        model.rows = model.rows + list(rows)
+        model.endInsertRows()
+
+    insert(("short", "x", "y"), ("a middling", "x", "y"))
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS          # no text wider than its column: the wait stays
+    insert(("short", "x", "y"), ("a text much wider than any before it", "x", "y"))
+    assert fitter.interval_ms == ColumnFitter.FIT_MS              # wider: fitted within a second
+    assert fitter._timer.isActive() and fitter._timer.interval() <= ColumnFitter.FIT_MS
+    for _ in range(3):                                            # widened, then the same twice
+        fitter.fit()
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
+    insert(("x", "a wider text in the second column", "y"))       # (the last column stretches: never measured)
+    assert fitter.interval_ms == ColumnFitter.FIT_MS
+    for _ in range(3):
+        fitter.fit()
+    assert fitter.interval_ms == 4 * ColumnFitter.FIT_MS
+    insert(*[("short", "x", "y")] * (ColumnFitter.MEASURE_ROWS + 1))     # too many to measure one by one
+    assert fitter.interval_ms == ColumnFitter.FIT_MS
+
+
 def test_a_groups_marker_and_label_are_made_again_only_when_its_report_or_counts_change(qtbot, map_view):
     """Of 400 groups a few move between two drawings: the others' markers and labels are the ones made before
     (the same objects), and a group whose counts or position changed shows them."""
