@@ -53,7 +53,7 @@ class Batch:
 
     @property
     def report_count(self) -> int:
-        return sum(1 for r in self.reports if r is not None)
+        return len(self.reports) - self.reports.count(None)
 
 
 Best = Callable[[RadioMeta], RadioMeta]          # the merged metadata of a frame's copies heard so far
