@@ -43,6 +43,22 @@ class Words(RowTable):
         return self.rows[index.row()][index.column()] if role == 0 and index.isValid() else None
 
 
+def shown_table(qtbot, titles, width):
+    """A Words model in a panel's read-only view (columns fitted by a ColumnFitter), shown."""
+    from PySide6.QtWidgets import QWidget
+
+    from controlroom.ui.panels.table import read_only_view
+
+    box = QWidget()
+    qtbot.addWidget(box)
+    model = Words(titles)
+    view = read_only_view(box, model)
+    view.resize(width, 300)
+    box.show()
+    qtbot.waitExposed(box)
+    return box, model, view             # (the box kept by the caller: qtbot holds it weakly)
+
+
 def model_tester(model):
     return QAbstractItemModelTester(model, QAbstractItemModelTester.FailureReportingMode.Fatal)
 
@@ -266,17 +282,9 @@ def test_the_window_plans_the_casualties_and_sets_the_trails_again_at_most_every
 
 
 def test_columns_are_fitted_to_their_contents_at_most_once_a_second_and_a_hand_width_stays(qtbot):
-    from PySide6.QtWidgets import QWidget
+    from controlroom.ui.panels.table import ColumnFitter
 
-    from controlroom.ui.panels.table import ColumnFitter, read_only_view
-
-    box = QWidget()
-    qtbot.addWidget(box)
-    model = Words(("A", "B", "C"))
-    view = read_only_view(box, model)
-    view.resize(900, 300)
-    box.show()
-    qtbot.waitExposed(box)
+    _box, model, view = shown_table(qtbot, ("A", "B", "C"), 900)
     fitter = view.fitter
     assert isinstance(fitter, ColumnFitter)
     long = "a rather long piece of text in the first column"
@@ -336,17 +344,9 @@ def test_the_window_lets_the_gui_thread_take_the_gil_back_soon():
 
 
 def test_a_table_whose_widths_stay_is_measured_less_and_less_often(qtbot):
-    from PySide6.QtWidgets import QWidget
+    from controlroom.ui.panels.table import ColumnFitter
 
-    from controlroom.ui.panels.table import ColumnFitter, read_only_view
-
-    box = QWidget()
-    qtbot.addWidget(box)
-    model = Words(("A", "B"))
-    view = read_only_view(box, model)
-    view.resize(600, 300)
-    box.show()
-    qtbot.waitExposed(box)
+    _box, model, view = shown_table(qtbot, ("A", "B"), 600)
     fitter = view.fitter
     model.replace_rows([("same width", "x")])
     qtbot.waitUntil(lambda: fitter.fits == 1)
@@ -372,17 +372,10 @@ def test_rows_inserted_bring_the_next_fit_closer_only_when_one_is_wider_than_its
     at 200 frames/s.  The rows inserted are measured alone; only a text wider than its column (or more rows than
     MEASURE_ROWS at once) brings the next fit within a second."""
     from PySide6.QtCore import QModelIndex
-    from PySide6.QtWidgets import QWidget
 
-    from controlroom.ui.panels.table import ColumnFitter, read_only_view
+    from controlroom.ui.panels.table import ColumnFitter
 
-    box = QWidget()
-    qtbot.addWidget(box)
-    model = Words(("A", "B", "C"))
-    view = read_only_view(box, model)
-    view.resize(600, 300)
-    box.show()
-    qtbot.waitExposed(box)
+    _box, model, view = shown_table(qtbot, ("A", "B", "C"), 600)
     fitter = view.fitter
     model.replace_rows([("a middling text", "x", "y")])
     qtbot.waitUntil(lambda: fitter.fits == 1)
