@@ -83,15 +83,10 @@ def test_an_old_game_file_gets_the_identities_of_its_deadlines(tmp_path):
 
 def test_a_deadline_fired_under_a_lock_no_longer_held_is_dropped_in_the_append(pg_url):
     """The holder is read in the transaction that appends, after every append begun before it."""
-    import psycopg
 
     from controlroom.store.pg import conninfo
 
-    db = f"timers_{__import__('uuid').uuid4().hex[:8]}"
-    with psycopg.connect(conninfo(make_engine(pg_url)), autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{db}"')
-    url = pg_url.rsplit("/", 1)[0] + "/" + db
-    with GameStore.open(url) as store:
+    with GameStore.open(pg_url) as store:          # (pg_url: a fresh database, dropped after the test)
         store.save_roster(ROSTER)
         lock = pg.TimerLock(conninfo(store.engine))
         assert lock.poll()
